@@ -1,0 +1,36 @@
+// createApp builds the whole HTTP app without listening, so tests call it in-process.
+import { Hono } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import { apiRoutes } from './api/routes.ts'
+import { authRoutes } from './auth/routes.ts'
+import type { AppDeps, AppEnv } from './http/context.ts'
+import { requestLog, sameOriginOnly, securityHeaders } from './http/security.ts'
+import { mountSpa } from './http/spa.ts'
+
+export function createApp(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>()
+  app.use(async (c, next) => {
+    c.set('deps', deps)
+    await next()
+  })
+  app.use(requestLog, securityHeaders)
+  app.use('/api/*', sameOriginOnly)
+  app.use('/api/*', async (c, next) => {
+    await next()
+    // API answers are per user and live; no cache may keep them.
+    if (!c.res.headers.has('cache-control')) c.header('cache-control', 'no-store')
+  })
+
+  app.get('/api/public/health', (c) => c.json({ status: 'ok' }))
+  app.route('/api/public/auth', authRoutes)
+  app.route('/api/v1', apiRoutes)
+
+  app.onError((error, c) => {
+    if (error instanceof HTTPException) return error.getResponse()
+    deps.log.error(`${c.req.method} ${c.req.path} failed: ${error.stack ?? error}`)
+    return c.json({ message: 'Internal server error' }, 500)
+  })
+  if (deps.distDir) mountSpa(app, deps.distDir)
+  else app.notFound((c) => c.json({ message: 'Not found' }, 404))
+  return app
+}

@@ -1,0 +1,60 @@
+// Pending OAuth sign-ins. The state travels through the provider; a random binding value stays
+// in a short-lived cookie, so a state only works in the browser that started the sign-in, once.
+import type { Db } from '../control/database.ts'
+import { hashToken, randomToken } from './tokens.ts'
+
+export const OAUTH_STATE_TTL_MS = 10 * 60 * 1000
+
+export type PendingSignIn = { codeVerifier: string | null; nonce: string | null }
+
+export async function createOAuthState(
+  db: Db,
+  provider: string,
+  extra: PendingSignIn,
+): Promise<{ state: string; binding: string }> {
+  const state = randomToken()
+  const binding = randomToken()
+  await db.query(
+    `insert into oauth_states (id, provider, binding_hash, code_verifier, nonce, expires_at)
+     values ($1, $2, $3, $4, $5, now() + $6 * interval '1 millisecond')`,
+    [
+      hashToken(state),
+      provider,
+      hashToken(binding),
+      extra.codeVerifier,
+      extra.nonce,
+      OAUTH_STATE_TTL_MS,
+    ],
+  )
+  return { state, binding }
+}
+
+/** Redeems a state exactly once: deleted whether or not it matches, so it can never replay. */
+export async function consumeOAuthState(
+  db: Db,
+  provider: string,
+  state: string | undefined,
+  binding: string | undefined,
+): Promise<PendingSignIn | null> {
+  if (!state || !binding) return null
+  const { rows } = await db.query<{
+    provider: string
+    binding_hash: string
+    code_verifier: string | null
+    nonce: string | null
+    live: boolean
+  }>(
+    `delete from oauth_states where id = $1
+     returning provider, binding_hash, code_verifier, nonce, expires_at > now() as live`,
+    [hashToken(state)],
+  )
+  const row = rows[0]
+  if (
+    !row ||
+    !row.live ||
+    row.provider !== provider ||
+    row.binding_hash !== hashToken(binding)
+  )
+    return null
+  return { codeVerifier: row.code_verifier, nonce: row.nonce }
+}

@@ -1,0 +1,120 @@
+// /api/public/auth: OAuth sign-in (GitHub, Google), local sign-in, the current user, logout.
+import { Hono, type Context } from 'hono'
+import { localLoginSchema } from '../../shared/entities.ts'
+import { signInIdentity, type IdentityInput } from '../control/users.ts'
+import { ownOrigin, type AppEnv } from '../http/context.ts'
+import { readJson } from '../http/json.ts'
+import {
+  clearSessionCookie,
+  readSessionCookie,
+  setBindingCookie,
+  setSessionCookie,
+  takeBindingCookie,
+} from './cookies.ts'
+import { requireUser } from './middleware.ts'
+import { consumeOAuthState, createOAuthState } from './oauth-states.ts'
+import { configuredProviders, type ProviderName } from './providers.ts'
+import { createSession, deleteSession, resolveSession } from './sessions.ts'
+
+/** The app's page that offers name-and-email sign-in in local mode. */
+export const LOCAL_SIGN_IN_PAGE = '/sign-in/local'
+
+const providerNames = new Set<string>(['github', 'google'])
+
+function providerFor(c: Context<AppEnv>) {
+  const name = c.req.param('provider') ?? ''
+  if (!providerNames.has(name)) return { name, provider: undefined }
+  const providers = configuredProviders(
+    c.var.deps.env,
+    ownOrigin(c.var.deps.env, c.req.url),
+  )
+  return { name, provider: providers.get(name as ProviderName) }
+}
+
+// Every sign-in ends here: a fresh session token (never reused across sign-ins).
+async function startSession(c: Context<AppEnv>, identity: IdentityInput) {
+  const { db } = c.var.deps
+  const previous = await resolveSession(db, readSessionCookie(c))
+  if (previous) await deleteSession(db, previous.sessionId)
+  const user = await signInIdentity(db, identity)
+  setSessionCookie(c, await createSession(db, user.id))
+  c.var.deps.log.info(`signed in user ${user.id} via ${identity.provider}`)
+  return user
+}
+
+export const authRoutes = new Hono<AppEnv>()
+  .get('/:provider/login', async (c) => {
+    const { env, db } = c.var.deps
+    const { name, provider } = providerFor(c)
+    if (!provider) {
+      if (providerNames.has(name) && env.localLoginEnabled)
+        return c.redirect(LOCAL_SIGN_IN_PAGE)
+      return c.json({ message: `Sign-in with ${name} is not configured` }, 404)
+    }
+    const pending = provider.begin()
+    const { state, binding } = await createOAuthState(db, name, pending)
+    setBindingCookie(c, name, binding)
+    return c.redirect(provider.authorizationUrl(state, pending).toString())
+  })
+  .get('/:provider/callback', async (c) => {
+    const { db, log } = c.var.deps
+    const { name, provider } = providerFor(c)
+    if (!provider)
+      return c.json({ message: `Sign-in with ${name} is not configured` }, 404)
+    const pending = await consumeOAuthState(
+      db,
+      name,
+      c.req.query('state'),
+      takeBindingCookie(c, name),
+    )
+    if (!pending)
+      return c.json(
+        { message: 'This sign-in link is invalid or has expired. Please sign in again.' },
+        400,
+      )
+    const denied = c.req.query('error')
+    if (denied) return c.redirect(`/?sign_in_error=${encodeURIComponent(denied)}`)
+    const code = c.req.query('code')
+    if (!code) return c.json({ message: 'Missing authorization code' }, 400)
+    try {
+      const identity = await provider.identify(code, pending)
+      await startSession(c, { provider: provider.name, ...identity })
+    } catch (error) {
+      log.warn(`sign-in with ${name} failed: ${(error as Error).message}`)
+      return c.redirect('/?sign_in_error=provider_failed')
+    }
+    return c.redirect('/')
+  })
+  .post('/local/login', async (c) => {
+    if (!c.var.deps.env.localLoginEnabled)
+      return c.json({ message: 'Local sign-in is not enabled' }, 404)
+    const body = await readJson(c, localLoginSchema)
+    if (!body.success) return body.response
+    const { name, email } = body.data
+    const user = await startSession(c, {
+      provider: 'local',
+      subject: email.toLowerCase(),
+      email,
+      name,
+    })
+    return c.json(user)
+  })
+  .get('/user', requireUser, (c) => {
+    const { id, email, name } = c.var.user
+    return c.json({ id, email, name })
+  })
+  .post('/logout', async (c) => {
+    const { db } = c.var.deps
+    const session = await resolveSession(db, readSessionCookie(c))
+    if (session) await deleteSession(db, session.sessionId)
+    clearSessionCookie(c)
+    return c.json({ ok: true })
+  })
+  .get('/providers', (c) => {
+    const { env } = c.var.deps
+    return c.json({
+      github: env.githubEnabled,
+      google: env.googleEnabled,
+      local: env.localLoginEnabled,
+    })
+  })

@@ -1,0 +1,40 @@
+// The control-plane connection pool, and the start-up checks the rest of Sluice relies on.
+import pg from 'pg'
+
+export type Db = pg.Pool
+
+export function createPool(url: string): Db {
+  const pool = new pg.Pool({ connectionString: url, max: 10 })
+  // An idle client losing its server (e.g. Postgres restarting) must not crash the process.
+  pool.on('error', () => {})
+  return pool
+}
+
+export async function transaction<T>(
+  db: Db,
+  fn: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await db.connect()
+  try {
+    await client.query('begin')
+    const result = await fn(client)
+    await client.query('commit')
+    return result
+  } catch (error) {
+    await client.query('rollback').catch(() => {})
+    throw error
+  } finally {
+    client.release()
+  }
+}
+
+/** The engine streams the control plane over logical replication, so wal_level must be logical. */
+export async function checkWalLevel(db: Db): Promise<void> {
+  const { rows } = await db.query<{ wal_level: string }>('show wal_level')
+  const level = rows[0]?.wal_level
+  if (level !== 'logical')
+    throw new Error(
+      `DATABASE_URL points to a Postgres with wal_level=${level}; Sluice needs wal_level=logical. ` +
+        `Run "ALTER SYSTEM SET wal_level = logical;" and restart that Postgres.`,
+    )
+}

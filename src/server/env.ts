@@ -1,0 +1,111 @@
+// The only reader of process.env: parses configuration once, fails fast naming the bad variable.
+import { z } from 'zod'
+
+const optional = z
+  .string()
+  .optional()
+  .transform((v) => (v === '' ? undefined : v))
+
+const flag = z
+  .enum(['true', 'false', '1', '0'])
+  .optional()
+  .transform((v) => (v === undefined ? undefined : v === 'true' || v === '1'))
+
+const url = z.url().optional().or(z.literal('').transform(() => undefined))
+
+const schema = z.object({
+  SLUICE_MODE: z.enum(['local', 'hosted']).default('local'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(5133),
+  HOST: z.string().min(1).default('localhost'),
+  DATA_DIR: z.string().min(1).default('./.sluice'),
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .refine(
+      (v) => !v || /^postgres(ql)?:\/\//.test(v),
+      'must be a postgres:// or postgresql:// URL',
+    ),
+  PUBLIC_URL: url,
+  SLUICE_SECRET: z
+    .string()
+    .min(32, 'must be at least 32 characters')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  LOCAL_LOGIN: flag,
+  GITHUB_CLIENT_ID: optional,
+  GITHUB_CLIENT_SECRET: optional,
+  GITHUB_AUTHORIZE_URL: z
+    .url()
+    .default('https://github.com/login/oauth/authorize'),
+  GITHUB_TOKEN_URL: z.url().default('https://github.com/login/oauth/access_token'),
+  GITHUB_API_URL: z.url().default('https://api.github.com'),
+  GOOGLE_CLIENT_ID: optional,
+  GOOGLE_CLIENT_SECRET: optional,
+  GOOGLE_AUTHORIZE_URL: z
+    .url()
+    .default('https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_TOKEN_URL: z.url().default('https://oauth2.googleapis.com/token'),
+  GOOGLE_ISSUER: z.string().default('https://accounts.google.com'),
+  POSTHOG_KEY: optional,
+  POSTHOG_HOST: z.url().default('https://us.i.posthog.com'),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+})
+
+export type RawEnv = z.infer<typeof schema>
+
+export type Env = RawEnv & {
+  githubEnabled: boolean
+  googleEnabled: boolean
+  /** Sign-in with a name and email only: for one machine, never silently in hosted mode. */
+  localLoginEnabled: boolean
+}
+
+export class EnvError extends Error {}
+
+/** Parses an environment; throws EnvError whose message names every bad variable. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const parsed = schema.safeParse(source)
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map(
+      (issue) => `  ${issue.path.join('.')}: ${issue.message}`,
+    )
+    throw new EnvError(`Invalid configuration:\n${lines.join('\n')}`)
+  }
+  const env = parsed.data
+  const problems: string[] = []
+  const pair = (id?: string, secret?: string, name = '') => {
+    if (Boolean(id) !== Boolean(secret))
+      problems.push(
+        `  ${name}_CLIENT_ID and ${name}_CLIENT_SECRET must be set together`,
+      )
+    return Boolean(id && secret)
+  }
+  const githubEnabled = pair(
+    env.GITHUB_CLIENT_ID,
+    env.GITHUB_CLIENT_SECRET,
+    'GITHUB',
+  )
+  const googleEnabled = pair(
+    env.GOOGLE_CLIENT_ID,
+    env.GOOGLE_CLIENT_SECRET,
+    'GOOGLE',
+  )
+  if (env.SLUICE_MODE === 'hosted') {
+    if (!env.SLUICE_SECRET)
+      problems.push('  SLUICE_SECRET: required when SLUICE_MODE=hosted')
+    if (!env.PUBLIC_URL)
+      problems.push('  PUBLIC_URL: required when SLUICE_MODE=hosted')
+  }
+  if (problems.length > 0)
+    throw new EnvError(`Invalid configuration:\n${problems.join('\n')}`)
+
+  const noProvider = !githubEnabled && !googleEnabled
+  const localLoginEnabled =
+    env.LOCAL_LOGIN ?? (noProvider && env.SLUICE_MODE === 'local')
+  return { ...env, githubEnabled, googleEnabled, localLoginEnabled }
+}
+
+/** Reads process.env; the rest of the server receives the parsed Env. */
+export function readEnv(): Env {
+  return parseEnv(process.env)
+}

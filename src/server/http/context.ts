@@ -1,0 +1,26 @@
+// What every request handler may use: the parsed config, the control-plane pool and the user.
+import type { Env } from '../env.ts'
+import type { Db } from '../control/database.ts'
+import type { SessionUser } from '../auth/sessions.ts'
+import type { Logger } from '../log.ts'
+
+export type AppDeps = {
+  env: Env
+  db: Db
+  log: Logger
+  /** The built SPA; when absent the server answers API calls only. */
+  distDir?: string
+}
+
+export type AppEnv = {
+  Variables: { deps: AppDeps; user: SessionUser }
+}
+
+/** Our own origin: PUBLIC_URL when set, else the one the request was addressed to. */
+export function ownOrigin(env: Env, requestUrl: string): string {
+  return new URL(env.PUBLIC_URL ?? requestUrl).origin
+}
+
+export function isHttps(env: Env, requestUrl: string): boolean {
+  return ownOrigin(env, requestUrl).startsWith('https:')
+}

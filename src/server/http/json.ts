@@ -1,0 +1,36 @@
+// Request bodies enter through zod: a failure is a 400 naming the field, never a 500.
+import type { Context } from 'hono'
+import type { z } from 'zod'
+
+type Parsed<T> =
+  | { success: true; data: T }
+  | { success: false; response: Response }
+
+export async function readJson<T>(
+  c: Context,
+  schema: z.ZodType<T>,
+): Promise<Parsed<T>> {
+  let raw: unknown
+  try {
+    raw = await c.req.json()
+  } catch {
+    return {
+      success: false,
+      response: c.json({ message: 'Request body must be JSON' }, 400),
+    }
+  }
+  const parsed = schema.safeParse(raw)
+  if (parsed.success) return { success: true, data: parsed.data }
+  const first = parsed.error.issues[0]
+  const field = first?.path.join('.')
+  return {
+    success: false,
+    response: c.json(
+      {
+        message: field ? `${field}: ${first?.message}` : (first?.message ?? 'Invalid request'),
+        errors: parsed.error.issues.map((i) => ({ path: i.path, message: i.message })),
+      },
+      400,
+    ),
+  }
+}

@@ -1,0 +1,62 @@
+// Headers every response carries, and the same-origin rule for state-changing requests.
+import { createMiddleware } from 'hono/factory'
+import { secureHeaders } from 'hono/secure-headers'
+import { isHttps, ownOrigin, type AppEnv } from './context.ts'
+
+const contentSecurityPolicy = {
+  defaultSrc: ["'self'"],
+  // PGlite compiles WebAssembly; nothing in Sluice needs eval.
+  scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+  // MUI (emotion) injects style elements at run time.
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'blob:'],
+  fontSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'"],
+  workerSrc: ["'self'", 'blob:'],
+  manifestSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  baseUri: ["'self'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+}
+
+export const securityHeaders = createMiddleware<AppEnv>(async (c, next) => {
+  const https = isHttps(c.var.deps.env, c.req.url)
+  return secureHeaders({
+    contentSecurityPolicy,
+    strictTransportSecurity: https
+      ? 'max-age=63072000; includeSubDomains'
+      : false,
+    xFrameOptions: 'DENY',
+    referrerPolicy: 'strict-origin-when-cross-origin',
+    crossOriginEmbedderPolicy: false,
+  })(c, next)
+})
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+/**
+ * Cross-site request forgery guard: a state-changing request must say it comes from our own
+ * origin, and any body it carries must be JSON (which a plain HTML form cannot send).
+ */
+export const sameOriginOnly = createMiddleware<AppEnv>(async (c, next) => {
+  if (SAFE_METHODS.has(c.req.method)) return next()
+  const origin = c.req.header('origin')
+  if (origin !== ownOrigin(c.var.deps.env, c.req.url))
+    return c.json({ message: 'Cross-origin request refused' }, 403)
+  const hasBody =
+    Number(c.req.header('content-length') ?? 0) > 0 ||
+    c.req.header('transfer-encoding') !== undefined
+  const type = c.req.header('content-type') ?? ''
+  if (hasBody && !/^application\/json\b/i.test(type))
+    return c.json({ message: 'Request body must be application/json' }, 403)
+  return next()
+})
+
+/** One line per request, path only: query strings can hold OAuth codes and states. */
+export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
+  const started = performance.now()
+  await next()
+  const ms = (performance.now() - started).toFixed(1)
+  c.var.deps.log.debug(`${c.req.method} ${c.req.path} ${c.res.status} ${ms}ms`)
+})

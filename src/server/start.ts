@@ -1,0 +1,69 @@
+// Brings Sluice up: data dir, Postgres (embedded or DATABASE_URL), migrations, the app.
+// index.ts serves what this returns; tests and scripts can start the same way.
+import { mkdir } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createApp } from './app.ts'
+import { pruneExpired } from './auth/sessions.ts'
+import { checkWalLevel, createPool, type Db } from './control/database.ts'
+import { startEmbeddedPostgres } from './control/embedded-postgres.ts'
+import { migrateControlPlane } from './control/migrations.ts'
+import { loadSecret } from './crypto/secret.ts'
+import type { Env } from './env.ts'
+import type { Logger } from './log.ts'
+
+const DIST = fileURLToPath(new URL('../../dist/', import.meta.url))
+const PRUNE_EVERY_MS = 15 * 60 * 1000
+
+export type Started = {
+  app: ReturnType<typeof createApp>
+  db: Db
+  secret: string
+  stop(): Promise<void>
+}
+
+export async function start(env: Env, log: Logger): Promise<Started> {
+  const dataDir = resolve(env.DATA_DIR)
+  await mkdir(dataDir, { recursive: true, mode: 0o755 })
+  const secret = await loadSecret(env.SLUICE_SECRET, dataDir)
+
+  let stopPostgres = async () => {}
+  let url = env.DATABASE_URL
+  if (!url) {
+    const pg = await startEmbeddedPostgres({
+      dir: resolve(dataDir, 'postgres'),
+      database: 'sluice',
+      log: (line) => log.debug(`postgres: ${line}`),
+    })
+    log.info(`embedded Postgres on port ${pg.port}, data in ${dataDir}/postgres`)
+    url = pg.url
+    stopPostgres = pg.stop
+  }
+  const db = createPool(url)
+  try {
+    await checkWalLevel(db)
+    const applied = await migrateControlPlane(db)
+    for (const name of applied) log.info(`migration applied: ${name}`)
+  } catch (error) {
+    await db.end().catch(() => {})
+    await stopPostgres()
+    throw error
+  }
+
+  const prune = setInterval(() => {
+    pruneExpired(db).catch((e: Error) => log.warn(`prune failed: ${e.message}`))
+  }, PRUNE_EVERY_MS)
+  prune.unref()
+
+  const app = createApp({ env, db, log, distDir: DIST })
+  return {
+    app,
+    db,
+    secret,
+    async stop() {
+      clearInterval(prune)
+      await db.end().catch(() => {})
+      await stopPostgres()
+    },
+  }
+}

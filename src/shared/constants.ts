@@ -1,0 +1,29 @@
+// Business constants of the product (spec §9) and the links the dashboard shows, named once.
+
+export const MOBILE_BREAKPOINT_PX = 768
+export const PUBLIC_PAGE_MAX_WIDTH_PX = 480
+export const COPY_TOOLTIP_RESET_MS = 1000
+export const CLAIM_POLL_MS = 5000
+export const CLAIM_REDIRECT_MS = 2000
+export const SCHEMA_REFETCH_MS = 60_000
+export const SHAPE_ROW_COUNT_LIMIT = 1000
+
+export const DOCS_LINKS = [
+  { label: 'Introduction', href: 'https://electric-sql.com/docs/intro' },
+  { label: 'OSS Quickstart', href: 'https://electric-sql.com/docs/quickstart' },
+  {
+    label: 'Cloud Quickstart',
+    href: 'https://electric-sql.com/docs/guides/deployment',
+  },
+  {
+    label: 'TypeScript Client',
+    href: 'https://electric-sql.com/docs/api/clients/typescript',
+  },
+] as const
+
+export const SCHEDULING_LINKS = {
+  feedbackChat: 'https://cal.com/sluice/feedback-chat',
+  workingSession: 'https://cal.com/sluice/working-session',
+} as const
+
+export const SUPPORT_EMAIL = 'support@sluice.dev'

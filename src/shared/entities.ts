@@ -1,0 +1,63 @@
+// Zod schemas of the entities the API returns (spec §3). Both sides parse with these.
+import { z } from 'zod'
+
+export const idSchema = z.uuid()
+
+export const authUserSchema = z.object({
+  id: idSchema,
+  email: z.string(),
+  name: z.string(),
+})
+export type AuthUser = z.infer<typeof authUserSchema>
+
+export const userSchema = authUserSchema.extend({
+  team_id: idSchema.nullable(),
+  created_at: z.string(),
+})
+export type User = z.infer<typeof userSchema>
+
+export const teamSchema = z.object({ id: idSchema, name: z.string() })
+export type Team = z.infer<typeof teamSchema>
+
+export const teamUserSchema = z.object({
+  id: idSchema,
+  name: z.string(),
+  email: z.string(),
+})
+export type TeamUser = z.infer<typeof teamUserSchema>
+
+export const sourceStates = [
+  'initializing',
+  'waiting',
+  'active',
+  'reconnecting',
+  'error',
+  'stopping',
+  'delete_failed',
+  'preparing_transfer',
+  'transferring',
+] as const
+
+export const sourceSchema = z.object({
+  id: idSchema,
+  team_id: idSchema,
+  name: z.string().nullable(),
+  state: z.string(),
+  region: z.string(),
+  connection_url: z.string(),
+  source_secret: z.string(),
+  deleted_at: z.string().nullable(),
+  target_electric_url: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+})
+export type Source = z.infer<typeof sourceSchema>
+
+export const nameSchema = z.string().trim().min(1, 'Name is required').max(200)
+export const emailSchema = z.email('Enter a valid email address').max(320)
+
+export const localLoginSchema = z.object({
+  name: nameSchema,
+  email: emailSchema,
+})
+export type LocalLogin = z.infer<typeof localLoginSchema>

@@ -1,0 +1,90 @@
+// Forward-only SQL migrations, each applied once in its own transaction and recorded with a
+// checksum. Shared by the server (node-postgres) and the browser store (PGlite).
+
+export type Migration = { name: string; sql: string }
+
+export interface MigrationTx {
+  exec(sql: string): Promise<void>
+  query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[] }>
+}
+
+export interface MigrationTarget {
+  transaction<T>(fn: (tx: MigrationTx) => Promise<T>): Promise<T>
+}
+
+const NAME = /^(\d{4})_[a-z0-9_]+\.sql$/
+// Any constant works; it only keeps two processes from migrating the same database at once.
+const LOCK_KEY = 7_451_020
+
+export class MigrationError extends Error {}
+
+/** Checks names and order; returns migrations sorted by their number. */
+export function sortMigrations(migrations: Migration[]): Migration[] {
+  const seen = new Map<string, string>()
+  for (const m of migrations) {
+    const number = NAME.exec(m.name)?.[1]
+    if (!number)
+      throw new MigrationError(
+        `Bad migration file name "${m.name}": expected NNNN_name.sql`,
+      )
+    const other = seen.get(number)
+    if (other)
+      throw new MigrationError(
+        `Migrations "${other}" and "${m.name}" share the number ${number}`,
+      )
+    seen.set(number, m.name)
+  }
+  return [...migrations].sort((a, b) => a.name.localeCompare(b.name))
+}
+
+async function checksum(sql: string): Promise<string> {
+  const bytes = new TextEncoder().encode(sql)
+  const digest = await crypto.subtle.digest('SHA-256', bytes)
+  return [...new Uint8Array(digest)]
+    .map((b) => b.toString(16).padStart(2, '0'))
+    .join('')
+}
+
+/** Applies pending migrations; returns the names applied by this call. */
+export async function migrate(
+  target: MigrationTarget,
+  migrations: Migration[],
+): Promise<string[]> {
+  const ordered = sortMigrations(migrations)
+  await target.transaction(async (tx) => {
+    await tx.query('select pg_advisory_xact_lock($1)', [LOCK_KEY])
+    await tx.exec(`create table if not exists schema_migrations (
+      name text primary key,
+      checksum text not null,
+      applied_at timestamptz not null default now()
+    )`)
+  })
+
+  const applied: string[] = []
+  for (const migration of ordered) {
+    const sum = await checksum(migration.sql)
+    const ran = await target.transaction(async (tx) => {
+      await tx.query('select pg_advisory_xact_lock($1)', [LOCK_KEY])
+      const { rows } = await tx.query<{ checksum: string }>(
+        'select checksum from schema_migrations where name = $1',
+        [migration.name],
+      )
+      const recorded = rows[0]
+      if (recorded) {
+        if (recorded.checksum !== sum)
+          throw new MigrationError(
+            `Migration "${migration.name}" was changed after it was applied; add a new migration instead`,
+          )
+        return false
+      }
+      await tx.exec(migration.sql)
+      await tx.query(
+        'insert into schema_migrations (name, checksum) values ($1, $2)',
+        [migration.name, sum],
+      )
+      return true
+    })
+    if (ran) applied.push(migration.name)
+  }
+  return applied
+}
