@@ -18,7 +18,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use('/api/*', async (c, next) => {
     await next()
     // API answers are per user and live; no cache may keep them.
-    if (!c.res.headers.has('cache-control')) c.header('cache-control', 'no-store')
+    if (!c.res.headers.has('cache-control'))
+      c.header('cache-control', 'no-store')
   })
 
   app.get('/api/public/health', (c) => c.json({ status: 'ok' }))
@@ -27,7 +28,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.onError((error, c) => {
     if (error instanceof HTTPException) return error.getResponse()
-    deps.log.error(`${c.req.method} ${c.req.path} failed: ${error.stack ?? error}`)
+    deps.log.error(
+      `${c.req.method} ${c.req.path} failed: ${error.stack ?? error}`,
+    )
     return c.json({ message: 'Internal server error' }, 500)
   })
   if (deps.distDir) mountSpa(app, deps.distDir)

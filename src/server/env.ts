@@ -11,7 +11,10 @@ const flag = z
   .optional()
   .transform((v) => (v === undefined ? undefined : v === 'true' || v === '1'))
 
-const url = z.url().optional().or(z.literal('').transform(() => undefined))
+const url = z
+  .url()
+  .optional()
+  .or(z.literal('').transform(() => undefined))
 
 const schema = z.object({
   SLUICE_MODE: z.enum(['local', 'hosted']).default('local'),
@@ -37,7 +40,9 @@ const schema = z.object({
   GITHUB_AUTHORIZE_URL: z
     .url()
     .default('https://github.com/login/oauth/authorize'),
-  GITHUB_TOKEN_URL: z.url().default('https://github.com/login/oauth/access_token'),
+  GITHUB_TOKEN_URL: z
+    .url()
+    .default('https://github.com/login/oauth/access_token'),
   GITHUB_API_URL: z.url().default('https://api.github.com'),
   GOOGLE_CLIENT_ID: optional,
   GOOGLE_CLIENT_SECRET: optional,

@@ -12,9 +12,13 @@ async function main() {
     { fetch: sluice.app.fetch, port: env.PORT, hostname: env.HOST },
     (info) => {
       const host = env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST
-      log.info(`Sluice is running on ${env.PUBLIC_URL ?? `http://${host}:${info.port}`}`)
+      log.info(
+        `Sluice is running on ${env.PUBLIC_URL ?? `http://${host}:${info.port}`}`,
+      )
       if (env.localLoginEnabled)
-        log.info('local mode: sign in with a name and email (no OAuth provider configured)')
+        log.info(
+          'local mode: sign in with a name and email (no OAuth provider configured)',
+        )
     },
   )
   let stopping = false

@@ -11,7 +11,12 @@ export function createLogger(min: Level): Logger {
     if (level === 'error' || level === 'warn') console.error(line)
     else console.log(line)
   }
-  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') }
+  return {
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+  }
 }
 
 export const silentLogger: Logger = {

@@ -35,7 +35,9 @@ export async function start(env: Env, log: Logger): Promise<Started> {
       database: 'sluice',
       log: (line) => log.debug(`postgres: ${line}`),
     })
-    log.info(`embedded Postgres on port ${pg.port}, data in ${dataDir}/postgres`)
+    log.info(
+      `embedded Postgres on port ${pg.port}, data in ${dataDir}/postgres`,
+    )
     url = pg.url
     stopPostgres = pg.stop
   }

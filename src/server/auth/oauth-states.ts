@@ -5,7 +5,10 @@ import { hashToken, randomToken } from './tokens.ts'
 
 export const OAUTH_STATE_TTL_MS = 10 * 60 * 1000
 
-export type PendingSignIn = { codeVerifier: string | null; nonce: string | null }
+export type PendingSignIn = {
+  codeVerifier: string | null
+  nonce: string | null
+}
 
 export async function createOAuthState(
   db: Db,

@@ -106,7 +106,10 @@ function google(env: Env, redirectUri: string): Provider {
     issuers.add('accounts.google.com')
   return {
     name: 'google',
-    begin: () => ({ codeVerifier: generateCodeVerifier(), nonce: randomToken() }),
+    begin: () => ({
+      codeVerifier: generateCodeVerifier(),
+      nonce: randomToken(),
+    }),
     authorizationUrl(state, pending) {
       const url = client.createAuthorizationURLWithPKCE(
         env.GOOGLE_AUTHORIZE_URL,
@@ -138,7 +141,11 @@ function google(env: Env, redirectUri: string): Provider {
         throw new SignInError('ID token nonce does not match')
       if (claims.email_verified !== true)
         throw new SignInError('Google account email is not verified')
-      return { subject: claims.sub, email: claims.email, name: claims.name ?? '' }
+      return {
+        subject: claims.sub,
+        email: claims.email,
+        name: claims.name ?? '',
+      }
     },
   }
 }
@@ -150,7 +157,9 @@ export function configuredProviders(
   const providers = new Map<ProviderName, Provider>()
   const redirect = (name: ProviderName) =>
     `${baseUrl}/api/public/auth/${name}/callback`
-  if (env.githubEnabled) providers.set('github', github(env, redirect('github')))
-  if (env.googleEnabled) providers.set('google', google(env, redirect('google')))
+  if (env.githubEnabled)
+    providers.set('github', github(env, redirect('github')))
+  if (env.googleEnabled)
+    providers.set('google', google(env, redirect('google')))
   return providers
 }

@@ -69,11 +69,15 @@ export const authRoutes = new Hono<AppEnv>()
     )
     if (!pending)
       return c.json(
-        { message: 'This sign-in link is invalid or has expired. Please sign in again.' },
+        {
+          message:
+            'This sign-in link is invalid or has expired. Please sign in again.',
+        },
         400,
       )
     const denied = c.req.query('error')
-    if (denied) return c.redirect(`/?sign_in_error=${encodeURIComponent(denied)}`)
+    if (denied)
+      return c.redirect(`/?sign_in_error=${encodeURIComponent(denied)}`)
     const code = c.req.query('code')
     if (!code) return c.json({ message: 'Missing authorization code' }, 400)
     try {

@@ -117,7 +117,9 @@ export async function startEmbeddedPostgres(
         [database],
       )
       if (!rowCount)
-        await client.query(`create database ${client.escapeIdentifier(database)}`)
+        await client.query(
+          `create database ${client.escapeIdentifier(database)}`,
+        )
     } finally {
       await client.end()
     }

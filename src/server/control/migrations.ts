@@ -4,7 +4,9 @@ import { fileURLToPath } from 'node:url'
 import { migrate, type Migration } from '../../shared/migrations.ts'
 import { transaction, type Db } from './database.ts'
 
-const DIR = fileURLToPath(new URL('../../../migrations/server/', import.meta.url))
+const DIR = fileURLToPath(
+  new URL('../../../migrations/server/', import.meta.url),
+)
 
 export async function loadMigrations(dir = DIR): Promise<Migration[]> {
   const names = (await readdir(dir)).filter((n) => n.endsWith('.sql'))

@@ -3,8 +3,7 @@ import type { Context } from 'hono'
 import type { z } from 'zod'
 
 type Parsed<T> =
-  | { success: true; data: T }
-  | { success: false; response: Response }
+  { success: true; data: T } | { success: false; response: Response }
 
 export async function readJson<T>(
   c: Context,
@@ -27,8 +26,13 @@ export async function readJson<T>(
     success: false,
     response: c.json(
       {
-        message: field ? `${field}: ${first?.message}` : (first?.message ?? 'Invalid request'),
-        errors: parsed.error.issues.map((i) => ({ path: i.path, message: i.message })),
+        message: field
+          ? `${field}: ${first?.message}`
+          : (first?.message ?? 'Invalid request'),
+        errors: parsed.error.issues.map((i) => ({
+          path: i.path,
+          message: i.message,
+        })),
       },
       400,
     ),

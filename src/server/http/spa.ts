@@ -33,7 +33,9 @@ export function mountSpa(app: Hono<AppEnv>, distDir: string): void {
   )
   app.get('*', (c) => {
     const path = c.req.path
-    if (SERVER_PREFIXES.some((p) => path.startsWith(p) || path === p.slice(0, -1)))
+    if (
+      SERVER_PREFIXES.some((p) => path.startsWith(p) || path === p.slice(0, -1))
+    )
       return c.json({ message: 'Not found' }, 404)
     c.header('cache-control', 'no-cache')
     return c.html(indexHtml)

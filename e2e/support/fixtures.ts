@@ -1,0 +1,50 @@
+// The test object every spec uses: fails a test on any console error or uncaught page error,
+// and signs in through the real local sign-in endpoint.
+import { test as base, expect, type Page } from '@playwright/test'
+import { randomUUID } from 'node:crypto'
+
+export type SignedIn = { name: string; email: string }
+
+export const test = base.extend<{
+  consoleErrors: string[]
+  signIn: (page?: Page) => Promise<SignedIn>
+}>({
+  consoleErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = []
+      page.on('console', (m) => {
+        if (m.type() !== 'error') return
+        // Asking who is signed in answers 401 for a visitor: that is its contract, not a fault.
+        const url = m.location().url
+        if (
+          m.text().includes('status of 401') &&
+          url &&
+          new URL(url).pathname === '/api/public/auth/user'
+        )
+          return
+        errors.push(`${m.text()} (${url})`)
+      })
+      page.on('pageerror', (e) => errors.push(e.message))
+      await use(errors)
+      expect(errors, 'console errors').toEqual([])
+    },
+    { auto: true },
+  ],
+  signIn: async ({ page, baseURL }, use) => {
+    await use(async (target = page) => {
+      const id = randomUUID().slice(0, 8)
+      const user = { name: `Ada ${id}`, email: `ada-${id}@example.com` }
+      const response = await target.request.post(
+        '/api/public/auth/local/login',
+        {
+          data: user,
+          headers: { origin: baseURL ?? '' },
+        },
+      )
+      expect(response.status()).toBe(200)
+      return user
+    })
+  },
+})
+
+export { expect }

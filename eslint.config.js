@@ -1,0 +1,81 @@
+// Lint rules, including the import boundaries between app, server, engine and shared.
+import js from '@eslint/js'
+import reactHooks from 'eslint-plugin-react-hooks'
+import globals from 'globals'
+import tseslint from 'typescript-eslint'
+
+const pattern = (group, message) => ({ group, message })
+const serverFromApp = pattern(
+  ['**/server/**'],
+  'The browser app must not import server code; share it through src/shared.',
+)
+const appFromServer = pattern(
+  ['**/app/**'],
+  'Server code must not import the browser app; share it through src/shared.',
+)
+const fromEngine = pattern(
+  ['**/server/**', '**/app/**'],
+  'The engine stands alone: it imports neither server nor app.',
+)
+const pglite = pattern(
+  ['@electric-sql/pglite', '@electric-sql/pglite/*', '@electric-sql/pglite-*'],
+  'Only src/app/db touches PGlite; use its hooks.',
+)
+const posthog = pattern(
+  ['posthog-js', 'posthog-js/*'],
+  'Use src/app/lib/analytics.',
+)
+const sharedOnly = pattern(
+  ['**/server/**', '**/app/**', '**/engine/**', 'react', 'hono', 'pg'],
+  'src/shared depends on zod only.',
+)
+
+const restrict = (...patterns) => ({
+  'no-restricted-imports': ['error', { patterns }],
+})
+
+export default tseslint.config(
+  {
+    ignores: [
+      'dist',
+      'node_modules',
+      '.sluice',
+      'test-results',
+      'playwright-report',
+      'src/app/routeTree.gen.ts',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      eqeqeq: ['error', 'smart'],
+    },
+  },
+  {
+    files: ['src/app/**/*.{ts,tsx}', 'sw/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      ...restrict(serverFromApp, fromEngine, pglite, posthog),
+    },
+  },
+  {
+    files: ['src/app/db/**/*.{ts,tsx}'],
+    rules: restrict(serverFromApp, posthog),
+  },
+  {
+    files: ['src/app/lib/analytics.ts'],
+    rules: restrict(serverFromApp, pglite),
+  },
+  { files: ['src/server/**/*.ts'], rules: restrict(appFromServer, posthog) },
+  { files: ['src/engine/**/*.ts'], rules: restrict(fromEngine, posthog) },
+  { files: ['src/shared/**/*.ts'], rules: restrict(sharedOnly) },
+)

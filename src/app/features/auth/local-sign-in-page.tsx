@@ -1,0 +1,89 @@
+// Local mode only: sign in with a name and email on a machine with no OAuth provider set up.
+import {
+  Alert,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  Container,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material'
+import { useNavigate } from '@tanstack/react-router'
+import { useState, type FormEvent } from 'react'
+import { authUserSchema, localLoginSchema } from '../../../shared/entities.ts'
+import { Logo } from '../../components/logo.tsx'
+import { api } from '../../lib/api.ts'
+
+export function LocalSignInPage() {
+  const navigate = useNavigate()
+  const [name, setName] = useState('')
+  const [email, setEmail] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  async function submit(event: FormEvent) {
+    event.preventDefault()
+    const parsed = localLoginSchema.safeParse({ name, email })
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? 'Check the form')
+      return
+    }
+    setBusy(true)
+    setError(null)
+    try {
+      await api('/api/public/auth/local/login', authUserSchema, {
+        method: 'POST',
+        body: parsed.data,
+      })
+      await navigate({ to: '/' })
+    } catch (e) {
+      setError((e as Error).message)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Container maxWidth="xs" sx={{ my: 'auto', py: 6 }}>
+      <Card component="form" onSubmit={submit} noValidate>
+        <CardContent>
+          <Stack spacing={2}>
+            <Logo />
+            <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+              <Typography variant="h5" component="h1">
+                Sign in
+              </Typography>
+              <Chip label="Local mode" color="warning" size="small" />
+            </Stack>
+            <Alert severity="warning">
+              Local mode: no sign-in provider is configured on this server, so
+              anyone who can reach it can sign in with any name and email.
+              Configure GitHub or Google sign-in before sharing it.
+            </Alert>
+            <TextField
+              label="Name"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              autoComplete="name"
+              required
+            />
+            <TextField
+              label="Email"
+              type="email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              autoComplete="email"
+              required
+            />
+            {error && <Alert severity="error">{error}</Alert>}
+            <Button type="submit" variant="contained" disabled={busy}>
+              {busy ? 'Signing in...' : 'Sign in'}
+            </Button>
+          </Stack>
+        </CardContent>
+      </Card>
+    </Container>
+  )
+}

@@ -1,0 +1,19 @@
+// Ends the session, then goes to the landing page; a failed logout is only logged (spec §7).
+import { useNavigate, useRouter } from '@tanstack/react-router'
+import { useCallback } from 'react'
+import { z } from 'zod'
+import { api } from '../../lib/api.ts'
+
+export function useSignOut(): () => Promise<void> {
+  const navigate = useNavigate()
+  const router = useRouter()
+  return useCallback(async () => {
+    try {
+      await api('/api/public/auth/logout', z.unknown(), { method: 'POST' })
+    } catch (error) {
+      console.warn('Logout failed', error)
+    }
+    router.clearCache()
+    await navigate({ to: '/' })
+  }, [navigate, router])
+}

@@ -1,0 +1,57 @@
+// The signed-out front door: what Sluice is, and the two ways to sign in.
+import { Alert, Box, Button, Container, Stack, Typography } from '@mui/material'
+import { getRouteApi } from '@tanstack/react-router'
+import { Logo } from '../../components/logo.tsx'
+
+const route = getRouteApi('/')
+
+const signInErrors: Record<string, string> = {
+  access_denied: 'Sign-in was cancelled.',
+  provider_failed: 'Sign-in failed at the provider. Please try again.',
+}
+
+export function LandingPage() {
+  const { sign_in_error: error } = route.useSearch()
+  return (
+    <Container maxWidth="sm" sx={{ my: 'auto', py: 8 }}>
+      <Stack spacing={3} sx={{ alignItems: 'center', textAlign: 'center' }}>
+        <Logo size={48} />
+        <Typography variant="h3" component="h1" sx={{ fontWeight: 700 }}>
+          Welcome to Sluice
+        </Typography>
+        <Typography variant="h6" component="p" color="text.secondary">
+          Blazing fast sync of Postgres subsets into local apps. Scales to
+          millions of users. Works with any Postgres stack.
+        </Typography>
+        {error && (
+          <Alert severity="error" sx={{ width: '100%' }}>
+            {signInErrors[error] ?? 'Sign-in failed. Please try again.'}
+          </Alert>
+        )}
+        <Box
+          sx={{
+            display: 'flex',
+            gap: 2,
+            flexWrap: 'wrap',
+            justifyContent: 'center',
+          }}
+        >
+          <Button
+            variant="contained"
+            size="large"
+            href="/api/public/auth/github/login"
+          >
+            Sign in with GitHub
+          </Button>
+          <Button
+            variant="outlined"
+            size="large"
+            href="/api/public/auth/google/login"
+          >
+            Sign in with Google
+          </Button>
+        </Box>
+      </Stack>
+    </Container>
+  )
+}

@@ -1,0 +1,56 @@
+// /preferences: who is signed in, and the way out.
+import {
+  Button,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableRow,
+  Typography,
+} from '@mui/material'
+import { SUPPORT_EMAIL } from '../../../shared/constants.ts'
+import { PageTitle } from '../../components/page-title.tsx'
+import { useCurrentUser } from '../../db/queries.ts'
+import { useSignOut } from '../auth/use-sign-out.ts'
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'long' })
+
+export function PreferencesPage() {
+  const user = useCurrentUser()
+  const signOut = useSignOut()
+  const rows: [string, string][] = [
+    ['Name', user.name || '-'],
+    ['Email', user.email],
+    ['Created', dateFormat.format(new Date(user.created_at))],
+  ]
+  return (
+    <Stack spacing={3} sx={{ maxWidth: 720 }}>
+      <PageTitle>Preferences</PageTitle>
+      <div>
+        <Button variant="outlined" onClick={signOut}>
+          Sign out
+        </Button>
+      </div>
+      <Typography color="text.secondary">
+        Need help with your account or want to change these details? Contact
+        support at {SUPPORT_EMAIL}.
+      </Typography>
+      <TableContainer component={Paper} variant="outlined">
+        <Table size="small" aria-label="User details">
+          <TableBody>
+            {rows.map(([label, value]) => (
+              <TableRow key={label}>
+                <TableCell component="th" scope="row" sx={{ width: 160 }}>
+                  {label}
+                </TableCell>
+                <TableCell>{value}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </TableContainer>
+    </Stack>
+  )
+}

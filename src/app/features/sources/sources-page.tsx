@@ -1,0 +1,53 @@
+// /sources: every team's sources, or a welcome when there are none at all.
+import { Box, Card, CardContent, Stack, Typography } from '@mui/material'
+import { ButtonLink } from '../../components/links.tsx'
+import { PageTitle } from '../../components/page-title.tsx'
+import { useHasAnySource, useTeamSources, useTeams } from '../../db/queries.ts'
+import { SourceGrid } from './source-grid.tsx'
+
+function TeamSources({ teamId, name }: { teamId: string; name: string }) {
+  const sources = useTeamSources(teamId)
+  return (
+    <Box component="section" aria-label={name}>
+      <Typography variant="h5" component="h2" sx={{ mb: 2 }}>
+        {name}
+      </Typography>
+      <SourceGrid sources={sources} />
+    </Box>
+  )
+}
+
+export function SourcesPage() {
+  const teams = useTeams()
+  const hasAny = useHasAnySource()
+  return (
+    <>
+      <PageTitle>All Sources</PageTitle>
+      {hasAny ? (
+        <Stack spacing={4}>
+          {teams.map((team) => (
+            <TeamSources key={team.id} teamId={team.id} name={team.name} />
+          ))}
+        </Stack>
+      ) : (
+        <Card variant="outlined" sx={{ maxWidth: 640 }}>
+          <CardContent>
+            <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
+              <Typography variant="h6" component="h2">
+                Welcome to Sluice!
+              </Typography>
+              <Typography color="text.secondary">
+                Connect a Postgres database to start syncing its data into your
+                apps. You will need a connection string for a database with
+                logical replication enabled.
+              </Typography>
+              <ButtonLink to="/sources/new" variant="contained">
+                Add Your First Postgres Database
+              </ButtonLink>
+            </Stack>
+          </CardContent>
+        </Card>
+      )}
+    </>
+  )
+}

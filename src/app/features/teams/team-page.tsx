@@ -1,0 +1,68 @@
+// /teams/{teamId}: the team's sources and members, or 'Team not found'.
+import {
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material'
+import { getRouteApi } from '@tanstack/react-router'
+import { SUPPORT_EMAIL } from '../../../shared/constants.ts'
+import { PageTitle } from '../../components/page-title.tsx'
+import { useTeam, useTeamSources, useTeamUsers } from '../../db/queries.ts'
+import { SourceGrid } from '../sources/source-grid.tsx'
+
+const route = getRouteApi('/_dashboard/teams/$teamId/')
+
+export function TeamPage() {
+  const { teamId } = route.useParams()
+  const team = useTeam(teamId)
+  const sources = useTeamSources(teamId)
+  const users = useTeamUsers(teamId)
+  if (!team || !users) return <PageTitle>Team not found</PageTitle>
+  return (
+    <Stack spacing={4}>
+      <PageTitle>{team.name}</PageTitle>
+      <section aria-label="Sources">
+        <Typography variant="h5" component="h2" sx={{ mb: 2 }}>
+          Sources
+        </Typography>
+        <SourceGrid sources={sources} />
+      </section>
+      <section aria-label="Users">
+        <Typography variant="h5" component="h2" sx={{ mb: 2 }}>
+          Users
+        </Typography>
+        <TableContainer
+          component={Paper}
+          variant="outlined"
+          sx={{ maxWidth: 720 }}
+        >
+          <Table size="small">
+            <TableHead>
+              <TableRow>
+                <TableCell>Name</TableCell>
+                <TableCell>Email</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {users.map((user) => (
+                <TableRow key={user.id}>
+                  <TableCell>{user.name || '-'}</TableCell>
+                  <TableCell>{user.email}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+        <Typography color="text.secondary" sx={{ mt: 2 }}>
+          To add a user to this team, contact support at {SUPPORT_EMAIL}.
+        </Typography>
+      </section>
+    </Stack>
+  )
+}

@@ -1,0 +1,18 @@
+import { createRouter } from '@tanstack/react-router'
+import { NotFoundPage } from './components/not-found-page.tsx'
+import { routeTree } from './routeTree.gen.ts'
+
+export const router = createRouter({
+  routeTree,
+  defaultPreload: 'intent',
+  // Loaders read the server on every navigation; the synced local store replaces this later.
+  defaultStaleTime: 0,
+  defaultNotFoundComponent: NotFoundPage,
+  scrollRestoration: true,
+})
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router
+  }
+}
