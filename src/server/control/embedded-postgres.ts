@@ -60,6 +60,34 @@ async function makeReachable(dir: string, log: (line: string) => void) {
   }
 }
 
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+// A Postgres left running by a process that died without stopping it still holds the data
+// directory; ask it to shut down (fast mode) so this start can take the directory over.
+async function stopOrphan(dataDir: string, log: (line: string) => void) {
+  const pidFile = join(dataDir, 'postmaster.pid')
+  if (!existsSync(pidFile)) return
+  const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0])
+  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return
+  log(`embedded Postgres: stopping a server left running (pid ${pid})`)
+  process.kill(pid, 'SIGINT')
+  const deadline = Date.now() + 30_000
+  while (alive(pid)) {
+    if (Date.now() > deadline)
+      throw new Error(
+        `Postgres pid ${pid} still holds ${dataDir}; stop it and retry`,
+      )
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
 async function credentials(dir: string): Promise<{ password: string }> {
   const file = join(dir, 'postgres-credentials.json')
   if (existsSync(file))
@@ -97,6 +125,7 @@ export async function startEmbeddedPostgres(
     onError: (error) => log(`embedded Postgres: ${String(error)}`),
   })
   if (!existsSync(join(dataDir, 'PG_VERSION'))) await pg.initialise()
+  else await stopOrphan(dataDir, log)
   try {
     await pg.start()
   } catch (error) {
