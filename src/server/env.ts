@@ -6,8 +6,11 @@ const optional = z
   .optional()
   .transform((v) => (v === '' ? undefined : v))
 
+const blankIsUnset = (v: unknown) =>
+  typeof v === 'string' && v.trim() === '' ? undefined : v
+
 const flag = z
-  .enum(['true', 'false', '1', '0'])
+  .preprocess(blankIsUnset, z.enum(['true', 'false', '1', '0']).optional())
   .optional()
   .transform((v) => (v === undefined ? undefined : v === 'true' || v === '1'))
 
@@ -18,7 +21,10 @@ const url = z
 
 const schema = z.object({
   SLUICE_MODE: z.enum(['local', 'hosted']).default('local'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(5133),
+  PORT: z.preprocess(
+    blankIsUnset,
+    z.coerce.number().int().min(0).max(65535).default(5133),
+  ),
   HOST: z.string().min(1).default('localhost'),
   DATA_DIR: z.string().min(1).default('./.sluice'),
   DATABASE_URL: z

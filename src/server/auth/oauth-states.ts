@@ -39,7 +39,7 @@ export async function consumeOAuthState(
   state: string | undefined,
   binding: string | undefined,
 ): Promise<PendingSignIn | null> {
-  if (!state || !binding) return null
+  if (!state) return null
   const { rows } = await db.query<{
     provider: string
     binding_hash: string
@@ -55,6 +55,7 @@ export async function consumeOAuthState(
   if (
     !row ||
     !row.live ||
+    !binding ||
     row.provider !== provider ||
     row.binding_hash !== hashToken(binding)
   )

@@ -32,7 +32,12 @@ export async function signInIdentity(
     )
     if (found.rows[0]) return found.rows[0]
 
-    const teamName = `${identity.name || identity.email.split('@')[0]}'s team`
+    // Team names are capped at 200 characters; leave room for the suffix.
+    const owner = (identity.name || identity.email.split('@')[0] || 'My').slice(
+      0,
+      193,
+    )
+    const teamName = `${owner}'s team`
     const team = await client.query<{ id: string }>(
       'insert into teams (name) values ($1) returning id',
       [teamName],

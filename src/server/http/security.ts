@@ -44,11 +44,12 @@ export const sameOriginOnly = createMiddleware<AppEnv>(async (c, next) => {
   const origin = c.req.header('origin')
   if (origin !== ownOrigin(c.var.deps.env, c.req.url))
     return c.json({ message: 'Cross-origin request refused' }, 403)
+  const type = c.req.header('content-type')
   const hasBody =
     Number(c.req.header('content-length') ?? 0) > 0 ||
-    c.req.header('transfer-encoding') !== undefined
-  const type = c.req.header('content-type') ?? ''
-  if (hasBody && !/^application\/json\b/i.test(type))
+    c.req.header('transfer-encoding') !== undefined ||
+    type !== undefined
+  if (hasBody && !/^application\/json\b/i.test(type ?? ''))
     return c.json({ message: 'Request body must be application/json' }, 403)
   return next()
 })

@@ -1,0 +1,113 @@
+// The cross-site request guard on state-changing API calls: own Origin, JSON bodies only.
+import { beforeAll, describe, expect, it } from 'vitest'
+import {
+  Browser,
+  buildApp,
+  ORIGIN,
+  uniqueEmail,
+  type App,
+} from '../support/app.ts'
+import { countRows, useControlPlaneDatabase } from '../support/database.ts'
+
+const database = useControlPlaneDatabase()
+let app: App
+beforeAll(() => {
+  app = buildApp(database.db)
+})
+
+const loginBody = () =>
+  JSON.stringify({ name: 'Origin Test', email: uniqueEmail('origin') })
+
+describe.each([
+  ['/api/public/auth/logout', () => undefined],
+  ['/api/public/auth/local/login', loginBody],
+])('POST %s', (path, body) => {
+  const post = (
+    headers: Record<string, string>,
+    payload: string | Uint8Array<ArrayBuffer> | undefined = body(),
+  ) =>
+    new Browser(app).request(path, { method: 'POST', headers, body: payload })
+
+  it('is refused without an Origin', async () => {
+    const response = await post({ 'content-type': 'application/json' })
+    expect(response.status).toBe(403)
+    expect(await response.json()).toEqual({
+      message: 'Cross-origin request refused',
+    })
+  })
+
+  it.each([
+    'https://evil.example.com',
+    'http://localhost:5173',
+    'https://localhost',
+    'null',
+  ])('is refused from Origin %s', async (origin) => {
+    const response = await post({ origin, 'content-type': 'application/json' })
+    expect(response.status).toBe(403)
+  })
+
+  it.each([
+    ['text/plain', 'text/plain;charset=UTF-8'],
+    ['a form', 'application/x-www-form-urlencoded'],
+    ['multipart', 'multipart/form-data; boundary=x'],
+    ['no content type', undefined],
+  ])('is refused with a body sent as %s', async (_case, type) => {
+    const sessions = await countRows(database.db, 'sessions')
+    // Bytes, so that fetch adds no content type of its own.
+    const bytes = new TextEncoder().encode(loginBody())
+    const response = await post(
+      { origin: ORIGIN, ...(type ? { 'content-type': type } : {}) },
+      bytes,
+    )
+    expect(response.status).toBe(403)
+    expect(await response.json()).toEqual({
+      message: 'Request body must be application/json',
+    })
+    expect(await countRows(database.db, 'sessions')).toBe(sessions)
+  })
+
+  it('is refused as text/plain even without a content length', async () => {
+    // In-process requests (and HTTP/2) may carry a body with no Content-Length.
+    const response = await app.request(`${ORIGIN}${path}`, {
+      method: 'POST',
+      headers: { origin: ORIGIN, 'content-type': 'text/plain' },
+      body: loginBody(),
+    })
+    expect(response.status).toBe(403)
+  })
+
+  it('passes with its own Origin and JSON', async () => {
+    const response = await post({
+      origin: ORIGIN,
+      'content-type': 'application/json',
+    })
+    expect(response.status).toBe(200)
+  })
+})
+
+describe('the Origin guard', () => {
+  it('leaves GET requests alone', async () => {
+    const response = await app.request(`${ORIGIN}/api/public/health`, {
+      headers: { origin: 'https://evil.example.com' },
+    })
+    expect(response.status).toBe(200)
+  })
+
+  it('compares with PUBLIC_URL when it is set', async () => {
+    const hosted = buildApp(database.db, {
+      PUBLIC_URL: 'https://sluice.example.com',
+    })
+    const browser = new Browser(hosted, 'https://sluice.example.com')
+    const own = await browser.postJson('/api/public/auth/logout')
+    expect(own.status).toBe(200)
+    // The address the request reached is not our origin behind a proxy.
+    const internal = await hosted.request(
+      'http://10.0.0.5:5133/api/public/auth/logout',
+      {
+        method: 'POST',
+        headers: { origin: 'http://10.0.0.5:5133' },
+      },
+    )
+    expect(internal.status).toBe(403)
+  })
+})

@@ -1,0 +1,92 @@
+// The app built in-process exactly as the server builds it, and a small "browser" that keeps
+// cookies and sends what a browser would (Origin on POST, a Content-Length on every body).
+import { createApp } from '../../src/server/app.ts'
+import type { Db } from '../../src/server/control/database.ts'
+import { parseEnv } from '../../src/server/env.ts'
+import { silentLogger } from '../../src/server/log.ts'
+import { CookieJar } from './cookie-jar.ts'
+
+export type App = ReturnType<typeof createApp>
+
+export const ORIGIN = 'http://localhost'
+
+/** createApp with a parsed env built only from `vars` (never from process.env). */
+export function buildApp(db: Db, vars: Record<string, string> = {}): App {
+  return createApp({ env: parseEnv(vars), db, log: silentLogger })
+}
+
+export class Browser {
+  readonly jar = new CookieJar()
+
+  constructor(
+    private readonly app: App,
+    readonly origin = ORIGIN,
+  ) {}
+
+  async request(path: string, init: RequestInit = {}): Promise<Response> {
+    const url = new URL(path, this.origin).toString()
+    const headers = new Headers(init.headers)
+    const cookie = this.jar.header(url)
+    if (cookie && !headers.has('cookie')) headers.set('cookie', cookie)
+    // Over HTTP/1.1 every body arrives framed by Content-Length; an in-process Request has none.
+    const body = init.body
+    if (
+      (typeof body === 'string' || body instanceof Uint8Array) &&
+      !headers.has('content-length')
+    )
+      headers.set('content-length', String(Buffer.byteLength(body)))
+    const response = await this.app.request(url, { ...init, headers })
+    this.jar.store(response)
+    return response
+  }
+
+  get(path: string, headers?: HeadersInit): Promise<Response> {
+    return this.request(path, { headers })
+  }
+
+  /** A same-origin JSON POST, as the dashboard's fetch sends it. */
+  postJson(path: string, body?: unknown): Promise<Response> {
+    return this.request(path, {
+      method: 'POST',
+      headers: {
+        origin: this.origin,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+  }
+}
+
+let counter = 0
+
+/** An email no other test uses, so tests sharing a database never meet. */
+export function uniqueEmail(prefix = 'user'): string {
+  counter += 1
+  return `${prefix}-${counter}-${Math.random().toString(36).slice(2, 10)}@example.com`
+}
+
+/** Signs in through local login (no provider configured); returns the browser and user. */
+export async function signInLocally(
+  app: App,
+  name = 'Ada Lovelace',
+  email = uniqueEmail(),
+): Promise<{
+  browser: Browser
+  user: { id: string; email: string; name: string }
+}> {
+  const browser = new Browser(app)
+  const response = await browser.postJson('/api/public/auth/local/login', {
+    name,
+    email,
+  })
+  if (response.status !== 200)
+    throw new Error(
+      `local login answered ${response.status}: ${await response.text()}`,
+    )
+  const user = (await response.json()) as {
+    id: string
+    email: string
+    name: string
+  }
+  return { browser, user }
+}

@@ -1,0 +1,93 @@
+// A fresh database per test file on the run's embedded Postgres, migrated like the real server.
+import { randomBytes } from 'node:crypto'
+import pg from 'pg'
+import { afterAll, beforeAll, inject } from 'vitest'
+import {
+  createPool,
+  transaction,
+  type Db,
+} from '../../src/server/control/database.ts'
+import { migrateControlPlane } from '../../src/server/control/migrations.ts'
+import type { MigrationTarget } from '../../src/shared/migrations.ts'
+
+export type TestDatabase = {
+  name: string
+  url: string
+  db: Db
+  /** Closes the pool and drops the database. */
+  drop(): Promise<void>
+}
+
+async function asAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: inject('pgAdminUrl') })
+  await client.connect()
+  try {
+    return await fn(client)
+  } finally {
+    await client.end()
+  }
+}
+
+/** Creates an empty database (no migrations); the caller drops it. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const name = `test_${randomBytes(6).toString('hex')}`
+  await asAdmin((client) => client.query(`create database ${name}`))
+  const url = new URL(inject('pgAdminUrl'))
+  url.pathname = `/${name}`
+  const db = createPool(url.toString())
+  return {
+    name,
+    url: url.toString(),
+    db,
+    async drop() {
+      await db.end()
+      await asAdmin((client) =>
+        client.query(`drop database if exists ${name} with (force)`),
+      )
+    },
+  }
+}
+
+/**
+ * Registers hooks giving this test file its own migrated control-plane database.
+ * Read `.db` inside tests or hooks, not at module load.
+ */
+export function useControlPlaneDatabase(): { readonly db: Db } {
+  let current: TestDatabase | undefined
+  beforeAll(async () => {
+    current = await createTestDatabase()
+    await migrateControlPlane(current.db)
+  })
+  afterAll(async () => {
+    await current?.drop()
+  })
+  return {
+    get db() {
+      if (!current) throw new Error('the test database is created in beforeAll')
+      return current.db
+    },
+  }
+}
+
+/** The same node-postgres adapter the server uses, for running `migrate()` on custom lists. */
+export function poolTarget(db: Db): MigrationTarget {
+  return {
+    transaction: (fn) =>
+      transaction(db, (client) =>
+        fn({
+          exec: async (sql) => {
+            await client.query(sql)
+          },
+          query: async (sql, params) =>
+            (await client.query(sql, params)) as { rows: never[] },
+        }),
+      ),
+  }
+}
+
+export async function countRows(db: Db, table: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `select count(*)::int as n from ${table}`,
+  )
+  return rows[0]?.n ?? 0
+}

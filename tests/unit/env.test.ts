@@ -1,0 +1,145 @@
+// parseEnv: defaults, readable errors naming the variable, and when local sign-in is on.
+import { describe, expect, it } from 'vitest'
+import { EnvError, parseEnv } from '../../src/server/env.ts'
+
+const github = { GITHUB_CLIENT_ID: 'id', GITHUB_CLIENT_SECRET: 'secret' }
+const google = { GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 'secret' }
+const hosted = {
+  SLUICE_MODE: 'hosted',
+  SLUICE_SECRET: 'x'.repeat(32),
+  PUBLIC_URL: 'https://sluice.example.com',
+}
+
+/** The EnvError message parseEnv throws for `vars` (fails the test if it does not throw). */
+function envError(vars: Record<string, string>): string {
+  try {
+    parseEnv(vars)
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvError)
+    return (error as EnvError).message
+  }
+  throw new Error(`parseEnv accepted ${JSON.stringify(vars)}`)
+}
+
+describe('parseEnv', () => {
+  it('applies the defaults to an empty environment', () => {
+    const env = parseEnv({})
+    expect(env.PORT).toBe(5133)
+    expect(env.DATA_DIR).toBe('./.sluice')
+    expect(env.SLUICE_MODE).toBe('local')
+    expect(env.HOST).toBe('localhost')
+    expect(env.githubEnabled).toBe(false)
+    expect(env.googleEnabled).toBe(false)
+  })
+
+  it('reads PORT as a number', () => {
+    expect(parseEnv({ PORT: '8080' }).PORT).toBe(8080)
+  })
+
+  it.each(['', ' '])('treats PORT=%j as unset, not as port 0', (port) => {
+    expect(parseEnv({ PORT: port }).PORT).toBe(5133)
+    expect(parseEnv({ LOCAL_LOGIN: port }).localLoginEnabled).toBe(true)
+  })
+
+  it.each(['abc', '70000', '-1', '80.5'])(
+    'refuses PORT=%s and names PORT in the message',
+    (port) => {
+      expect(envError({ PORT: port })).toMatch(/^\s*PORT: /m)
+    },
+  )
+
+  it('names every bad variable at once', () => {
+    const message = envError({ PORT: 'abc', SLUICE_MODE: 'cloud' })
+    expect(message).toMatch(/^\s*PORT: /m)
+    expect(message).toMatch(/^\s*SLUICE_MODE: /m)
+  })
+
+  it.each([
+    [{ GITHUB_CLIENT_ID: 'id' }, 'GITHUB'],
+    [{ GITHUB_CLIENT_SECRET: 'secret' }, 'GITHUB'],
+    [{ GOOGLE_CLIENT_ID: 'id' }, 'GOOGLE'],
+    [{ GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: '' }, 'GOOGLE'],
+  ])('refuses a client id without its secret (%o)', (vars, name) => {
+    expect(envError(vars)).toContain(
+      `${name}_CLIENT_ID and ${name}_CLIENT_SECRET must be set together`,
+    )
+  })
+
+  it('enables a provider when both its id and secret are set', () => {
+    const env = parseEnv({ ...github, ...google })
+    expect(env.githubEnabled).toBe(true)
+    expect(env.googleEnabled).toBe(true)
+  })
+
+  it('treats empty client variables as unset', () => {
+    const env = parseEnv({ GITHUB_CLIENT_ID: '', GITHUB_CLIENT_SECRET: '' })
+    expect(env.githubEnabled).toBe(false)
+  })
+
+  describe('hosted mode', () => {
+    it('requires SLUICE_SECRET and PUBLIC_URL', () => {
+      const message = envError({ SLUICE_MODE: 'hosted' })
+      expect(message).toContain(
+        'SLUICE_SECRET: required when SLUICE_MODE=hosted',
+      )
+      expect(message).toContain('PUBLIC_URL: required when SLUICE_MODE=hosted')
+    })
+
+    it('requires PUBLIC_URL even with a secret', () => {
+      const message = envError({ ...hosted, PUBLIC_URL: '' })
+      expect(message).toContain('PUBLIC_URL')
+      expect(message).not.toContain('SLUICE_SECRET')
+    })
+
+    it('refuses a SLUICE_SECRET shorter than 32 characters', () => {
+      expect(envError({ ...hosted, SLUICE_SECRET: 'short' })).toMatch(
+        /SLUICE_SECRET: must be at least 32 characters/,
+      )
+    })
+
+    it('refuses a PUBLIC_URL that is not a URL', () => {
+      expect(envError({ ...hosted, PUBLIC_URL: 'sluice.example.com' })).toMatch(
+        /^\s*PUBLIC_URL: /m,
+      )
+    })
+
+    it('accepts a complete hosted configuration', () => {
+      const env = parseEnv({ ...hosted, ...github })
+      expect(env.SLUICE_MODE).toBe('hosted')
+      expect(env.PUBLIC_URL).toBe('https://sluice.example.com')
+    })
+  })
+
+  describe('localLoginEnabled', () => {
+    it('is on in local mode with no provider', () => {
+      expect(parseEnv({}).localLoginEnabled).toBe(true)
+    })
+
+    it.each([
+      ['GitHub', github],
+      ['Google', google],
+    ])('is off once %s is configured', (_name, vars) => {
+      expect(parseEnv(vars).localLoginEnabled).toBe(false)
+    })
+
+    it('is off in hosted mode, even with no provider', () => {
+      expect(parseEnv(hosted).localLoginEnabled).toBe(false)
+    })
+
+    it.each([
+      ['a provider', { ...github, LOCAL_LOGIN: 'true' }],
+      ['hosted mode', { ...hosted, LOCAL_LOGIN: 'true' }],
+      ['hosted mode (LOCAL_LOGIN=1)', { ...hosted, LOCAL_LOGIN: '1' }],
+    ])('is forced on by LOCAL_LOGIN with %s', (_name, vars) => {
+      expect(parseEnv(vars).localLoginEnabled).toBe(true)
+    })
+
+    it('is forced off by LOCAL_LOGIN=false', () => {
+      expect(parseEnv({ LOCAL_LOGIN: 'false' }).localLoginEnabled).toBe(false)
+    })
+
+    it('refuses a LOCAL_LOGIN that is not a boolean', () => {
+      expect(envError({ LOCAL_LOGIN: 'yes' })).toMatch(/^\s*LOCAL_LOGIN: /m)
+    })
+  })
+})
