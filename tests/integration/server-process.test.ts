@@ -1,0 +1,123 @@
+// The real `src/server/index.ts` as a process: starts on embedded Postgres, stops cleanly on
+// SIGTERM, finds its data again on the next start, and refuses a DATABASE_URL without
+// logical WAL with a message that says how to fix it.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { chmod, mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  freePort,
+  startEmbeddedPostgres,
+} from '../../src/server/control/embedded-postgres.ts'
+
+let root: string
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'sluice-process-'))
+  await chmod(root, 0o755)
+})
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true, maxRetries: 5 })
+})
+
+type Server = {
+  child: ChildProcess
+  output: () => string
+  exited: Promise<number | null>
+}
+
+function startServer(env: Record<string, string>): Server {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/server/index.ts'],
+    { env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: 'pipe' },
+  )
+  let output = ''
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => resolve(code)),
+  )
+  return { child, output: () => output, exited }
+}
+
+async function waitUntilUp(server: Server, url: string) {
+  await expect
+    .poll(
+      async () => {
+        if (server.child.exitCode !== null)
+          throw new Error(`server exited:\n${server.output()}`)
+        return fetch(url).then(
+          (r) => r.status,
+          () => 0,
+        )
+      },
+      { timeout: 60_000, interval: 100 },
+    )
+    .toBe(200)
+}
+
+describe('the server process', () => {
+  it('stops cleanly on SIGTERM and finds the same data on the next start', async () => {
+    const port = await freePort()
+    const base = `http://localhost:${port}`
+    const env = { PORT: String(port), DATA_DIR: join(root, 'data') }
+
+    const first = startServer(env)
+    await waitUntilUp(first, `${base}/api/public/health`)
+    const login = await fetch(`${base}/api/public/auth/local/login`, {
+      method: 'POST',
+      headers: { origin: base, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'Persistent',
+        email: 'persistent@example.com',
+      }),
+    })
+    expect(login.status).toBe(200)
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? ''
+    first.child.kill('SIGTERM')
+    expect(await first.exited).toBe(0)
+    // Postgres went down with it: a clean shutdown removes its pid file.
+    expect(existsSync(join(env.DATA_DIR, 'postgres/data/postmaster.pid'))).toBe(
+      false,
+    )
+
+    const second = startServer(env)
+    await waitUntilUp(second, `${base}/api/public/health`)
+    const me = await fetch(`${base}/api/public/auth/user`, {
+      headers: { cookie },
+    })
+    expect(me.status).toBe(200)
+    expect(await me.json()).toMatchObject({ email: 'persistent@example.com' })
+    // Nothing migrated twice.
+    expect(second.output()).not.toContain('migration applied')
+    second.child.kill('SIGINT')
+    expect(await second.exited).toBe(0)
+  }, 120_000)
+
+  it('refuses a DATABASE_URL whose wal_level is not logical, saying how to fix it', async () => {
+    const replica = await startEmbeddedPostgres({
+      dir: join(root, 'replica-pg'),
+      settings: { wal_level: 'replica' },
+    })
+    try {
+      const server = startServer({
+        PORT: String(await freePort()),
+        DATA_DIR: join(root, 'replica-data'),
+        DATABASE_URL: replica.url,
+      })
+      expect(await server.exited).toBe(1)
+      expect(server.output()).toContain('wal_level=replica')
+      expect(server.output()).toContain('ALTER SYSTEM SET wal_level = logical')
+    } finally {
+      await replica.stop()
+    }
+  }, 60_000)
+
+  it('stops at start-up naming a bad variable', async () => {
+    const server = startServer({ PORT: 'eighty', DATA_DIR: join(root, 'bad') })
+    expect(await server.exited).toBe(1)
+    expect(server.output()).toMatch(/PORT: /)
+  })
+})
