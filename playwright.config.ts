@@ -31,7 +31,7 @@ export default defineConfig({
   webServer: {
     command: 'tsx e2e/support/server.ts',
     url: `${baseURL}/api/public/health`,
-    env: { PORT: String(port) },
+    env: { PORT: String(port), LOG_LEVEL: 'warn' },
     reuseExistingServer: false,
     timeout: 60_000,
     stdout: 'pipe',
