@@ -1,0 +1,56 @@
+// What the replication core hands to the rest of the engine: decoded, committed transactions.
+// Values are Postgres text output (the pgoutput text format), SQL NULL as null.
+
+/** A WAL position as a 64-bit number; printed as decimal in the protocol, X/Y to Postgres. */
+export type Lsn = bigint
+
+export type RelationColumn = {
+  name: string
+  typeOid: number
+  typeMod: number
+  /** Part of the replica identity (with REPLICA IDENTITY FULL: every column). */
+  isKey: boolean
+}
+
+export type Relation = {
+  id: number
+  schema: string
+  name: string
+  /** 'd' default, 'n' nothing, 'f' full, 'i' index */
+  replicaIdentity: string
+  columns: RelationColumn[]
+}
+
+export type Row = Record<string, string | null>
+
+export type Change =
+  | { kind: 'insert'; relation: Relation; newRow: Row }
+  | {
+      kind: 'update'
+      relation: Relation
+      /** The old row when the table's replica identity sends it (FULL: always). */
+      oldRow: Row | null
+      /** Unchanged TOASTed values are filled in from oldRow when it is known. */
+      newRow: Row
+    }
+  | { kind: 'delete'; relation: Relation; oldRow: Row }
+  | { kind: 'truncate'; relations: Relation[] }
+
+export type Transaction = {
+  xid: number
+  /** LSN of the commit record: the transaction's position in shape offsets. */
+  commitLsn: Lsn
+  /** End of the commit record: what to confirm once the transaction is durably stored. */
+  endLsn: Lsn
+  commitTime: Date
+  changes: Change[]
+}
+
+export interface ReplicationHandler {
+  /** Called once per committed transaction, in commit order; the stream waits for it. */
+  onTransaction(tx: Transaction): Promise<void>
+  /** A relation whose columns differ from what was seen before under the same id. */
+  onRelationChanged?(previous: Relation, next: Relation): void
+  /** The highest LSN that may be confirmed to Postgres (everything up to it is durable). */
+  flushedLsn(): Lsn
+}
