@@ -30,9 +30,13 @@ export type Change =
       relation: Relation
       /** The old row when the table's replica identity sends it (FULL: always). */
       oldRow: Row | null
-      /** Unchanged TOASTed values are filled in from oldRow when it is known. */
+      /**
+       * Unchanged TOASTed values are filled in from oldRow when it is known; when it is not
+       * (replica identity other than FULL), such a column is absent from newRow.
+       */
       newRow: Row
     }
+  /** oldRow is the whole row with REPLICA IDENTITY FULL, else only the key columns. */
   | { kind: 'delete'; relation: Relation; oldRow: Row }
   | { kind: 'truncate'; relations: Relation[] }
 
@@ -47,10 +51,31 @@ export type Transaction = {
 }
 
 export interface ReplicationHandler {
-  /** Called once per committed transaction, in commit order; the stream waits for it. */
+  /**
+   * Called once per committed transaction, in commit order; the stream waits for it before
+   * delivering the next. Transactions with no published change are not delivered.
+   */
   onTransaction(tx: Transaction): Promise<void>
-  /** A relation whose columns differ from what was seen before under the same id. */
+  /**
+   * A relation whose columns (or name, or replica identity) differ from what was seen before
+   * under the same id. Called before the transaction that first uses the new shape, after
+   * every earlier transaction was delivered.
+   */
   onRelationChanged?(previous: Relation, next: Relation): void
-  /** The highest LSN that may be confirmed to Postgres (everything up to it is durable). */
-  flushedLsn(): Lsn
+  /**
+   * The highest LSN that may be confirmed to Postgres (everything up to it is durable). The
+   * stream asks at every status update and confirms exactly the answer, never more.
+   *
+   * `caughtUpLsn` lets an idle slot advance: every transaction committed below it has already
+   * been handed to onTransaction and its promise resolved (0n until known). It grows with each
+   * delivered transaction's endLsn and with the server's WAL end from keepalives received
+   * between transactions, which moves on while nothing in this database changes. A handler
+   * that has nothing pending (all it was handed is durable) may return it:
+   *
+   *   flushedLsn: (caughtUp) => (durable >= delivered ? max(durable, caughtUp) : durable)
+   *
+   * Ignoring it is safe but keeps the slot at the last durable transaction, so WAL of other
+   * activity piles up on the server.
+   */
+  flushedLsn(caughtUpLsn: Lsn): Lsn
 }
