@@ -1,0 +1,295 @@
+// One attached database: its publication and slot, the replication stream, every shape over
+// it, and the durability loop that lets Postgres recycle WAL only past what the logs hold.
+import { mkdirSync, readdirSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import pg from 'pg'
+import type { Change, Row, Transaction } from './replication/types.ts'
+import { definitionKey, type ShapeDefinition } from './shapes/definition.ts'
+import { ShapeRouter } from './shapes/router.ts'
+import { Shape } from './shapes/shape.ts'
+import { takeSnapshot } from './shapes/snapshot.ts'
+import { loadTableInfo, type TableInfo } from './shapes/table-info.ts'
+import { compileWhere } from './shapes/where/index.ts'
+import type { CompiledWhere } from './shapes/where/types.ts'
+import { ReplicationSupervisor, type SupervisorEvents } from './supervisor.ts'
+
+// Postgres renders values with these settings for snapshots and replication alike.
+export const SESSION_OPTIONS =
+  '-c DateStyle=ISO,DMY -c TimeZone=UTC -c bytea_output=hex -c IntervalStyle=iso_8601 -c extra_float_digits=1'
+
+const FLUSH_EVERY_MS = 50
+
+export type DatabaseConfig = {
+  id: string
+  connectionString: string
+  /** Where this database's shape logs live. */
+  dataDir: string
+  events?: SupervisorEvents
+}
+
+/** A shape request the engine cannot serve yet (database unreachable): 503 + retry-after. */
+export class UnavailableError extends Error {}
+
+const tableKey = (schema: string, name: string) => `${schema}.${name}`
+
+export class ShapeDatabase {
+  globalLsn = 0n
+  private shapes = new Map<string, Shape>()
+  private byKey = new Map<string, Shape>()
+  private router = new ShapeRouter<Shape>()
+  private creating = new Map<string, Promise<Shape>>()
+  private dirty = new Set<Shape>()
+  // While a shape snapshots, transactions for it wait in memory: confirming them to Postgres
+  // before they are in its durable log could lose them in a crash. Hold the confirmed LSN.
+  private holds = new Map<Shape, bigint>()
+  private processedEnd = 0n
+  private durableLsn = 0n
+  private flushTimer: NodeJS.Timeout | null = null
+  readonly pool: pg.Pool
+  readonly supervisor: ReplicationSupervisor
+
+  constructor(readonly config: DatabaseConfig) {
+    this.pool = new pg.Pool({
+      connectionString: config.connectionString,
+      options: SESSION_OPTIONS,
+      max: 4,
+      // Every value stays Postgres text output, exactly as replication delivers it.
+      types: { getTypeParser: () => (value: string) => value },
+    })
+    this.pool.on('error', () => {})
+    mkdirSync(this.shapesDir, { recursive: true })
+    this.supervisor = new ReplicationSupervisor(
+      {
+        id: config.id,
+        connectionString: config.connectionString,
+        sessionOptions: SESSION_OPTIONS,
+        handler: {
+          onTransaction: async (tx) => this.onTransaction(tx),
+          onRelationChanged: (_previous, next) =>
+            this.rotateTable(next.schema, next.name),
+          flushedLsn: (caughtUp) => this.confirmable(caughtUp),
+        },
+        beforeStream: (slotRecreated) => this.beforeStream(slotRecreated),
+      },
+      config.events ?? {},
+    )
+  }
+
+  get shapesDir(): string {
+    return join(this.config.dataDir, 'shapes')
+  }
+
+  get status() {
+    return this.supervisor.status
+  }
+
+  start(): void {
+    this.flushTimer = setInterval(() => void this.flush(), FLUSH_EVERY_MS)
+    this.supervisor.start()
+  }
+
+  async stop(): Promise<void> {
+    if (this.flushTimer) clearInterval(this.flushTimer)
+    await this.supervisor.stop()
+    await this.flush()
+    for (const shape of this.shapes.values()) shape.log.close()
+    await this.pool.end().catch(() => {})
+  }
+
+  /** Stops streaming and removes the slot, the publication and every shape log. */
+  async destroy(): Promise<void> {
+    if (this.flushTimer) clearInterval(this.flushTimer)
+    await this.supervisor.drop()
+    for (const shape of this.shapes.values()) shape.log.destroy()
+    this.shapes.clear()
+    rmSync(this.config.dataDir, { recursive: true, force: true })
+    await this.pool.end().catch(() => {})
+  }
+
+  byHandle(handle: string): Shape | undefined {
+    return this.shapes.get(handle)
+  }
+
+  findByKey(key: string): Shape | undefined {
+    return this.byKey.get(key)
+  }
+
+  /** The live shape for a definition, created (snapshot started) when there is none. */
+  async shapeFor(definition: ShapeDefinition): Promise<Shape> {
+    const key = definitionKey(definition)
+    const existing = this.byKey.get(key)
+    if (existing) return existing
+    let creating = this.creating.get(key)
+    if (!creating) {
+      creating = this.createShape(definition).finally(() =>
+        this.creating.delete(key),
+      )
+      this.creating.set(key, creating)
+    }
+    return creating
+  }
+
+  /** Ends a shape: its clients get 409 and start again on a new one. */
+  rotate(shape: Shape): void {
+    if (this.shapes.get(shape.handle) !== shape) return
+    this.shapes.delete(shape.handle)
+    if (this.byKey.get(shape.key) === shape) this.byKey.delete(shape.key)
+    this.router.remove(shape)
+    this.dirty.delete(shape)
+    this.holds.delete(shape)
+    shape.fail(new Error('rotated'))
+    shape.log.destroy()
+  }
+
+  rotateTable(schema: string, name: string): void {
+    for (const shape of this.router.shapesOf(tableKey(schema, name)))
+      this.rotate(shape)
+  }
+
+  rotateAll(): void {
+    for (const shape of [...this.shapes.values()]) this.rotate(shape)
+  }
+
+  private async createShape(definition: ShapeDefinition): Promise<Shape> {
+    if (this.supervisor.status !== 'active')
+      throw new UnavailableError('The database is not reachable yet')
+    const info = await loadTableInfo(this.pool, definition.table)
+    const where = await this.compile(definition, info)
+    await this.supervisor.includeTable(
+      definition.table.schema,
+      definition.table.name,
+    )
+    const shape = Shape.forTable(this.shapesDir, definition, info, where)
+    this.holds.set(shape, this.processedEnd)
+    this.register(shape, where)
+    void this.snapshot(shape, where)
+    return shape
+  }
+
+  private async compile(
+    def: ShapeDefinition,
+    info: TableInfo,
+  ): Promise<CompiledWhere | null> {
+    if (!def.where) return null
+    return compileWhere(
+      def.where,
+      def.params,
+      new Map(info.columns.map((c) => [c.name, c])),
+    )
+  }
+
+  private register(shape: Shape, where: CompiledWhere | null): void {
+    this.shapes.set(shape.handle, shape)
+    this.byKey.set(shape.key, shape)
+    const { schema, name } = shape.definition.table
+    this.router.add(shape, tableKey(schema, name), where?.equalities ?? [])
+  }
+
+  private async snapshot(
+    shape: Shape,
+    where: CompiledWhere | null,
+  ): Promise<void> {
+    const client = await this.pool.connect().catch((e: Error) => e)
+    if (client instanceof Error) return this.failShape(shape, client)
+    try {
+      const visibility = await takeSnapshot(
+        client,
+        { table: shape.definition.table, columns: shape.view.columns, where },
+        (rows) => shape.addSnapshotRows(rows),
+      )
+      await shape.completeSnapshot(visibility)
+      this.dirty.add(shape)
+    } catch (error) {
+      this.failShape(shape, error as Error)
+    } finally {
+      this.holds.delete(shape)
+      client.release()
+    }
+  }
+
+  private failShape(shape: Shape, error: Error): void {
+    this.rotate(shape)
+    shape.fail(error)
+  }
+
+  private async onTransaction(tx: Transaction): Promise<void> {
+    const perShape = new Map<Shape, Array<{ change: Change; index: number }>>()
+    tx.changes.forEach((change, index) => {
+      if (change.kind === 'truncate') {
+        for (const relation of change.relations)
+          this.rotateTable(relation.schema, relation.name)
+        return
+      }
+      const rows: Array<Row | null> =
+        change.kind === 'insert'
+          ? [change.newRow]
+          : change.kind === 'delete'
+            ? [change.oldRow]
+            : [change.oldRow, change.newRow]
+      const table = tableKey(change.relation.schema, change.relation.name)
+      for (const shape of this.router.candidates(table, rows)) {
+        let list = perShape.get(shape)
+        if (!list) perShape.set(shape, (list = []))
+        list.push({ change, index })
+      }
+    })
+    const touched: Shape[] = []
+    for (const [shape, changes] of perShape)
+      if (shape.apply(tx, changes)) touched.push(shape)
+    this.processedEnd = tx.endLsn
+    // The global LSN moves before readers see the transaction anywhere, and after every
+    // shape holds it: an up-to-date can never claim an LSN a shape has not received yet.
+    this.globalLsn = tx.commitLsn
+    for (const shape of touched) {
+      this.dirty.add(shape)
+      shape.publish()
+    }
+  }
+
+  /** What Postgres may forget: durable, or everything seen when nothing is pending. */
+  private confirmable(caughtUp: bigint): bigint {
+    const idle = this.holds.size === 0 && this.processedEnd <= this.durableLsn
+    return idle && caughtUp > this.durableLsn ? caughtUp : this.durableLsn
+  }
+
+  private async flush(): Promise<void> {
+    let target = this.processedEnd
+    for (const hold of this.holds.values()) if (hold < target) target = hold
+    const dirty = [...this.dirty]
+    this.dirty.clear()
+    await Promise.all(dirty.map((shape) => shape.log.sync().catch(() => {})))
+    if (target > this.durableLsn) this.durableLsn = target
+  }
+
+  /** Before each stream starts: reload shapes kept on disk, or drop them all after slot loss. */
+  private async beforeStream(slotRecreated: boolean): Promise<void> {
+    if (slotRecreated) {
+      this.rotateAll()
+      for (const dir of readdirSync(this.shapesDir))
+        rmSync(join(this.shapesDir, dir), { recursive: true })
+      return
+    }
+    if (this.shapes.size > 0) return
+    for (const dir of readdirSync(this.shapesDir)) {
+      const path = join(this.shapesDir, dir)
+      const shape = await this.reopen(path).catch(() => null)
+      if (shape) this.register(shape.shape, shape.where)
+      else rmSync(path, { recursive: true, force: true })
+    }
+    // Up-to-dates must not claim less than what reopened logs already hold.
+    for (const shape of this.shapes.values())
+      if (shape.lastOffset.tx > this.globalLsn)
+        this.globalLsn = shape.lastOffset.tx
+  }
+
+  private async reopen(path: string) {
+    const meta = Shape.readMeta(path)
+    if (!meta) return null
+    const info = await loadTableInfo(this.pool, meta.definition.table)
+    const columns = info.columns.map((c) => c.name)
+    // The table changed while the engine was down: those clients must start over.
+    if (meta.columns.some((c) => !columns.includes(c))) return null
+    const where = await this.compile(meta.definition, info)
+    return { shape: Shape.reopen(path, meta, where), where }
+  }
+}

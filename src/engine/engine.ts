@@ -1,0 +1,66 @@
+// The engine: every attached database under one data dir, each with its own slot and shapes.
+import { randomBytes } from 'node:crypto'
+import { join } from 'node:path'
+import { ShapeDatabase } from './database.ts'
+import type { SupervisorEvents } from './supervisor.ts'
+
+export type EngineOptions = {
+  dataDir: string
+  /** Names this engine process in event logs; one per process by default. */
+  instanceId?: string
+}
+
+export class Engine {
+  readonly instanceId: string
+  private databases = new Map<string, ShapeDatabase>()
+
+  constructor(private readonly options: EngineOptions) {
+    this.instanceId =
+      options.instanceId ?? `engine-${randomBytes(4).toString('hex')}`
+  }
+
+  /** Starts serving a database; attaching an attached id returns the running one. */
+  attach(
+    id: string,
+    connectionString: string,
+    events?: SupervisorEvents,
+  ): ShapeDatabase {
+    const existing = this.databases.get(id)
+    if (existing) return existing
+    const database = new ShapeDatabase({
+      id,
+      connectionString,
+      dataDir: join(
+        this.options.dataDir,
+        'databases',
+        id.replace(/[^A-Za-z0-9_-]/g, '_'),
+      ),
+      events,
+    })
+    this.databases.set(id, database)
+    database.start()
+    return database
+  }
+
+  get(id: string): ShapeDatabase | undefined {
+    return this.databases.get(id)
+  }
+
+  /** Stops streaming; slot, publication and logs stay for the next attach. */
+  async detach(id: string): Promise<void> {
+    const database = this.databases.get(id)
+    this.databases.delete(id)
+    await database?.stop()
+  }
+
+  /** Stops streaming and removes slot, publication and logs. */
+  async remove(id: string): Promise<void> {
+    const database = this.databases.get(id)
+    this.databases.delete(id)
+    await database?.destroy()
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.databases.keys()].map((id) => this.detach(id)))
+  }
+}

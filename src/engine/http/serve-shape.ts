@@ -1,0 +1,173 @@
+// Answers one shape request as the Electric protocol says: snapshot chunks, log pages,
+// up-to-date, long-poll at the tail, 409 when the handle is not the live one.
+import type { ShapeDatabase } from '../database.ts'
+import { UnavailableError } from '../database.ts'
+import { ReplicationSetupError } from '../replication/publication.ts'
+import { DefinitionError, type ShapeDefinition } from '../shapes/definition.ts'
+import { BEFORE_ALL, formatOffset, type Offset } from '../shapes/offset.ts'
+import type { Shape } from '../shapes/shape.ts'
+import { TableNotFoundError } from '../shapes/table-info.ts'
+import { WhereError } from '../shapes/where/index.ts'
+import type { ShapeRequest } from './request.ts'
+
+export const LONG_POLL_MS = 20_000
+const CHUNK_BYTES = 4 * 1024 * 1024
+const CURSOR_EPOCH_MS = Date.UTC(2024, 9, 9)
+
+export const EXPOSED_HEADERS =
+  'electric-cursor,electric-handle,electric-has-data,electric-offset,electric-schema,electric-up-to-date,retry-after'
+
+export type ServeOptions = {
+  database: ShapeDatabase
+  definition: ShapeDefinition
+  request: ShapeRequest
+  signal?: AbortSignal
+  /** Per-user shapes: private caching, varying by cookie. */
+  privateCache?: boolean
+  longPollMs?: number
+}
+
+export function jsonResponse(
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: {
+      'content-type': 'application/json',
+      'cache-control': 'no-store',
+      'access-control-expose-headers': EXPOSED_HEADERS,
+      ...headers,
+    },
+  })
+}
+
+export const invalid = (errors: Record<string, string[]>) =>
+  jsonResponse(400, { message: 'Invalid request', errors })
+
+function mustRefetch(handle: string) {
+  return jsonResponse(409, [{ headers: { control: 'must-refetch' } }], {
+    'electric-handle': handle,
+  })
+}
+
+function nextCursor(previous: string | null): string {
+  let cursor = Math.ceil((Date.now() - CURSOR_EPOCH_MS) / 1000 / 20) * 20
+  if (previous !== null && cursor <= Number(previous))
+    cursor += 1 + Math.floor(Math.random() * 3600)
+  return String(cursor)
+}
+
+// Waits until the shape's snapshot is readable; false if the shape failed or was rotated.
+async function whenReady(shape: Shape, signal?: AbortSignal): Promise<boolean> {
+  while (!shape.ready && !shape.failure && !signal?.aborted)
+    await shape.waitForChange(1000, signal)
+  return shape.ready && !shape.failure
+}
+
+export async function serveShape(options: ServeOptions): Promise<Response> {
+  const { database, definition, request, signal } = options
+  let shape: Shape
+  try {
+    shape = await database.shapeFor(definition)
+  } catch (error) {
+    if (error instanceof UnavailableError)
+      return jsonResponse(
+        503,
+        { message: error.message },
+        { 'retry-after': '5' },
+      )
+    if (error instanceof TableNotFoundError)
+      return invalid({ table: [error.message] })
+    if (error instanceof WhereError) return invalid({ where: [error.message] })
+    if (error instanceof DefinitionError)
+      return invalid({ [error.param]: [error.message] })
+    // The role may not publish the table: say which table and the SQL that fixes it.
+    if (error instanceof ReplicationSetupError)
+      return invalid({ table: [`${error.message} Run: ${error.sql}`] })
+    const code = (error as { code?: string }).code
+    if (code === 'ECONNREFUSED' || code === '57P01')
+      return jsonResponse(
+        503,
+        { message: 'The database is unreachable' },
+        { 'retry-after': '5' },
+      )
+    throw error
+  }
+
+  const before = request.offset !== 'now' && request.offset.tx < 0n
+  if (!before && request.handle !== shape.handle)
+    return mustRefetch(shape.handle)
+  if (!(await whenReady(shape, signal))) {
+    if (shape.failure && shape.failure.message !== 'rotated')
+      return jsonResponse(
+        503,
+        { message: shape.failure.message },
+        { 'retry-after': '5' },
+      )
+    const current = await database.shapeFor(definition).catch(() => null)
+    return current
+      ? mustRefetch(current.handle)
+      : jsonResponse(
+          503,
+          { message: 'Shape unavailable' },
+          { 'retry-after': '5' },
+        )
+  }
+
+  const build = (
+    messages: string[],
+    offset: Offset,
+    upToDate: boolean,
+    live: boolean,
+  ) => {
+    if (upToDate)
+      messages.push(
+        JSON.stringify({
+          headers: {
+            control: 'up-to-date',
+            global_last_seen_lsn: database.globalLsn.toString(),
+          },
+        }),
+      )
+    const visibility = options.privateCache ? 'private' : 'public'
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'access-control-expose-headers': EXPOSED_HEADERS,
+      'electric-handle': shape.handle,
+      'electric-offset': formatOffset(offset),
+      'cache-control': live
+        ? `${visibility}, max-age=5, stale-while-revalidate=5`
+        : before
+          ? `${visibility}, max-age=604800, s-maxage=3600, stale-while-revalidate=2629746`
+          : `${visibility}, max-age=60, stale-while-revalidate=300`,
+    }
+    if (options.privateCache) headers.vary = 'Cookie'
+    if (!live) headers['electric-schema'] = shape.schema
+    else headers['electric-cursor'] = nextCursor(request.cursor)
+    if (upToDate) headers['electric-up-to-date'] = ''
+    return new Response(`[${messages.join(',')}]`, { status: 200, headers })
+  }
+
+  if (request.offset === 'now') return build([], shape.lastOffset, true, false)
+  const after = before ? BEFORE_ALL : request.offset
+  let page = shape.log.read(after, CHUNK_BYTES)
+  // The first chunk never says up-to-date: the client asks again and learns it then.
+  if (before) return build(page.messages, page.lastOffset, false, false)
+  if (page.messages.length === 0 && page.atEnd && request.live) {
+    await shape.waitForChange(options.longPollMs ?? LONG_POLL_MS, signal)
+    if (shape.failure) {
+      const current = await database.shapeFor(definition).catch(() => null)
+      return current
+        ? mustRefetch(current.handle)
+        : jsonResponse(
+            503,
+            { message: 'Shape unavailable' },
+            { 'retry-after': '5' },
+          )
+    }
+    page = shape.log.read(after, CHUNK_BYTES)
+  }
+  return build(page.messages, page.lastOffset, page.atEnd, request.live)
+}

@@ -1,0 +1,136 @@
+// Turns one replicated change into the messages a shape's clients see: rows moving into the
+// where clause become inserts, rows moving out become deletes, a primary-key change is a
+// delete of the old key and an insert of the new.
+import type { Change, Row, Transaction } from '../replication/types.ts'
+import type { LogRecord } from './log-store.ts'
+
+export type ShapeView = {
+  relation: [string, string]
+  /** Columns sent to clients, table order. */
+  columns: string[]
+  primaryKey: string[]
+  replica: 'default' | 'full'
+  matches(row: Row): boolean
+}
+
+type Message = {
+  operation: 'insert' | 'update' | 'delete'
+  row: Row
+  old?: Row
+  op: number
+}
+
+export function rowKey(view: ShapeView, row: Row): string {
+  const [schema, table] = view.relation
+  const quote = (v: string) => `"${v.replace(/"/g, '""')}"`
+  const parts = view.primaryKey.map((c) => quote(row[c] ?? '_'))
+  return `${quote(schema)}.${quote(table)}/${parts.join('/')}`
+}
+
+function pick(row: Row, columns: string[]): Row {
+  const out: Row = {}
+  for (const c of columns) out[c] = row[c] ?? null
+  return out
+}
+
+function keyChanged(view: ShapeView, oldRow: Row, newRow: Row): boolean {
+  return view.primaryKey.some((c) => oldRow[c] !== newRow[c])
+}
+
+function messagesFor(view: ShapeView, change: Change, op: number): Message[] {
+  switch (change.kind) {
+    case 'insert':
+      return view.matches(change.newRow)
+        ? [{ operation: 'insert', row: change.newRow, op }]
+        : []
+    case 'delete':
+      return view.matches(change.oldRow)
+        ? [{ operation: 'delete', row: change.oldRow, op }]
+        : []
+    case 'update': {
+      const oldRow = change.oldRow ?? change.newRow
+      const was = view.matches(oldRow)
+      const is = view.matches(change.newRow)
+      if (was && is) {
+        if (keyChanged(view, oldRow, change.newRow))
+          return [
+            { operation: 'delete', row: oldRow, op },
+            { operation: 'insert', row: change.newRow, op: op + 1 },
+          ]
+        return [{ operation: 'update', row: change.newRow, old: oldRow, op }]
+      }
+      if (was) return [{ operation: 'delete', row: oldRow, op }]
+      if (is) return [{ operation: 'insert', row: change.newRow, op }]
+      return []
+    }
+    case 'truncate':
+      return []
+  }
+}
+
+function valueOf(view: ShapeView, m: Message): { value: Row; old_value?: Row } {
+  if (m.operation === 'insert') return { value: pick(m.row, view.columns) }
+  if (m.operation === 'delete')
+    return {
+      value:
+        view.replica === 'full'
+          ? pick(m.row, view.columns)
+          : pick(m.row, view.primaryKey),
+    }
+  const changed = view.columns.filter((c) => m.old?.[c] !== m.row[c])
+  if (view.replica === 'full')
+    return {
+      value: pick(m.row, view.columns),
+      old_value: pick(m.old ?? {}, changed),
+    }
+  const sent = [...new Set([...view.primaryKey, ...changed])]
+  return {
+    value: pick(
+      m.row,
+      view.columns.filter((c) => sent.includes(c)),
+    ),
+  }
+}
+
+/** Log records of one transaction for one shape; `last` marks the shape's final one. */
+export function recordsForTransaction(
+  view: ShapeView,
+  tx: Transaction,
+  changes: Array<{ change: Change; index: number }>,
+): LogRecord[] {
+  const messages: Message[] = []
+  for (const { change, index } of changes)
+    messages.push(...messagesFor(view, change, index * 2))
+  const lsn = tx.commitLsn.toString()
+  return messages.map((m, i) => {
+    const last = i === messages.length - 1
+    const headers: Record<string, unknown> = {
+      operation: m.operation,
+      relation: view.relation,
+      txids: [tx.xid],
+      lsn,
+      op_position: m.op,
+    }
+    if (last) headers.last = true
+    const json = JSON.stringify({
+      key: rowKey(view, m.row),
+      ...valueOf(view, m),
+      headers,
+    })
+    return { offset: { tx: tx.commitLsn, op: m.op }, json, last }
+  })
+}
+
+/** A snapshot row as a log record at `0_<index>`. */
+export function snapshotRecord(
+  view: ShapeView,
+  row: Row,
+  index: number,
+): LogRecord {
+  const json = JSON.stringify({
+    key: rowKey(view, row),
+    value: pick(row, view.columns),
+    headers: { operation: 'insert', relation: view.relation },
+  })
+  return { offset: { tx: 0n, op: index }, json, last: true }
+}

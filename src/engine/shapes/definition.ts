@@ -1,0 +1,112 @@
+// A shape's definition as a client asks for it, validated into one canonical form whose key
+// identifies the shape (two requests with the same key share one log).
+
+export type TableName = { schema: string; name: string }
+
+export type ShapeDefinition = {
+  table: TableName
+  where: string | null
+  /** Values of $1..$n, in order. */
+  params: string[]
+  /** Columns to send; null means every column. Always includes the primary key. */
+  columns: string[] | null
+  replica: 'default' | 'full'
+}
+
+export class DefinitionError extends Error {
+  constructor(
+    readonly param: string,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+// Splits `a.b`, `"A"."b.c"` and `b` into identifiers; unquoted ones fold to lower case.
+function splitIdentifiers(text: string, param: string): string[] {
+  const parts: string[] = []
+  let i = 0
+  while (i < text.length) {
+    if (text[i] === '"') {
+      let value = ''
+      i++
+      while (i < text.length) {
+        if (text[i] === '"' && text[i + 1] === '"') {
+          value += '"'
+          i += 2
+        } else if (text[i] === '"') break
+        else value += text[i++]
+      }
+      if (text[i] !== '"')
+        throw new DefinitionError(param, 'Invalid identifier')
+      parts.push(value)
+      i++
+    } else {
+      let end = i
+      while (end < text.length && text[end] !== '.' && text[end] !== ',') end++
+      const raw = text.slice(i, end).trim()
+      if (!/^[A-Za-z_][A-Za-z0-9_$]*$/.test(raw))
+        throw new DefinitionError(param, `Invalid identifier "${raw}"`)
+      parts.push(raw.toLowerCase())
+      i = end
+    }
+    if (i < text.length) {
+      if (text[i] !== '.') break
+      i++
+    }
+  }
+  if (i < text.length) throw new DefinitionError(param, 'Invalid identifier')
+  return parts
+}
+
+export function parseTable(text: string): TableName {
+  const parts = splitIdentifiers(text.trim(), 'table')
+  if (parts.length === 1) return { schema: 'public', name: parts[0] ?? '' }
+  if (parts.length === 2)
+    return { schema: parts[0] ?? '', name: parts[1] ?? '' }
+  throw new DefinitionError('table', 'Invalid table name')
+}
+
+export function parseColumns(text: string): string[] {
+  const names: string[] = []
+  for (const piece of splitOutsideQuotes(text)) {
+    const parts = splitIdentifiers(piece.trim(), 'columns')
+    if (parts.length !== 1)
+      throw new DefinitionError('columns', 'Invalid column name')
+    names.push(parts[0] ?? '')
+  }
+  if (names.length === 0) throw new DefinitionError('columns', "can't be blank")
+  return names
+}
+
+function splitOutsideQuotes(text: string): string[] {
+  const out: string[] = []
+  let current = ''
+  let quoted = false
+  for (const ch of text) {
+    if (ch === '"') quoted = !quoted
+    if (ch === ',' && !quoted) {
+      out.push(current)
+      current = ''
+    } else current += ch
+  }
+  out.push(current)
+  return out
+}
+
+export const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`
+
+export const qualifiedName = (t: TableName) =>
+  `${quoteIdent(t.schema)}.${quoteIdent(t.name)}`
+
+/** A stable identity for a definition: same shape, same key. */
+export function definitionKey(def: ShapeDefinition): string {
+  return JSON.stringify([
+    def.table.schema,
+    def.table.name,
+    def.where,
+    def.params,
+    def.columns ? [...def.columns].sort() : null,
+    def.replica,
+  ])
+}

@@ -1,0 +1,225 @@
+// One live shape: its definition, handle, log, the snapshot it started from, and the
+// readers waiting at its tail. Its metadata is a small JSON file beside the log.
+import { randomBytes } from 'node:crypto'
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Change, Row, Transaction } from '../replication/types.ts'
+import {
+  recordsForTransaction,
+  snapshotRecord,
+  type ShapeView,
+} from './changes.ts'
+import { definitionKey, type ShapeDefinition } from './definition.ts'
+import { ShapeLog } from './log-store.ts'
+import type { Offset } from './offset.ts'
+import { schemaHeader, type TableInfo } from './table-info.ts'
+import { isVisible, type Visibility } from './visibility.ts'
+import type { CompiledWhere } from './where/types.ts'
+
+export type ShapeMeta = {
+  handle: string
+  definition: ShapeDefinition
+  visibility: Visibility
+  /** Columns sent, and the schema header, as they were when the snapshot ran. */
+  columns: string[]
+  schema: string
+  primaryKey: string[]
+}
+
+type Pending = {
+  tx: Transaction
+  changes: Array<{ change: Change; index: number }>
+}
+
+/** Handles are never reused: a hash of the definition plus the creation time and randomness. */
+export function newHandle(def: ShapeDefinition): string {
+  let hash = 0
+  for (const ch of definitionKey(def))
+    hash = (Math.imul(hash, 31) + ch.charCodeAt(0)) | 0
+  return `${(hash >>> 0).toString(36)}-${Date.now()}${randomBytes(3).toString('hex')}`
+}
+
+export class Shape {
+  readonly key: string
+  readonly view: ShapeView
+  ready = false
+  private visibility: Visibility | null
+  private pending: Pending[] = []
+  private waiters = new Set<() => void>()
+  private snapshotIndex = 0
+  failure: Error | null = null
+
+  constructor(
+    readonly handle: string,
+    readonly definition: ShapeDefinition,
+    readonly schema: string,
+    readonly log: ShapeLog,
+    view: Omit<ShapeView, 'matches'>,
+    where: CompiledWhere | null,
+    visibility: Visibility | null,
+  ) {
+    this.key = definitionKey(definition)
+    this.view = {
+      ...view,
+      matches: where ? (row) => where.matches(row) : () => true,
+    }
+    this.visibility = visibility
+  }
+
+  static forTable(
+    dir: string,
+    definition: ShapeDefinition,
+    info: TableInfo,
+    where: CompiledWhere | null,
+  ): Shape {
+    const handle = newHandle(definition)
+    const wanted = definition.columns
+    const columns = info.columns
+      .map((c) => c.name)
+      .filter(
+        (c) => !wanted || wanted.includes(c) || info.primaryKey.includes(c),
+      )
+    return new Shape(
+      handle,
+      definition,
+      schemaHeader(info, columns),
+      ShapeLog.create(join(dir, handle)),
+      {
+        relation: [definition.table.schema, definition.table.name],
+        columns,
+        primaryKey: info.primaryKey,
+        replica: definition.replica,
+      },
+      where,
+      null,
+    )
+  }
+
+  /** The metadata of a shape whose snapshot completed; null if it never did. */
+  static readMeta(dir: string): ShapeMeta | null {
+    const file = join(dir, 'meta.json')
+    if (!existsSync(file)) return null
+    return JSON.parse(readFileSync(file, 'utf8'), (k, v: unknown) =>
+      ['xmin', 'xmax'].includes(k)
+        ? BigInt(v as string)
+        : k === 'xip'
+          ? (v as string[]).map(BigInt)
+          : v,
+    ) as ShapeMeta
+  }
+
+  /** Reopens a shape after a restart, with its log recovered to the last whole transaction. */
+  static reopen(
+    dir: string,
+    meta: ShapeMeta,
+    where: CompiledWhere | null,
+  ): Shape {
+    const shape = new Shape(
+      meta.handle,
+      meta.definition,
+      meta.schema,
+      ShapeLog.open(dir),
+      {
+        relation: [meta.definition.table.schema, meta.definition.table.name],
+        columns: meta.columns,
+        primaryKey: meta.primaryKey,
+        replica: meta.definition.replica,
+      },
+      where,
+      meta.visibility,
+    )
+    shape.ready = true
+    return shape
+  }
+
+  get lastOffset(): Offset {
+    return this.log.lastOffset
+  }
+
+  addSnapshotRows(rows: Row[]): void {
+    this.log.append(
+      rows.map((row) => snapshotRecord(this.view, row, this.snapshotIndex++)),
+    )
+  }
+
+  /** The snapshot is in the log: apply what arrived meanwhile, persist, open for reads. */
+  async completeSnapshot(visibility: Visibility): Promise<void> {
+    this.visibility = visibility
+    this.log.appendSnapshotEnd()
+    // The metadata says "this snapshot is complete": it must never exist before the rows do.
+    await this.log.sync()
+    this.writeMeta()
+    for (const { tx, changes } of this.pending) this.applyNow(tx, changes)
+    this.pending = []
+    this.ready = true
+    this.publish()
+  }
+
+  /** Appends a transaction's changes (unpublished until publish()). Returns whether any. */
+  apply(
+    tx: Transaction,
+    changes: Array<{ change: Change; index: number }>,
+  ): boolean {
+    if (!this.ready) {
+      this.pending.push({ tx, changes })
+      return false
+    }
+    return this.applyNow(tx, changes)
+  }
+
+  private applyNow(
+    tx: Transaction,
+    changes: Array<{ change: Change; index: number }>,
+  ): boolean {
+    // Already in the snapshot, or already in the log (replayed after a restart).
+    if (this.visibility && isVisible(this.visibility, tx.xid)) return false
+    if (tx.commitLsn <= this.log.appendedOffset.tx) return false
+    const records = recordsForTransaction(this.view, tx, changes)
+    this.log.append(records)
+    return records.length > 0
+  }
+
+  publish(): void {
+    this.log.publish()
+    const waiters = [...this.waiters]
+    this.waiters.clear()
+    for (const wake of waiters) wake()
+  }
+
+  /** Resolves at the next publish (or fail/close), or after the timeout. */
+  waitForChange(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer)
+        this.waiters.delete(done)
+        signal?.removeEventListener('abort', done)
+        resolve()
+      }
+      const timer = setTimeout(done, timeoutMs)
+      signal?.addEventListener('abort', done)
+      this.waiters.add(done)
+    })
+  }
+
+  fail(error: Error): void {
+    this.failure = error
+    this.publish()
+  }
+
+  private writeMeta(): void {
+    const meta: ShapeMeta = {
+      handle: this.handle,
+      definition: this.definition,
+      visibility: this.visibility ?? { xmin: 0n, xmax: 0n, xip: [] },
+      columns: this.view.columns,
+      schema: this.schema,
+      primaryKey: this.view.primaryKey,
+    }
+    const file = join(this.log.dir, 'meta.json')
+    const json = JSON.stringify(meta, (_k, v: unknown) =>
+      typeof v === 'bigint' ? v.toString() : v,
+    )
+    writeFileSync(`${file}.tmp`, json)
+    renameSync(`${file}.tmp`, file)
+  }
+}

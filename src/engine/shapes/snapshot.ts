@@ -1,0 +1,41 @@
+// The initial snapshot of a shape: one REPEATABLE READ transaction whose first statement fixes
+// the snapshot (pg_current_snapshot), then the rows through a cursor, in batches.
+import type pg from 'pg'
+import type { Row } from '../replication/types.ts'
+import { qualifiedName, quoteIdent, type TableName } from './definition.ts'
+import { parseSnapshot, type Visibility } from './visibility.ts'
+import type { CompiledWhere } from './where/types.ts'
+
+const BATCH = 5000
+
+export async function takeSnapshot(
+  client: pg.ClientBase,
+  query: { table: TableName; columns: string[]; where: CompiledWhere | null },
+  onBatch: (rows: Row[]) => void,
+): Promise<Visibility> {
+  const columns = query.columns.map(quoteIdent).join(', ')
+  const where = query.where ? ` WHERE (${query.where.sql})` : ''
+  await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
+  try {
+    const { rows } = await client.query<{ snapshot: string }>(
+      'SELECT pg_current_snapshot()::text AS snapshot',
+    )
+    const visibility = parseSnapshot(rows[0]?.snapshot ?? '0:0:')
+    await client.query(
+      `DECLARE shape_snapshot NO SCROLL CURSOR FOR SELECT ${columns} FROM ${qualifiedName(query.table)}${where}`,
+      query.where?.params ?? [],
+    )
+    while (true) {
+      const batch = await client.query<Row>(
+        `FETCH ${BATCH} FROM shape_snapshot`,
+      )
+      if (batch.rows.length > 0) onBatch(batch.rows)
+      if (batch.rows.length < BATCH) break
+    }
+    await client.query('COMMIT')
+    return visibility
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {})
+    throw error
+  }
+}

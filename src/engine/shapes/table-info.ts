@@ -1,0 +1,97 @@
+// What the engine knows about a table: its columns, their types and its primary key, read
+// from the catalog; and the `electric-schema` header clients parse rows with.
+import type pg from 'pg'
+import type { ColumnInfo } from './where/types.ts'
+import { qualifiedName, type TableName } from './definition.ts'
+
+export type TableColumn = ColumnInfo & {
+  pkIndex: number | null
+  maxLength: number | null
+}
+
+export type TableInfo = {
+  table: TableName
+  oid: number
+  columns: TableColumn[]
+  /** Primary-key columns in key order; every column when the table has no primary key. */
+  primaryKey: string[]
+}
+
+export class TableNotFoundError extends Error {}
+
+const COLUMNS_SQL = `
+  select a.attname as name,
+         a.attnotnull::text as not_null,
+         case when t.typcategory = 'A' then et.typname else t.typname end as type,
+         case when t.typcategory = 'A' then et.oid else t.oid end as type_oid,
+         case when t.typcategory = 'A' then greatest(a.attndims, 1) else 0 end as dims,
+         case when t.typname in ('varchar', 'bpchar') and a.atttypmod > 4
+              then a.atttypmod - 4 end as max_length,
+         (select k.n - 1 from unnest(i.indkey) with ordinality as k(attnum, n)
+           where k.attnum = a.attnum) as pk_index
+    from pg_attribute a
+    join pg_type t on t.oid = a.atttypid
+    left join pg_type et on et.oid = t.typelem
+    left join pg_index i on i.indrelid = a.attrelid and i.indisprimary
+   where a.attrelid = $1 and a.attnum > 0 and not a.attisdropped
+   order by a.attnum`
+
+export async function loadTableInfo(
+  db: pg.ClientBase | pg.Pool,
+  table: TableName,
+): Promise<TableInfo> {
+  const found = await db.query<{ oid: number; relkind: string }>(
+    `select c.oid::int as oid, c.relkind from pg_class c
+      where c.oid = to_regclass($1)`,
+    [qualifiedName(table)],
+  )
+  const rel = found.rows[0]
+  if (!rel || !['r', 'p'].includes(rel.relkind))
+    throw new TableNotFoundError(
+      `Table ${qualifiedName(table)} does not exist. If the table name contains capitals or special characters you must quote it.`,
+    )
+  const { rows } = await db.query<{
+    name: string
+    // Read as text: callers' pools may keep every value as Postgres text output.
+    not_null: string
+    type: string
+    type_oid: number
+    dims: number
+    max_length: number | null
+    pk_index: number | null
+  }>(COLUMNS_SQL, [rel.oid])
+  const columns: TableColumn[] = rows.map((r) => ({
+    name: r.name,
+    type: r.type,
+    typeOid: Number(r.type_oid),
+    dims: Number(r.dims),
+    notNull: r.not_null === 'true',
+    pkIndex: r.pk_index === null ? null : Number(r.pk_index),
+    maxLength: r.max_length === null ? null : Number(r.max_length),
+  }))
+  const pk = columns
+    .filter((c) => c.pkIndex !== null)
+    .sort((a, b) => (a.pkIndex ?? 0) - (b.pkIndex ?? 0))
+    .map((c) => c.name)
+  return {
+    table,
+    oid: rel.oid,
+    columns,
+    primaryKey: pk.length > 0 ? pk : columns.map((c) => c.name),
+  }
+}
+
+/** The `electric-schema` header for the columns a shape sends. */
+export function schemaHeader(info: TableInfo, columns: string[]): string {
+  const schema: Record<string, Record<string, unknown>> = {}
+  for (const column of info.columns) {
+    if (!columns.includes(column.name)) continue
+    const entry: Record<string, unknown> = { type: column.type }
+    if (column.pkIndex !== null) entry.pk_index = column.pkIndex
+    if (column.dims > 0) entry.dims = column.dims
+    if (column.notNull) entry.not_null = true
+    if (column.maxLength !== null) entry.max_length = column.maxLength
+    schema[column.name] = entry
+  }
+  return JSON.stringify(schema)
+}

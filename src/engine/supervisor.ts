@@ -1,0 +1,172 @@
+// Keeps one database's replication running: publication and slot in place (recreated together
+// when the slot is lost), the stream started, and restarted with backoff when it drops.
+import pg from 'pg'
+import {
+  addTableToPublication,
+  dropSlotAndPublication,
+  ensurePublication,
+  ensureSlot,
+  slotHealth,
+} from './replication/slot.ts'
+import { replicationNames } from './replication/names.ts'
+import { startReplication } from './replication/stream.ts'
+import type { Relation, ReplicationHandler } from './replication/types.ts'
+
+export type SupervisorStatus =
+  'starting' | 'active' | 'reconnecting' | 'error' | 'stopped'
+
+export type SupervisorEvents = {
+  onStatus?(status: SupervisorStatus, reason?: string): void
+  onSlotRecreated?(): void
+}
+
+export type SupervisorOptions = {
+  id: string
+  connectionString: string
+  sessionOptions: string
+  handler: ReplicationHandler
+  /** Runs before every stream start; `slotRecreated` means earlier shape logs are stale. */
+  beforeStream(slotRecreated: boolean): Promise<void>
+}
+
+const BACKOFF_START_MS = 100
+const BACKOFF_MAX_MS = 10_000
+// Errors no retry will fix without someone changing the database: shown as `error`.
+const FATAL_CODES = new Set(['42501', '55000', '28000', '28P01', '3D000'])
+
+export class ReplicationSupervisor {
+  status: SupervisorStatus = 'starting'
+  lastError: string | null = null
+  private stopped = false
+  private stopStream: (() => Promise<void>) | null = null
+  private wake: (() => void) | null = null
+  private included = new Set<string>()
+  // Kept across reconnects so a schema change made while disconnected is still noticed.
+  private relations = new Map<number, Relation>()
+  private running: Promise<void> | null = null
+  readonly names: { slot: string; publication: string }
+
+  constructor(
+    private readonly options: SupervisorOptions,
+    private readonly events: SupervisorEvents,
+  ) {
+    this.names = replicationNames(options.id)
+  }
+
+  start(): void {
+    this.running ??= this.loop()
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true
+    this.wake?.()
+    await this.stopStream?.()
+    await this.running
+    this.setStatus('stopped')
+  }
+
+  /** Stops and removes the slot and the publication. */
+  async drop(): Promise<void> {
+    await this.stop()
+    await this.withClient((client) =>
+      dropSlotAndPublication(client, this.names.slot, this.names.publication),
+    )
+  }
+
+  /** Adds a table to the publication (once) so its changes reach the engine. */
+  async includeTable(schema: string, name: string): Promise<void> {
+    const key = `${schema}.${name}`
+    if (this.included.has(key)) return
+    await this.withClient((client) =>
+      addTableToPublication(client, this.names.publication, schema, name),
+    )
+    this.included.add(key)
+  }
+
+  private async withClient<T>(
+    fn: (client: pg.Client) => Promise<T>,
+  ): Promise<T> {
+    const client = new pg.Client({
+      connectionString: this.options.connectionString,
+      options: this.options.sessionOptions,
+    })
+    client.on('error', () => {})
+    await client.connect()
+    try {
+      return await fn(client)
+    } finally {
+      await client.end().catch(() => {})
+    }
+  }
+
+  private setStatus(status: SupervisorStatus, reason?: string) {
+    if (status === this.status && reason === (this.lastError ?? undefined))
+      return
+    this.status = status
+    this.lastError = reason ?? null
+    this.events.onStatus?.(status, reason)
+  }
+
+  private async loop(): Promise<void> {
+    let delay = BACKOFF_START_MS
+    while (!this.stopped) {
+      try {
+        const recreated = await this.withClient((client) =>
+          this.prepare(client),
+        )
+        if (recreated) this.events.onSlotRecreated?.()
+        await this.options.beforeStream(recreated)
+        if (this.stopped) break
+        const stream = await startReplication({
+          connectionString: this.options.connectionString,
+          slot: this.names.slot,
+          publication: this.names.publication,
+          startLsn: 0n,
+          handler: this.options.handler,
+          relations: this.relations,
+        })
+        this.stopStream = () => stream.stop()
+        this.setStatus('active')
+        delay = BACKOFF_START_MS
+        await stream.done
+      } catch (error) {
+        if (this.stopped) break
+        const code = (error as { code?: string }).code
+        const reason = (error as Error).message
+        this.setStatus(
+          code && FATAL_CODES.has(code) ? 'error' : 'reconnecting',
+          reason,
+        )
+      } finally {
+        this.stopStream = null
+      }
+      if (this.stopped) break
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delay)
+        this.wake = () => {
+          clearTimeout(timer)
+          resolve()
+        }
+      })
+      delay = Math.min(delay * 2, BACKOFF_MAX_MS)
+    }
+  }
+
+  // Publication and slot exist together; a lost slot means both are made anew.
+  private async prepare(client: pg.Client): Promise<boolean> {
+    const health = await slotHealth(client, this.names.slot)
+    if (health.exists && health.walStatus !== 'lost') {
+      await ensurePublication(client, this.names.publication)
+      return false
+    }
+    await dropSlotAndPublication(
+      client,
+      this.names.slot,
+      this.names.publication,
+    )
+    this.included.clear()
+    await ensurePublication(client, this.names.publication)
+    await ensureSlot(client, this.names.slot)
+    return true
+  }
+}

@@ -1,0 +1,188 @@
+// Faults the engine must ride out: its own restart (clients resume with the same handle, no
+// gap, no double), a lost slot (clients get 409 and converge), a source Postgres restart.
+import { Shape, ShapeStream } from '@electric-sql/client'
+import { chmod, mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import pg from 'pg'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { replicationNames } from '../../src/engine/replication/names.ts'
+import { startEmbeddedPostgres } from '../../src/server/control/embedded-postgres.ts'
+import { createTestDatabase, type TestDatabase } from '../support/database.ts'
+import { startTestEngine } from '../support/engine.ts'
+
+type Message = {
+  key?: string
+  value?: Record<string, string>
+  headers: Record<string, unknown>
+}
+
+async function page(url: string) {
+  const response = await fetch(url)
+  expect(response.status).toBe(200)
+  return {
+    handle: response.headers.get('electric-handle') ?? '',
+    offset: response.headers.get('electric-offset') ?? '',
+    upToDate: response.headers.has('electric-up-to-date'),
+    messages: (await response.json()) as Message[],
+  }
+}
+
+/**
+ * Follows a shape with plain requests, as a client would: through the snapshot, then live
+ * until at least `changes` change messages arrived. Returns rows by key and where it stopped.
+ */
+async function follow(
+  base: string,
+  start: { handle: string; offset: string } | null,
+  changes = 0,
+) {
+  const rows = new Map<string, Record<string, string>>()
+  const seen: string[] = []
+  let handle = start?.handle ?? ''
+  let offset = start?.offset ?? '-1'
+  let live = false
+  while (true) {
+    const url =
+      offset === '-1'
+        ? `${base}&offset=-1`
+        : `${base}&offset=${offset}&handle=${handle}${live ? '&live=true' : ''}`
+    const p = await page(url)
+    handle = p.handle
+    offset = p.offset
+    for (const m of p.messages) {
+      if (!m.key) continue
+      if (m.headers.lsn)
+        seen.push(
+          `${m.key}@${String(m.headers.lsn)}:${String(m.headers.op_position)}`,
+        )
+      if (m.headers.operation === 'delete') rows.delete(m.key)
+      else rows.set(m.key, { ...rows.get(m.key), ...m.value })
+    }
+    if (p.upToDate && seen.length >= changes)
+      return { rows, seen, handle, offset }
+    if (p.upToDate) live = true
+  }
+}
+
+describe('engine faults', () => {
+  let source: TestDatabase
+  beforeAll(async () => {
+    source = await createTestDatabase()
+    await source.db.query(`create table notes (id int primary key, body text)`)
+    await source.db.query(
+      `insert into notes select i, 'n' || i from generate_series(1, 50) i`,
+    )
+  })
+  afterAll(async () => {
+    await source?.drop()
+  })
+
+  it('resumes a client after an engine restart with the same handle, no gap, no double', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'sluice-restart-'))
+    const first = await startTestEngine(source.url, { dataDir, id: 'restart' })
+    const base = `${first.shapeUrl}?table=notes`
+    const before = await follow(base, null)
+    expect(before.rows.size).toBe(50)
+    await source.db.query(`update notes set body = 'changed' where id <= 5`)
+    const middle = await follow(base, before, 5)
+    expect(middle.seen).toHaveLength(5)
+    await first.stop()
+
+    await source.db.query(`insert into notes values (51, 'while down')`)
+    await source.db.query(`delete from notes where id = 1`)
+    const second = await startTestEngine(source.url, { dataDir, id: 'restart' })
+    const after = await follow(`${second.shapeUrl}?table=notes`, middle, 2)
+    expect(after.handle).toBe(before.handle)
+    expect(after.seen).toHaveLength(2)
+    expect(new Set(after.seen).size).toBe(after.seen.length)
+    await second.destroy()
+    await rm(dataDir, { recursive: true, force: true })
+  }, 60_000)
+
+  it('recreates a dropped slot and sends clients 409, after which they converge', async () => {
+    const engine = await startTestEngine(source.url, { id: 'slotloss' })
+    const aborter = new AbortController()
+    const shape = new Shape(
+      new ShapeStream({
+        url: engine.shapeUrl,
+        params: { table: 'notes' },
+        signal: aborter.signal,
+      }),
+    )
+    await shape.rows
+    const handle = shape.handle
+    const { slot } = replicationNames('slotloss')
+    const admin = new pg.Client({ connectionString: source.url })
+    await admin.connect()
+    // The engine reconnects quickly: terminate its walsender and drop the slot until it sticks.
+    await expect
+      .poll(async () => {
+        await admin.query(
+          `select pg_terminate_backend(active_pid) from pg_replication_slots
+            where slot_name = $1 and active_pid is not null`,
+          [slot],
+        )
+        return admin.query('select pg_drop_replication_slot($1)', [slot]).then(
+          () => true,
+          () => false,
+        )
+      })
+      .toBe(true)
+    await admin.query(`update notes set body = 'after loss' where id = 2`)
+    await expect.poll(() => shape.handle, { timeout: 20_000 }).not.toBe(handle)
+    await expect
+      .poll(() => shape.currentRows.find((r) => r.id === 2)?.body, {
+        timeout: 20_000,
+      })
+      .toBe('after loss')
+    aborter.abort()
+    await admin.end()
+    await engine.destroy()
+  }, 60_000)
+})
+
+describe('a source Postgres restart', () => {
+  it('reconnects and loses nothing written around the restart', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'sluice-source-restart-'))
+    await chmod(root, 0o755)
+    const pgDir = join(root, 'pg')
+    let server = await startEmbeddedPostgres({ dir: pgDir })
+    const port = server.port
+    const url = server.url
+    const writer = new pg.Pool({ connectionString: url, max: 1 })
+    writer.on('error', () => {})
+    await writer.query(`create table events (id int primary key)`)
+    const engine = await startTestEngine(url, { id: 'restarting' })
+    const aborter = new AbortController()
+    const shape = new Shape(
+      new ShapeStream({
+        url: engine.shapeUrl,
+        params: { table: 'events' },
+        signal: aborter.signal,
+      }),
+    )
+    await shape.rows
+    for (let i = 1; i <= 20; i++)
+      await writer.query('insert into events values ($1)', [i])
+    await server.stop()
+    server = await startEmbeddedPostgres({ dir: pgDir, port })
+    for (let i = 21; i <= 40; i++)
+      await expect
+        .poll(() =>
+          writer.query('insert into events values ($1)', [i]).then(
+            () => true,
+            () => false,
+          ),
+        )
+        .toBe(true)
+    await expect
+      .poll(() => shape.currentRows.length, { timeout: 30_000 })
+      .toBe(40)
+    aborter.abort()
+    await writer.end()
+    await engine.destroy()
+    await server.stop()
+    await rm(root, { recursive: true, force: true })
+  }, 90_000)
+})

@@ -1,0 +1,71 @@
+// The sync engine over a test database, served on a free local port like `npm run engine`.
+import { serve, type ServerType } from '@hono/node-server'
+import { randomBytes } from 'node:crypto'
+import type { Server } from 'node:http'
+import { mkdtemp, rm } from 'node:fs/promises'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { vi } from 'vitest'
+import type { ShapeDatabase } from '../../src/engine/database.ts'
+import { Engine } from '../../src/engine/engine.ts'
+import { createEngineApp } from '../../src/engine/http/app.ts'
+
+export type TestEngine = {
+  engine: Engine
+  database: ShapeDatabase
+  /** `http://127.0.0.1:<port>/v1/shape` */
+  shapeUrl: string
+  dataDir: string
+  /** Stops the engine (slot and logs stay), keeps the data dir. */
+  stop(): Promise<void>
+  /** Stops and removes slot, publication and data dir. */
+  destroy(): Promise<void>
+}
+
+export async function startTestEngine(
+  connectionString: string,
+  options: { dataDir?: string; id?: string } = {},
+): Promise<TestEngine> {
+  const dataDir =
+    options.dataDir ?? (await mkdtemp(join(tmpdir(), 'sluice-engine-')))
+  // Slots are cluster-wide: every engine in a run needs its own.
+  const id = options.id ?? `test_${randomBytes(4).toString('hex')}`
+  const engine = new Engine({ dataDir })
+  const database = engine.attach(id, connectionString)
+  const app = createEngineApp({ database, allowShapeDeletion: true })
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
+      resolve(s),
+    )
+  })
+  const { port } = server.address() as AddressInfo
+  await vi.waitFor(
+    () => {
+      if (database.status !== 'active')
+        throw new Error(`engine is ${database.status}`)
+    },
+    { timeout: 30_000, interval: 20 },
+  )
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve())
+      // Long-polls would hold close() open for up to 20 s.
+      ;(server as Server).closeAllConnections()
+    })
+  return {
+    engine,
+    database,
+    shapeUrl: `http://127.0.0.1:${port}/v1/shape`,
+    dataDir,
+    async stop() {
+      await close()
+      await engine.stop()
+    },
+    async destroy() {
+      await close()
+      await engine.remove(id)
+      await rm(dataDir, { recursive: true, force: true })
+    },
+  }
+}
