@@ -3,6 +3,7 @@ import { Hono } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { apiRoutes } from './api/routes.ts'
 import { authRoutes } from './auth/routes.ts'
+import { gatewayRoutes } from './gateway/routes.ts'
 import type { AppDeps, AppEnv } from './http/context.ts'
 import { requestLog, sameOriginOnly, securityHeaders } from './http/security.ts'
 import { mountSpa } from './http/spa.ts'
@@ -25,6 +26,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.get('/api/public/health', (c) => c.json({ status: 'ok' }))
   app.route('/api/public/auth', authRoutes)
   app.route('/api/v1', apiRoutes)
+  app.route('/', gatewayRoutes)
 
   app.onError((error, c) => {
     if (error instanceof HTTPException) return error.getResponse()

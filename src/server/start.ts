@@ -3,6 +3,7 @@
 import { mkdir } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { Engine } from '../engine/engine.ts'
 import { createApp } from './app.ts'
 import { pruneExpired } from './auth/sessions.ts'
 import { checkWalLevel, createPool, type Db } from './control/database.ts'
@@ -57,13 +58,23 @@ export async function start(env: Env, log: Logger): Promise<Started> {
   }, PRUNE_EVERY_MS)
   prune.unref()
 
-  const app = createApp({ env, db, log, distDir: DIST })
+  // The dashboard dogfoods the engine: the control plane is attached like any database.
+  const engine = new Engine({ dataDir: resolve(dataDir, 'engine') })
+  const shapes = engine.attach('control_plane', url, {
+    onStatus: (status, reason) =>
+      log[status === 'active' ? 'info' : 'warn'](
+        `control-plane sync ${status}${reason ? `: ${reason}` : ''}`,
+      ),
+  })
+
+  const app = createApp({ env, db, log, distDir: DIST, shapes })
   return {
     app,
     db,
     secret,
     async stop() {
       clearInterval(prune)
+      await engine.stop()
       await db.end().catch(() => {})
       await stopPostgres()
     },

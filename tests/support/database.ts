@@ -52,7 +52,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
  * Registers hooks giving this test file its own migrated control-plane database.
  * Read `.db` inside tests or hooks, not at module load.
  */
-export function useControlPlaneDatabase(): { readonly db: Db } {
+export function useControlPlaneDatabase(): {
+  readonly db: Db
+  readonly url: string
+} {
   let current: TestDatabase | undefined
   beforeAll(async () => {
     current = await createTestDatabase()
@@ -65,6 +68,10 @@ export function useControlPlaneDatabase(): { readonly db: Db } {
     get db() {
       if (!current) throw new Error('the test database is created in beforeAll')
       return current.db
+    },
+    get url() {
+      if (!current) throw new Error('the test database is created in beforeAll')
+      return current.url
     },
   }
 }

@@ -48,6 +48,7 @@ export class ShapeLog {
   private sinceIndex = 0
   private tail: LogRecord[] = []
   private dirty = false
+  private closed = false
 
   private constructor(readonly dir: string) {
     mkdirSync(dir, { recursive: true })
@@ -123,7 +124,7 @@ export class ShapeLog {
   }
 
   async sync(): Promise<void> {
-    if (!this.dirty) return
+    if (!this.dirty || this.closed) return
     this.dirty = false
     await new Promise<void>((resolve, reject) =>
       fdatasync(this.fd, (error) => (error ? reject(error) : resolve())),
@@ -131,6 +132,8 @@ export class ShapeLog {
   }
 
   close(): void {
+    if (this.closed) return
+    this.closed = true
     closeSync(this.fd)
     closeSync(this.indexFd)
   }

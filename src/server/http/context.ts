@@ -1,4 +1,5 @@
 // What every request handler may use: the parsed config, the control-plane pool and the user.
+import type { ShapeDatabase } from '../../engine/database.ts'
 import type { Env } from '../env.ts'
 import type { Db } from '../control/database.ts'
 import type { SessionUser } from '../auth/sessions.ts'
@@ -10,6 +11,8 @@ export type AppDeps = {
   log: Logger
   /** The built SPA; when absent the server answers API calls only. */
   distDir?: string
+  /** The control plane as the engine serves it: the dashboard's synced shapes. */
+  shapes?: ShapeDatabase
 }
 
 export type AppEnv = {

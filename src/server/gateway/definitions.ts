@@ -1,0 +1,69 @@
+// The dashboard's shapes: each a fixed table, where clause and column list over the control
+// plane, filled in from the session and the route, never from the client.
+import type { ShapeDefinition } from '../../engine/shapes/definition.ts'
+
+const shape = (
+  name: string,
+  where: string,
+  param: string,
+  columns: string[],
+): ShapeDefinition => ({
+  table: { schema: 'public', name },
+  where,
+  params: [param],
+  columns,
+  replica: 'default',
+})
+
+export const SOURCE_COLUMNS = [
+  'id',
+  'team_id',
+  'name',
+  'state',
+  'region',
+  'connection_url',
+  'source_secret',
+  'deleted_at',
+  'target_electric_url',
+  'created_at',
+  'updated_at',
+]
+
+export const dashboardShapes = {
+  currentUser: (userId: string) =>
+    shape('users', 'id = $1', userId, [
+      'id',
+      'name',
+      'email',
+      'team_id',
+      'created_at',
+    ]),
+  teams: (userId: string) =>
+    shape('user_teams', 'user_id = $1', userId, ['user_id', 'team_id', 'name']),
+  teamUsers: (teamId: string) =>
+    shape('team_members', 'team_id = $1', teamId, [
+      'team_id',
+      'user_id',
+      'name',
+      'email',
+    ]),
+  sources: (teamId: string) =>
+    shape('sources', 'team_id = $1', teamId, SOURCE_COLUMNS),
+  eventLogs: (sourceId: string) =>
+    shape('source_event_logs', 'source_id = $1', sourceId, [
+      'id',
+      'source_id',
+      'event_name',
+      'event_details',
+      'instance_id',
+      'emitted_at',
+    ]),
+  // Public: only what derives the displayed state. Never secrets, URLs or team data.
+  sourceStatus: (sourceId: string) =>
+    shape('sources', 'id = $1', sourceId, [
+      'id',
+      'state',
+      'deleted_at',
+      'target_electric_url',
+    ]),
+}

@@ -1,0 +1,196 @@
+// The dashboard's shapes through the server: a member syncs exactly their own rows; others
+// get 401 or 404; the public status shape carries no secrets.
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import type { ShapeDatabase } from '../../src/engine/database.ts'
+import { Engine } from '../../src/engine/engine.ts'
+import { createApp } from '../../src/server/app.ts'
+import { parseEnv } from '../../src/server/env.ts'
+import { silentLogger } from '../../src/server/log.ts'
+import { Browser, signInLocally, type App } from '../support/app.ts'
+import { useControlPlaneDatabase } from '../support/database.ts'
+
+const database = useControlPlaneDatabase()
+let engine: Engine
+let shapes: ShapeDatabase
+let app: App
+let dataDir: string
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'sluice-gateway-'))
+  engine = new Engine({ dataDir })
+  shapes = engine.attach(`gateway_${Date.now()}`, database.url)
+  app = createApp({
+    env: parseEnv({}),
+    db: database.db,
+    log: silentLogger,
+    shapes,
+  })
+  await vi.waitFor(() => expect(shapes.status).toBe('active'), {
+    timeout: 30_000,
+  })
+}, 60_000)
+
+afterAll(async () => {
+  await shapes.destroy()
+  await engine.stop()
+  await rm(dataDir, { recursive: true, force: true })
+})
+
+type Message = {
+  value?: Record<string, unknown>
+  headers: Record<string, unknown>
+}
+
+async function snapshot(browser: Browser, path: string) {
+  const sep = path.includes('?') ? '&' : '?'
+  const first = await browser.get(`${path}${sep}offset=-1`)
+  expect(first.status, path).toBe(200)
+  const handle = first.headers.get('electric-handle') ?? ''
+  const rows = ((await first.json()) as Message[]).map((m) => m.value)
+  return {
+    response: first,
+    handle,
+    offset: first.headers.get('electric-offset') ?? '',
+    rows,
+  }
+}
+
+async function sourceFor(teamId: string) {
+  const { rows } = await database.db.query<{ id: string }>(
+    `insert into sources (team_id, region, connection_url, source_secret)
+     values ($1, 'us-east-1', 'postgres://u@db.example.com/app', 'secret-abcdef')
+     returning id`,
+    [teamId],
+  )
+  const id = rows[0]?.id ?? ''
+  await database.db.query(
+    `insert into source_event_logs (source_id, event_name, instance_id) values ($1, 'created', 'i-1')`,
+    [id],
+  )
+  return id
+}
+
+describe('the dashboard shapes', () => {
+  it('give a signed-in member their user, teams, team users, sources and event logs', async () => {
+    const { browser, user } = await signInLocally(app, 'Grace', undefined)
+    const me = await snapshot(browser, '/v1/user/me')
+    expect(me.rows).toEqual([
+      expect.objectContaining({
+        id: user.id,
+        name: 'Grace',
+        email: user.email,
+      }),
+    ])
+    expect(me.response.headers.get('cache-control')).toMatch(/^private/)
+    expect(me.response.headers.get('vary')).toBe('Cookie')
+
+    const teams = await snapshot(browser, '/v1/teams')
+    expect(teams.rows).toEqual([
+      { user_id: user.id, team_id: expect.any(String), name: "Grace's team" },
+    ])
+    const teamId = String(teams.rows[0]?.team_id)
+    const members = await snapshot(browser, `/v1/team-users?team_id=${teamId}`)
+    expect(members.rows).toEqual([
+      { team_id: teamId, user_id: user.id, name: 'Grace', email: user.email },
+    ])
+
+    const sourceId = await sourceFor(teamId)
+    const sources = await snapshot(browser, `/v1/sources?team_id=${teamId}`)
+    expect(sources.rows).toHaveLength(1)
+    expect(sources.rows[0]).not.toHaveProperty('encrypted_password')
+    const logs = await snapshot(
+      browser,
+      `/v1/source-event-logs?source_id=${sourceId}`,
+    )
+    expect(logs.rows).toEqual([
+      expect.objectContaining({ event_name: 'created', source_id: sourceId }),
+    ])
+  })
+
+  it('keep team users live when a member renames themselves', async () => {
+    const { browser, user } = await signInLocally(app, 'Before', undefined)
+    const teams = await snapshot(browser, '/v1/teams')
+    const teamId = String(teams.rows[0]?.team_id)
+    const path = `/v1/team-users?team_id=${teamId}`
+    const first = await snapshot(browser, path)
+    const tail = await browser.get(
+      `${path}&offset=${first.offset}&handle=${first.handle}`,
+    )
+    const offset = tail.headers.get('electric-offset') ?? ''
+    const live = browser.get(
+      `${path}&offset=${offset}&handle=${first.handle}&live=true`,
+    )
+    await database.db.query(`update users set name = 'After' where id = $1`, [
+      user.id,
+    ])
+    const body = (await (await live).json()) as Message[]
+    expect(body[0]).toMatchObject({
+      value: { name: 'After' },
+      headers: { operation: 'update' },
+    })
+  })
+
+  it('answer 401 when signed out', async () => {
+    const browser = new Browser(app)
+    for (const path of [
+      '/v1/user/me?offset=-1',
+      '/v1/teams?offset=-1',
+      '/v1/team-users?team_id=x&offset=-1',
+      '/v1/sources?team_id=x&offset=-1',
+      '/v1/source-event-logs?source_id=x&offset=-1',
+    ])
+      expect((await browser.get(path)).status, path).toBe(401)
+  })
+
+  it("answer 404 for another team's ids, and refuse a client-chosen definition", async () => {
+    const owner = await signInLocally(app, 'Owner', undefined)
+    const stranger = await signInLocally(app, 'Stranger', undefined)
+    const teams = await snapshot(owner.browser, '/v1/teams')
+    const teamId = String(teams.rows[0]?.team_id)
+    const sourceId = await sourceFor(teamId)
+    for (const path of [
+      `/v1/team-users?team_id=${teamId}`,
+      `/v1/sources?team_id=${teamId}`,
+      `/v1/source-event-logs?source_id=${sourceId}`,
+      '/v1/sources?team_id=not-a-uuid',
+    ]) {
+      const response = await stranger.browser.get(`${path}&offset=-1`)
+      expect(response.status, path).toBe(404)
+    }
+    const sneaky = await owner.browser.get(
+      `/v1/user/me?offset=-1&where=true&table=sources`,
+    )
+    expect(sneaky.status).toBe(400)
+    expect(await sneaky.json()).toMatchObject({
+      errors: {
+        where: ['is set by the server for this shape'],
+        table: ['is set by the server for this shape'],
+      },
+    })
+  })
+
+  it('serve a public source status with only the fields that derive its state', async () => {
+    const owner = await signInLocally(app, 'Public', undefined)
+    const teams = await snapshot(owner.browser, '/v1/teams')
+    const sourceId = await sourceFor(String(teams.rows[0]?.team_id))
+    const status = await snapshot(
+      new Browser(app),
+      `/api/public/source-status/${sourceId}`,
+    )
+    expect(status.rows).toEqual([
+      {
+        id: sourceId,
+        state: 'initializing',
+        deleted_at: null,
+        target_electric_url: null,
+      },
+    ])
+    const missing = await new Browser(app).get(
+      '/api/public/source-status/nope?offset=-1',
+    )
+    expect(missing.status).toBe(404)
+  })
+})
