@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { ShapeDatabase } from '../../src/engine/database.ts'
 import { Engine } from '../../src/engine/engine.ts'
 import { createApp } from '../../src/server/app.ts'
+import { transactionWithTxid } from '../../src/server/control/database.ts'
 import { parseEnv } from '../../src/server/env.ts'
 import { silentLogger } from '../../src/server/log.ts'
 import { Browser, signInLocally, type App } from '../support/app.ts'
@@ -169,6 +170,28 @@ describe('the dashboard shapes', () => {
         where: ['is set by the server for this shape'],
         table: ['is set by the server for this shape'],
       },
+    })
+  })
+
+  it('carry the txid a mutation returns, so the browser can wait for its write', async () => {
+    const { browser } = await signInLocally(app, 'Writer', undefined)
+    const teams = await snapshot(browser, '/v1/teams')
+    const teamId = String(teams.rows[0]?.team_id)
+    const path = '/v1/teams'
+    const tail = await browser.get(
+      `${path}?offset=${teams.offset}&handle=${teams.handle}`,
+    )
+    const offset = tail.headers.get('electric-offset') ?? ''
+    const live = browser.get(
+      `${path}?offset=${offset}&handle=${teams.handle}&live=true`,
+    )
+    const { txid } = await transactionWithTxid(database.db, (client) =>
+      client.query(`update teams set name = 'Renamed' where id = $1`, [teamId]),
+    )
+    const body = (await (await live).json()) as Message[]
+    expect(body[0]).toMatchObject({
+      value: { name: 'Renamed' },
+      headers: { txids: [txid] },
     })
   })
 

@@ -38,3 +38,20 @@ export async function checkWalLevel(db: Db): Promise<void> {
         `Run "ALTER SYSTEM SET wal_level = logical;" and restart that Postgres.`,
     )
 }
+
+/**
+ * Runs a write and returns the id of its transaction as replication reports it (the 32-bit
+ * xid in each change's `txids`), so the browser can wait until a synced row carries it.
+ */
+export async function transactionWithTxid<T>(
+  db: Db,
+  fn: (client: pg.PoolClient) => Promise<T>,
+): Promise<{ result: T; txid: number }> {
+  return transaction(db, async (client) => {
+    const result = await fn(client)
+    const { rows } = await client.query<{ txid: string }>(
+      'select pg_current_xact_id()::xid::text as txid',
+    )
+    return { result, txid: Number(rows[0]?.txid) }
+  })
+}
