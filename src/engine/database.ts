@@ -19,8 +19,16 @@ export const SESSION_OPTIONS =
 
 const FLUSH_EVERY_MS = 50
 
+/** When a shape's log passes both limits it is rotated: clients refetch a fresh snapshot. */
+export type LogLimit = { minBytes: number; growthFactor: number }
+const DEFAULT_LOG_LIMIT: LogLimit = {
+  minBytes: 64 * 1024 * 1024,
+  growthFactor: 4,
+}
+
 export type DatabaseConfig = {
   id: string
+  logLimit?: LogLimit
   connectionString: string
   /** Where this database's shape logs live. */
   dataDir: string
@@ -240,9 +248,17 @@ export class ShapeDatabase {
     // The global LSN moves before readers see the transaction anywhere, and after every
     // shape holds it: an up-to-date can never claim an LSN a shape has not received yet.
     this.globalLsn = tx.commitLsn
+    const limit = this.config.logLimit ?? DEFAULT_LOG_LIMIT
     for (const shape of touched) {
       this.dirty.add(shape)
       shape.publish()
+      // Bounded disk: a log far larger than a fresh snapshot would be is replaced by one.
+      const bytes = shape.log.bytes
+      if (
+        bytes > limit.minBytes &&
+        bytes > shape.snapshotBytes * limit.growthFactor
+      )
+        this.rotate(shape)
     }
   }
 

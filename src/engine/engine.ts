@@ -1,7 +1,7 @@
 // The engine: every attached database under one data dir, each with its own slot and shapes.
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
-import { ShapeDatabase } from './database.ts'
+import { ShapeDatabase, type LogLimit } from './database.ts'
 import type { SupervisorEvents } from './supervisor.ts'
 
 export type EngineOptions = {
@@ -24,6 +24,7 @@ export class Engine {
     id: string,
     connectionString: string,
     events?: SupervisorEvents,
+    logLimit?: LogLimit,
   ): ShapeDatabase {
     const existing = this.databases.get(id)
     if (existing) return existing
@@ -36,6 +37,7 @@ export class Engine {
         id.replace(/[^A-Za-z0-9_-]/g, '_'),
       ),
       events,
+      logLimit,
     })
     this.databases.set(id, database)
     database.start()

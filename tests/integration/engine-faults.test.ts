@@ -1,7 +1,7 @@
 // Faults the engine must ride out: its own restart (clients resume with the same handle, no
 // gap, no double), a lost slot (clients get 409 and converge), a source Postgres restart.
 import { Shape, ShapeStream } from '@electric-sql/client'
-import { chmod, mkdtemp, rm } from 'node:fs/promises'
+import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
@@ -139,6 +139,42 @@ describe('engine faults', () => {
     aborter.abort()
     await admin.end()
     await engine.destroy()
+  }, 60_000)
+})
+
+describe('bounded disk', () => {
+  it('rotates a shape whose log outgrows its snapshot; clients refetch and converge', async () => {
+    const source = await createTestDatabase()
+    await source.db.query(`create table hot (id int primary key, v int)`)
+    await source.db.query(`insert into hot values (1, 0)`)
+    const engine = await startTestEngine(source.url, {
+      logLimit: { minBytes: 4096, growthFactor: 4 },
+    })
+    const aborter = new AbortController()
+    const shape = new Shape(
+      new ShapeStream({
+        url: engine.shapeUrl,
+        params: { table: 'hot' },
+        signal: aborter.signal,
+      }),
+    )
+    await shape.rows
+    const handle = shape.handle
+    for (let i = 1; i <= 100; i++)
+      await source.db.query('update hot set v = $1 where id = 1', [i])
+    await expect.poll(() => shape.handle, { timeout: 20_000 }).not.toBe(handle)
+    await expect
+      .poll(() => shape.currentRows[0]?.v, { timeout: 20_000 })
+      .toBe(100)
+    const files = await readdir(join(engine.dataDir, 'databases'), {
+      recursive: true,
+    })
+    expect(files.filter((f) => f.endsWith('/log')).length).toBeLessThanOrEqual(
+      1,
+    )
+    aborter.abort()
+    await engine.destroy()
+    await source.drop()
   }, 60_000)
 })
 

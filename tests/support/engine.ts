@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { vi } from 'vitest'
-import type { ShapeDatabase } from '../../src/engine/database.ts'
+import type { LogLimit, ShapeDatabase } from '../../src/engine/database.ts'
 import { Engine } from '../../src/engine/engine.ts'
 import { createEngineApp } from '../../src/engine/http/app.ts'
 
@@ -25,14 +25,19 @@ export type TestEngine = {
 
 export async function startTestEngine(
   connectionString: string,
-  options: { dataDir?: string; id?: string } = {},
+  options: { dataDir?: string; id?: string; logLimit?: LogLimit } = {},
 ): Promise<TestEngine> {
   const dataDir =
     options.dataDir ?? (await mkdtemp(join(tmpdir(), 'sluice-engine-')))
   // Slots are cluster-wide: every engine in a run needs its own.
   const id = options.id ?? `test_${randomBytes(4).toString('hex')}`
   const engine = new Engine({ dataDir })
-  const database = engine.attach(id, connectionString)
+  const database = engine.attach(
+    id,
+    connectionString,
+    undefined,
+    options.logLimit,
+  )
   const app = createEngineApp({ database, allowShapeDeletion: true })
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () =>

@@ -18,6 +18,8 @@ import type { CompiledWhere } from './where/types.ts'
 
 export type ShapeMeta = {
   handle: string
+  /** Log size when the snapshot completed: the yardstick for "this log has outgrown it". */
+  snapshotBytes: number
   definition: ShapeDefinition
   visibility: Visibility
   /** Columns sent, and the schema header, as they were when the snapshot ran. */
@@ -47,6 +49,7 @@ export class Shape {
   private pending: Pending[] = []
   private waiters = new Set<() => void>()
   private snapshotIndex = 0
+  snapshotBytes = 0
   failure: Error | null = null
 
   constructor(
@@ -128,6 +131,7 @@ export class Shape {
       where,
       meta.visibility,
     )
+    shape.snapshotBytes = meta.snapshotBytes
     shape.ready = true
     return shape
   }
@@ -146,6 +150,7 @@ export class Shape {
   async completeSnapshot(visibility: Visibility): Promise<void> {
     this.visibility = visibility
     this.log.appendSnapshotEnd()
+    this.snapshotBytes = this.log.bytes
     // The metadata says "this snapshot is complete": it must never exist before the rows do.
     await this.log.sync()
     this.writeMeta()
@@ -209,6 +214,7 @@ export class Shape {
   private writeMeta(): void {
     const meta: ShapeMeta = {
       handle: this.handle,
+      snapshotBytes: this.snapshotBytes,
       definition: this.definition,
       visibility: this.visibility ?? { xmin: 0n, xmax: 0n, xip: [] },
       columns: this.view.columns,
