@@ -3,12 +3,16 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import pg from 'pg'
-import type { Change, Row, Transaction } from './replication/types.ts'
+import type { Change, Relation, Row, Transaction } from './replication/types.ts'
 import { definitionKey, type ShapeDefinition } from './shapes/definition.ts'
 import { ShapeRouter } from './shapes/router.ts'
 import { Shape } from './shapes/shape.ts'
 import { takeSnapshot } from './shapes/snapshot.ts'
-import { loadTableInfo, type TableInfo } from './shapes/table-info.ts'
+import {
+  columnSignature,
+  loadTableInfo,
+  type TableInfo,
+} from './shapes/table-info.ts'
 import { compileWhere } from './shapes/where/index.ts'
 import type { CompiledWhere } from './shapes/where/types.ts'
 import { ReplicationSupervisor, type SupervisorEvents } from './supervisor.ts'
@@ -46,6 +50,10 @@ export class ShapeDatabase {
   private byKey = new Map<string, Shape>()
   private router = new ShapeRouter<Shape>()
   private creating = new Map<string, Promise<Shape>>()
+  // The columns each table's shapes were built with. A relation from replication that differs
+  // (checked once per relation object) means the schema changed: those shapes are rotated.
+  private tableSignatures = new Map<string, string>()
+  private verified = new WeakSet<Relation>()
   private dirty = new Set<Shape>()
   // While a shape snapshots, transactions for it wait in memory: confirming them to Postgres
   // before they are in its durable log could lose them in a crash. Hold the confirmed LSN.
@@ -167,6 +175,10 @@ export class ShapeDatabase {
       definition.table.schema,
       definition.table.name,
     )
+    this.tableSignatures.set(
+      tableKey(info.table.schema, info.table.name),
+      info.signature,
+    )
     const shape = Shape.forTable(this.shapesDir, definition, info, where)
     this.holds.set(shape, this.processedEnd)
     this.register(shape, where)
@@ -234,6 +246,7 @@ export class ShapeDatabase {
           : change.kind === 'delete'
             ? [change.oldRow]
             : [change.oldRow, change.newRow]
+      this.verify(change.relation)
       const table = tableKey(change.relation.schema, change.relation.name)
       for (const shape of this.router.candidates(table, rows)) {
         let list = perShape.get(shape)
@@ -266,6 +279,17 @@ export class ShapeDatabase {
   private confirmable(caughtUp: bigint): bigint {
     const idle = this.holds.size === 0 && this.processedEnd <= this.durableLsn
     return idle && caughtUp > this.durableLsn ? caughtUp : this.durableLsn
+  }
+
+  private verify(relation: Relation): void {
+    if (this.verified.has(relation)) return
+    this.verified.add(relation)
+    const key = tableKey(relation.schema, relation.name)
+    const known = this.tableSignatures.get(key)
+    if (known !== undefined && known !== columnSignature(relation.columns)) {
+      this.tableSignatures.delete(key)
+      this.rotateTable(relation.schema, relation.name)
+    }
   }
 
   private async flush(): Promise<void> {
@@ -306,6 +330,10 @@ export class ShapeDatabase {
     // The table changed while the engine was down: those clients must start over.
     if (meta.columns.some((c) => !columns.includes(c))) return null
     const where = await this.compile(meta.definition, info)
+    this.tableSignatures.set(
+      tableKey(info.table.schema, info.table.name),
+      info.signature,
+    )
     return { shape: Shape.reopen(path, meta, where), where }
   }
 }

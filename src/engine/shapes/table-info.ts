@@ -12,6 +12,8 @@ export type TableColumn = ColumnInfo & {
 export type TableInfo = {
   table: TableName
   oid: number
+  /** Column names and type oids in order: replication relations are compared against it. */
+  signature: string
   columns: TableColumn[]
   /** Primary-key columns in key order; every column when the table has no primary key. */
   primaryKey: string[]
@@ -21,6 +23,7 @@ export class TableNotFoundError extends Error {}
 
 const COLUMNS_SQL = `
   select a.attname as name,
+         a.atttypid::int as raw_type_oid,
          a.attnotnull::text as not_null,
          case when t.typcategory = 'A' then et.typname else t.typname end as type,
          case when t.typcategory = 'A' then et.oid else t.oid end as type_oid,
@@ -55,6 +58,7 @@ export async function loadTableInfo(
     // Read as text: callers' pools may keep every value as Postgres text output.
     not_null: string
     type: string
+    raw_type_oid: number
     type_oid: number
     dims: number
     max_length: number | null
@@ -76,9 +80,18 @@ export async function loadTableInfo(
   return {
     table,
     oid: rel.oid,
+    signature: columnSignature(
+      rows.map((r) => ({ name: r.name, typeOid: Number(r.raw_type_oid) })),
+    ),
     columns,
     primaryKey: pk.length > 0 ? pk : columns.map((c) => c.name),
   }
+}
+
+export function columnSignature(
+  columns: Array<{ name: string; typeOid: number }>,
+): string {
+  return columns.map((c) => `${c.name}:${c.typeOid}`).join(',')
 }
 
 /** The `electric-schema` header for the columns a shape sends. */

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest'
+import { ShapeRouter } from '../../src/engine/shapes/router.ts'
+
+describe('ShapeRouter', () => {
+  const router = new ShapeRouter<string>()
+  router.add('team-1', 'public.items', [{ column: 'team_id', value: '1' }])
+  router.add('team-2', 'public.items', [{ column: 'team_id', value: '2' }])
+  router.add('like', 'public.items', [])
+  router.add('other-table', 'public.other', [])
+
+  it('finds indexed shapes by value and always includes unindexed ones', () => {
+    expect(
+      [...router.candidates('public.items', [{ team_id: '1' }])].sort(),
+    ).toEqual(['like', 'team-1'])
+    expect([...router.candidates('public.items', [{ team_id: '3' }])]).toEqual([
+      'like',
+    ])
+  })
+
+  it('looks at the old and the new row of an update (rows moving between shapes)', () => {
+    const found = router.candidates('public.items', [
+      { team_id: '1' },
+      { team_id: '2' },
+    ])
+    expect([...found].sort()).toEqual(['like', 'team-1', 'team-2'])
+  })
+
+  it('ignores NULLs, which no equality matches', () => {
+    expect([...router.candidates('public.items', [{ team_id: null }])]).toEqual(
+      ['like'],
+    )
+  })
+
+  it('forgets removed shapes and empty tables', () => {
+    const r = new ShapeRouter<string>()
+    r.add('a', 't', [{ column: 'x', value: '1' }])
+    r.remove('a')
+    expect(r.hasTable('t')).toBe(false)
+    expect(r.candidates('t', [{ x: '1' }]).size).toBe(0)
+  })
+})
