@@ -2,19 +2,19 @@
 // sparse index of byte positions beside it, and a small in-memory tail for live readers.
 // Appends become visible only at publish(), so a transaction appears on all its shapes at once.
 import {
-  closeSync,
+  appendFileSync,
   existsSync,
   fdatasync,
   ftruncateSync,
   fstatSync,
   mkdirSync,
-  openSync,
   readFileSync,
   readSync,
   rmSync,
   writeSync,
 } from 'node:fs'
 import { join } from 'node:path'
+import { fdCache } from './fd-cache.ts'
 import {
   BEFORE_ALL,
   SNAPSHOT_END,
@@ -38,8 +38,8 @@ const READ_BLOCK = 256 * 1024
 type IndexPoint = { offset: Offset; pos: number }
 
 export class ShapeLog {
-  private readonly fd: number
-  private readonly indexFd: number
+  private readonly logPath: string
+  private readonly indexPath: string
   private index: IndexPoint[] = [{ offset: BEFORE_ALL, pos: 0 }]
   private endPos = 0
   private endOffset: Offset = BEFORE_ALL
@@ -52,11 +52,9 @@ export class ShapeLog {
 
   private constructor(readonly dir: string) {
     mkdirSync(dir, { recursive: true })
-    this.fd = openSync(
-      join(dir, 'log'),
-      existsSync(join(dir, 'log')) ? 'r+' : 'w+',
-    )
-    this.indexFd = openSync(join(dir, 'index'), 'a+')
+    this.logPath = join(dir, 'log')
+    this.indexPath = join(dir, 'index')
+    fdCache.use(this.logPath)
   }
 
   static create(dir: string): ShapeLog {
@@ -90,7 +88,7 @@ export class ShapeLog {
       .map((r) => `${formatOffset(r.offset)}\t${r.last ? 1 : 0}\t${r.json}\n`)
       .join('')
     const buffer = Buffer.from(text)
-    writeSync(this.fd, buffer, 0, buffer.length, this.endPos)
+    writeSync(fdCache.use(this.logPath), buffer, 0, buffer.length, this.endPos)
     this.endPos += buffer.length
     this.sinceIndex += buffer.length
     const lastRecord = records[records.length - 1]
@@ -126,16 +124,19 @@ export class ShapeLog {
   async sync(): Promise<void> {
     if (!this.dirty || this.closed) return
     this.dirty = false
-    await new Promise<void>((resolve, reject) =>
-      fdatasync(this.fd, (error) => (error ? reject(error) : resolve())),
+    await fdCache.pinned(
+      this.logPath,
+      (fd) =>
+        new Promise<void>((resolve, reject) =>
+          fdatasync(fd, (error) => (error ? reject(error) : resolve())),
+        ),
     )
   }
 
   close(): void {
     if (this.closed) return
     this.closed = true
-    closeSync(this.fd)
-    closeSync(this.indexFd)
+    fdCache.close(this.logPath)
   }
 
   destroy(): void {
@@ -179,7 +180,7 @@ export class ShapeLog {
     scan: while (pos < this.visiblePos) {
       const size = Math.min(READ_BLOCK, this.visiblePos - pos)
       const block = Buffer.alloc(size)
-      readSync(this.fd, block, 0, size, pos)
+      readSync(fdCache.use(this.logPath), block, 0, size, pos)
       pos += size
       const lines = (pending + block.toString('utf8')).split('\n')
       pending = lines.pop() ?? ''
@@ -202,12 +203,18 @@ export class ShapeLog {
   private addIndexPoint(point: IndexPoint, persist = true) {
     this.index.push(point)
     if (persist)
-      writeSync(this.indexFd, `${formatOffset(point.offset)}\t${point.pos}\n`)
+      appendFileSync(
+        this.indexPath,
+        `${formatOffset(point.offset)}\t${point.pos}\n`,
+      )
   }
 
   private recover() {
-    const indexText = readFileSync(join(this.dir, 'index'), 'utf8')
-    const size = fstatSync(this.fd).size
+    const indexText = existsSync(this.indexPath)
+      ? readFileSync(this.indexPath, 'utf8')
+      : ''
+    const fd = fdCache.use(this.logPath)
+    const size = fstatSync(fd).size
     for (const line of indexText.split('\n')) {
       const [offsetText, posText] = line.split('\t')
       const offset = parseOffset(offsetText ?? '')
@@ -221,7 +228,7 @@ export class ShapeLog {
     }
     // Scan from the last index point to the end; keep up to the last complete transaction.
     const buffer = Buffer.alloc(size - start.pos)
-    readSync(this.fd, buffer, 0, buffer.length, start.pos)
+    readSync(fd, buffer, 0, buffer.length, start.pos)
     let pos = start.pos
     let goodPos = start.pos
     let goodOffset = start.offset
@@ -236,7 +243,7 @@ export class ShapeLog {
         goodOffset = record.offset
       }
     }
-    if (goodPos < size) ftruncateSync(this.fd, goodPos)
+    if (goodPos < size) ftruncateSync(fd, goodPos)
     this.endPos = this.visiblePos = goodPos
     this.endOffset = this.visibleOffset = goodOffset
   }

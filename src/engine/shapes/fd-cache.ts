@@ -1,0 +1,59 @@
+// Open file descriptors for shape logs, least recently used closed first: ten thousand idle
+// shapes must not hold ten thousand descriptors. fsync flushes a file's pages whichever
+// descriptor wrote them, so closing an idle one loses nothing.
+import { closeSync, existsSync, openSync } from 'node:fs'
+
+const MAX_OPEN = 512
+
+type Entry = { fd: number; pins: number }
+
+class FdCache {
+  private entries = new Map<string, Entry>()
+
+  /** A descriptor for the file (created if missing); valid until the next call, unless pinned. */
+  use(path: string): number {
+    const found = this.entries.get(path)
+    if (found) {
+      // Re-insert: Map order is the recency order.
+      this.entries.delete(path)
+      this.entries.set(path, found)
+      return found.fd
+    }
+    const fd = openSync(path, existsSync(path) ? 'r+' : 'w+')
+    this.entries.set(path, { fd, pins: 0 })
+    this.evict()
+    return fd
+  }
+
+  /** Runs an async operation on the file with its descriptor kept open throughout. */
+  async pinned<T>(path: string, fn: (fd: number) => Promise<T>): Promise<T> {
+    const fd = this.use(path)
+    const entry = this.entries.get(path)
+    if (entry) entry.pins++
+    try {
+      return await fn(fd)
+    } finally {
+      if (entry) entry.pins--
+      this.evict()
+    }
+  }
+
+  close(path: string): void {
+    const entry = this.entries.get(path)
+    if (!entry) return
+    this.entries.delete(path)
+    closeSync(entry.fd)
+  }
+
+  private evict(): void {
+    if (this.entries.size <= MAX_OPEN) return
+    for (const [path, entry] of this.entries) {
+      if (this.entries.size <= MAX_OPEN) return
+      if (entry.pins > 0) continue
+      this.entries.delete(path)
+      closeSync(entry.fd)
+    }
+  }
+}
+
+export const fdCache = new FdCache()
