@@ -86,6 +86,19 @@ describe('the official client', () => {
     })
   })
 
+  it('filters on an enum column by its labels', async () => {
+    await source.db.query(`
+      create type mood as enum ('sad', 'ok', 'happy');
+      create table moods (id int primary key, mood mood);
+      insert into moods values (1, 'happy'), (2, 'sad'), (3, null)`)
+    const shape = shapeOf({ table: 'moods', where: `mood = 'happy'` })
+    expect(await shape.rows).toEqual([{ id: 1, mood: 'happy' }])
+    await source.db.query(`update moods set mood = 'happy' where id = 2`)
+    await expect
+      .poll(() => byId(shape.currentRows).map((r) => r.id))
+      .toEqual([1, 2])
+  })
+
   it('sends only the requested columns (and always the primary key)', async () => {
     const shape = shapeOf({ table: 'items', columns: ['title'] })
     const rows = await shape.rows

@@ -24,6 +24,7 @@ export class TableNotFoundError extends Error {}
 const COLUMNS_SQL = `
   select a.attname as name,
          a.atttypid::int as raw_type_oid,
+         (coalesce(et.typtype, t.typtype) = 'e')::text as is_enum,
          a.attnotnull::text as not_null,
          case when t.typcategory = 'A' then et.typname else t.typname end as type,
          case when t.typcategory = 'A' then et.oid else t.oid end as type_oid,
@@ -59,6 +60,7 @@ export async function loadTableInfo(
     not_null: string
     type: string
     raw_type_oid: number
+    is_enum: string
     type_oid: number
     dims: number
     max_length: number | null
@@ -70,6 +72,7 @@ export async function loadTableInfo(
     typeOid: Number(r.type_oid),
     dims: Number(r.dims),
     notNull: r.not_null === 'true',
+    enum: r.is_enum === 'true',
     pkIndex: r.pk_index === null ? null : Number(r.pk_index),
     maxLength: r.max_length === null ? null : Number(r.max_length),
   }))

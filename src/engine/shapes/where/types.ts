@@ -9,6 +9,12 @@ export type ColumnInfo = {
   /** Array dimensions; 0 for scalars. */
   dims: number
   notNull: boolean
+  /**
+   * True when the type is an enum (pg_type.typtype = 'e'): where clauses then compare it by its
+   * labels. A type the where clause does not know and that is not an enum is only usable in
+   * `IS [NOT] NULL` and `::text`.
+   */
+  enum?: boolean
 }
 
 export type Equality = {

@@ -1,0 +1,116 @@
+// Function-call syntax: the supported functions, COALESCE, GREATEST/LEAST and ARRAY[...];
+// aggregates, window functions, volatile and unknown functions are refused here.
+import type {
+  A_ArrayExpr,
+  CoalesceExpr,
+  FuncCall,
+  MinMaxExpr,
+} from 'libpg-query'
+import { orderingOf } from '../catalog/compare.ts'
+import {
+  AGGREGATES,
+  functionCandidates,
+  VOLATILE,
+} from '../catalog/functions.ts'
+import { arrayOf, isArray, isEnum, readable, type PgType } from '../pg-types.ts'
+import { commonType, selectCandidate } from '../resolve.ts'
+import type { Expr, Node } from '../tree.ts'
+import { analyze } from './analyze.ts'
+import { apply, coerce, fail, type Context } from './context.ts'
+
+export function analyzeFuncCall(call: FuncCall, ctx: Context): Expr {
+  const location = call.location
+  const parts = (call.funcname ?? []).map((n) =>
+    'String' in n ? (n.String.sval ?? '') : '',
+  )
+  const name =
+    parts.length === 2 && parts[0] === 'pg_catalog'
+      ? (parts[1] as string)
+      : parts.join('.')
+  if (call.over) fail(`window functions are not supported: ${name}()`, location)
+  const aggregate =
+    call.agg_star ||
+    call.agg_distinct ||
+    call.agg_order?.length ||
+    call.agg_filter
+  if (aggregate || call.agg_within_group || AGGREGATES.has(name))
+    fail(`aggregate functions are not supported: ${name}()`, location)
+  if (VOLATILE.has(name))
+    fail(`non-deterministic functions are not supported: ${name}()`, location)
+  if (call.func_variadic) fail('VARIADIC is not supported', location)
+  const args = (call.args ?? []).map((a) => analyze(a, ctx))
+  const types = args.map((a) => a.type)
+  const candidates = functionCandidates(name, types)
+  if (!candidates)
+    fail(`unknown or unsupported function ${name}/${args.length}`, location)
+  const result = selectCandidate(types, candidates, false)
+  if ('error' in result) {
+    const shown = `${name}(${types.map(readable).join(', ')})`
+    fail(
+      result.error === 'none'
+        ? `function ${shown} does not exist`
+        : `function ${shown} is not unique`,
+      location,
+    )
+  }
+  return apply(result.ok, args, ctx)
+}
+
+function common(args: Node[], what: string, location?: number): PgType {
+  const types = args.map((a) => a.type)
+  const type = commonType(types)
+  if (type === undefined)
+    fail(
+      `${what} types ${[...new Set(types)].map(readable).join(', ')} cannot be matched`,
+      location,
+    )
+  return type
+}
+
+export function analyzeCoalesce(e: CoalesceExpr, ctx: Context): Expr {
+  const args = (e.args ?? []).map((a) => analyze(a, ctx))
+  const type = common(args, 'COALESCE', e.location)
+  return { kind: 'coalesce', type, args: args.map((a) => coerce(a, type, ctx)) }
+}
+
+export function analyzeMinMax(e: MinMaxExpr, ctx: Context): Expr {
+  const greatest = e.op === 'IS_GREATEST'
+  const what = greatest ? 'GREATEST' : 'LEAST'
+  const args = (e.args ?? []).map((a) => analyze(a, ctx))
+  if (args.some((a) => isEnum(a.type)))
+    fail(
+      'enum values can only be compared with = and <> (as their labels)',
+      e.location,
+    )
+  const type = common(args, what, e.location)
+  const compare = orderingOf(type)
+  if (!compare)
+    fail(
+      `could not identify a comparison function for type ${readable(type)}`,
+      e.location,
+    )
+  return {
+    kind: 'min-max',
+    type,
+    args: args.map((a) => coerce(a, type, ctx)),
+    greatest,
+    compare,
+  }
+}
+
+export function analyzeArray(e: A_ArrayExpr, ctx: Context): Expr {
+  const elements = e.elements ?? []
+  if (elements.length === 0)
+    fail('cannot determine type of empty array', e.location)
+  if (elements.some((el) => 'A_ArrayExpr' in el))
+    fail('multidimensional ARRAY[] is not supported', e.location)
+  const args = elements.map((el) => analyze(el, ctx))
+  const type = common(args, 'ARRAY', e.location)
+  if (isArray(type))
+    fail('multidimensional ARRAY[] is not supported', e.location)
+  return {
+    kind: 'array',
+    type: arrayOf(type),
+    elements: args.map((a) => coerce(a, type, ctx)),
+  }
+}

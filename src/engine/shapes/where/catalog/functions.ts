@@ -1,0 +1,105 @@
+// The functions a where clause may call. Anything else is refused, with a clearer message for
+// the ones people try most: volatile ones (now(), random()) and aggregates.
+import { UNKNOWN, type PgType } from '../pg-types.ts'
+import type { Signature } from '../tree.ts'
+import { formatValue } from '../values/io.ts'
+import { asciiLower, asciiUpper } from '../values/text.ts'
+import type { Datum } from '../values/value.ts'
+import { arrayFunctions } from './array-ops.ts'
+import { fn, unary } from './sig.ts'
+
+export const VOLATILE = new Set([
+  'now',
+  'random',
+  'random_normal',
+  'clock_timestamp',
+  'statement_timestamp',
+  'transaction_timestamp',
+  'timeofday',
+  'gen_random_uuid',
+  'uuidv4',
+  'uuidv7',
+  'uuid_generate_v1',
+  'uuid_generate_v4',
+  'nextval',
+  'currval',
+  'lastval',
+  'setval',
+  'setseed',
+  'txid_current',
+  'pg_current_xact_id',
+  'current_setting',
+  'age',
+  'localtime',
+  'localtimestamp',
+  'current_date',
+  'current_time',
+  'current_timestamp',
+  'current_user',
+  'session_user',
+  'user',
+  'pg_backend_pid',
+  'inet_client_addr',
+])
+
+export const AGGREGATES = new Set([
+  'count',
+  'sum',
+  'avg',
+  'min',
+  'max',
+  'array_agg',
+  'string_agg',
+  'bool_and',
+  'bool_or',
+  'every',
+  'json_agg',
+  'jsonb_agg',
+  'json_object_agg',
+  'jsonb_object_agg',
+  'stddev',
+  'variance',
+  'bit_and',
+  'bit_or',
+  'percentile_cont',
+  'percentile_disc',
+  'mode',
+  'rank',
+  'dense_rank',
+  'row_number',
+])
+
+/** concat(VARIADIC "any"): each argument by its output function, NULLs skipped. */
+function concat(argTypes: PgType[]): Signature {
+  const types = argTypes.map((t) => (t === UNKNOWN ? 'text' : t))
+  const impl = (args: Datum[]): Datum =>
+    args
+      .map((v, i) => (v === null ? '' : formatValue(types[i] as PgType, v)))
+      .join('')
+  return fn('concat', types, 'text', impl, { strict: false })
+}
+
+/** Candidates for a supported function, or undefined when the name is not one. */
+export function functionCandidates(
+  name: string,
+  argTypes: PgType[],
+): Signature[] | undefined {
+  switch (name) {
+    case 'lower':
+      return [
+        fn('lower', ['text'], 'text', unary(asciiLower), { collateC: true }),
+      ]
+    case 'upper':
+      return [
+        fn('upper', ['text'], 'text', unary(asciiUpper), { collateC: true }),
+      ]
+    case 'concat':
+      return argTypes.length > 0 ? [concat(argTypes)] : []
+    case 'array_cat':
+    case 'array_append':
+    case 'array_prepend':
+    case 'array_ndims':
+      return arrayFunctions(name, argTypes)
+  }
+  return undefined
+}

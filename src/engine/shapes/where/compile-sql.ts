@@ -1,0 +1,85 @@
+// Writes the typed tree back as SQL for the snapshot query. We emit it ourselves rather than
+// deparse the parser's AST: every literal and param carries its resolved type and every
+// implicit coercion is an explicit cast, so Postgres has nothing left to resolve and runs
+// exactly what the evaluator runs; and only validated constructs can reach the database.
+import { isEnum, isOpaque, isStringType, type PgType } from './pg-types.ts'
+import type { Expr, SqlForm } from './tree.ts'
+
+export function quoteIdentifier(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`
+}
+
+// E'' with doubled backslashes reads the same whatever standard_conforming_strings says.
+export function quoteLiteral(text: string): string {
+  const quoted = text.replace(/'/g, "''")
+  return text.includes('\\')
+    ? `E'${quoted.replace(/\\/g, '\\\\')}'`
+    : `'${quoted}'`
+}
+
+function typeName(t: PgType): string {
+  // Enum and opaque types are never the target of a cast we emit (see analyze/context).
+  if (isEnum(t) || isOpaque(t)) throw new Error(`cannot name type ${t} in SQL`)
+  return t
+}
+
+const collate = (sql: string, type: PgType, form?: SqlForm) =>
+  form?.collateC && isStringType(type) ? `${sql} COLLATE "C"` : sql
+
+function constant(e: Extract<Expr, { kind: 'const' }>): string {
+  if (e.literal === null) return `NULL::${typeName(e.type)}`
+  if (e.type === 'bool') return e.value ? 'true' : 'false'
+  if (e.type === 'int4' && /^\d+$/.test(e.literal)) return e.literal
+  return `${quoteLiteral(e.literal)}::${typeName(e.type)}`
+}
+
+export function toSql(e: Expr): string {
+  const list = (args: Expr[]) => args.map(toSql).join(', ')
+  switch (e.kind) {
+    case 'const':
+      return constant(e)
+    case 'param':
+      return `$${e.index}::${typeName(e.type)}`
+    case 'column':
+      return quoteIdentifier(e.name)
+    case 'cast':
+      return `(${toSql(e.arg)})::${typeName(e.type)}`
+    case 'call': {
+      const [first, ...rest] = e.args.map((a, i) =>
+        i === 0 ? collate(toSql(a), a.type, e.sig.sql) : toSql(a),
+      )
+      if (e.sig.sql.kind === 'fn')
+        return `${e.sig.sql.text}(${[first, ...rest].join(', ')})`
+      return rest.length
+        ? `(${first} ${e.sig.sql.text} ${rest[0]})`
+        : `(${e.sig.sql.text} ${first})`
+    }
+    case 'and':
+    case 'or':
+      return `(${e.args.map(toSql).join(e.kind === 'and' ? ' AND ' : ' OR ')})`
+    case 'not':
+      return `(NOT ${toSql(e.arg)})`
+    case 'null-test':
+      return `(${toSql(e.arg)} IS ${e.negated ? 'NOT ' : ''}NULL)`
+    case 'bool-test':
+      return `(${toSql(e.arg)} ${e.test.replace(/_/g, ' ')})`
+    case 'distinct':
+      return `(${toSql(e.args[0])} IS ${e.negated ? 'NOT ' : ''}DISTINCT FROM ${toSql(e.args[1])})`
+    case 'quantified': {
+      const left = collate(toSql(e.args[0]), e.args[0].type, e.sig.sql)
+      return `(${left} ${e.sig.sql.text} ${e.all ? 'ALL' : 'ANY'} (${toSql(e.args[1])}))`
+    }
+    case 'in':
+      return `(${toSql(e.left)} ${e.negated ? 'NOT ' : ''}IN (${list(e.items)}))`
+    case 'coalesce':
+      return `COALESCE(${list(e.args)})`
+    case 'min-max': {
+      const args = e.args.map((a, i) =>
+        i === 0 && isStringType(e.type) ? `${toSql(a)} COLLATE "C"` : toSql(a),
+      )
+      return `${e.greatest ? 'GREATEST' : 'LEAST'}(${args.join(', ')})`
+    }
+    case 'array':
+      return `ARRAY[${list(e.elements)}]`
+  }
+}

@@ -1,0 +1,262 @@
+// The evaluator's values against Postgres's: each expression's result printed by Postgres
+// (its output function, under the display settings replication uses) equals the one the
+// evaluator computes and prints; when Postgres raises an error, the evaluator refuses too.
+import pg from 'pg'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { analyze } from '../../src/engine/shapes/where/analyze/analyze.ts'
+import {
+  coerce,
+  type Context,
+} from '../../src/engine/shapes/where/analyze/context.ts'
+import { toSql } from '../../src/engine/shapes/where/compile-sql.ts'
+import { compile } from '../../src/engine/shapes/where/evaluate.ts'
+import { parseWhere } from '../../src/engine/shapes/where/parse.ts'
+import {
+  formatValue,
+  tryParseValue,
+} from '../../src/engine/shapes/where/values/io.ts'
+import { createTestDatabase, type TestDatabase } from '../support/database.ts'
+
+let database: TestDatabase
+let client: pg.Client
+const asText = { getTypeParser: () => (value: string) => value }
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  client = new pg.Client({ connectionString: database.url })
+  await client.connect()
+  await client.query(`set DateStyle = 'ISO, DMY'; set TimeZone = 'UTC';
+    set IntervalStyle = 'iso_8601'; set extra_float_digits = 1`)
+})
+
+afterAll(async () => {
+  await client?.end()
+  await database?.drop()
+})
+
+type Outcome = { value: string | null } | { error: string }
+
+async function postgres(sql: string, params: string[] = []): Promise<Outcome> {
+  try {
+    const { rows } = await client.query<{ v: string | null }>({
+      text: `select ${sql} as v`,
+      values: params,
+      types: asText,
+    })
+    return { value: rows[0]?.v ?? null }
+  } catch (error) {
+    return { error: (error as Error).message }
+  }
+}
+
+/**
+ * The expression compiled as a where clause would be: its SQL (what the snapshot runs) and
+ * the evaluator's result; or the refusal, when analysis already rejects it.
+ */
+async function compileExpression(
+  expression: string,
+): Promise<{ sql: string; outcome: Outcome } | { refused: string }> {
+  const ctx: Context = {
+    columns: new Map(),
+    params: [],
+    paramTypes: new Map(),
+    paramsUsed: new Set(),
+    columnsUsed: new Set(),
+    deferred: [],
+  }
+  let expr
+  try {
+    const node = analyze(await parseWhere(expression), ctx)
+    expr = node.kind === 'unknown' ? coerce(node, 'text', ctx) : node
+  } catch (error) {
+    return { refused: (error as Error).message }
+  }
+  const sql = toSql(expr)
+  try {
+    const value = compile(expr)({})
+    return {
+      sql,
+      outcome: { value: value === null ? null : formatValue(expr.type, value) },
+    }
+  } catch (error) {
+    return { sql, outcome: { error: (error as Error).message } }
+  }
+}
+
+const EXPRESSIONS = String.raw`
+1.5::numeric / 7 | 1::numeric / 3 | 10::numeric / 4 | 100000000000000000000::numeric / 3
+2::numeric ^ 3 | 1.5 ^ 2::numeric | 2::numeric ^ -2 | 0.1::numeric * 0.2 | -7::numeric % 3
+7.5 % 2 | 1e-10::numeric / 3 | 123.456::numeric / 0.001 | -1::numeric / 3 | 1::numeric / 0
+'NaN'::numeric + 1 | 'Infinity'::numeric - 'Infinity' | -(1.50) | @ -2.50::numeric
+0.1::float8 + 0.2 | 1e308::float8 * 10 | 1::float8 / 3 | 1::float4 / 3 | (0.1::float4)::float8
+2.5::float8::int4 | 3.5::float8::int4 | -2.5::float8::int4 | 1e15::float8 | 1.5e-5::float8
+123456789.123::float4 | (1/3::float8)::numeric | (1/3::float4)::numeric | 2 ^ 0.5::float8
+(-8) ^ (1.0/3) | 0 ^ -1 | 'NaN'::float8 ^ 0 | 1 ^ 'NaN'::float8 | 10::float8 ^ 400
+1e-320::float8 | 'NaN'::float8 = 'NaN' | 'NaN'::float8 > 'Infinity' | -0.0::float8
+1::float8 / 0 | 3.4e38::float4 * 10 | 1e39::float8::float4 | 0.1::float4 + 0.2::float4
+2147483647 + 1 | -2147483648 / -1 | 32767::int2 + 1::int2 | 7 / -2 | -7 % 2 | 1::int2 << 17
+1 << 33 | -1 >> 1 | ~0::int8 | 5::int8 << 62 | 5 & 3 | 5 # 3 | @ -5 | - 5::int2 | 5 / 0
+9223372036854775807 + 1 | 3000000000 * 3 | 1.5::numeric::int4 | 2.5::numeric::int4
+-2.5::numeric::int4 | '12'::int4 | ' 12 '::int4 | '1e3'::int4 | 3000000000::int4
+'t'::bool | 'yes'::bool::text | true::int4 | 0::bool | 'of'::bool | 'o'::bool
+'2024-02-30'::date | 1.5::text | (1.50)::text | true::text | 'ab '::bpchar::text
+'2024-01-31'::date + interval '1 month' | '2024-03-31'::date - interval '1 month'
+'2024-02-29'::timestamp + interval '1 year' | '0001-01-01'::date - 1
+'0001-01-01 BC'::date + 366 | '2024-01-01'::date - '2023-01-01'::date
+'2024-01-01 00:00'::timestamp - '2023-12-30 12:00:00.5'::timestamp
+'2024-01-01'::timestamptz - '2024-02-01 06:00'::timestamptz | '10:00'::time + interval '15 hours'
+'10:00'::time - '12:30'::time | interval '1 day 2 hours' + interval '3 mons'
+- interval '1 year 2 mons 3 days 04:05:06.7' | 'infinity'::timestamp + interval '1 day'
+'2024-01-01'::date + '12:30'::time | '2024-06-15 12:30:00+02'::timestamptz
+'2024-06-15T12:30:00Z'::timestamptz | '2024-06-15 12:30:00-0530'::timestamptz
+'2024-06-15 12:30+05'::timestamp | '24:00'::time | '2024-01-01 24:00:00'::timestamp
+'infinity'::date | '-infinity'::timestamptz | interval '1.5 hours' | interval '1 week 2 days'
+interval 'P1Y2M3W4DT5H6M7.25S' | interval '-1 day -02:00:00' | '1 mon'::interval = '30 days'
+interval '36 hours' > interval '1 day' | ('2024-01-31 23:59:59.999999'::timestamp)::date
+'2024-01-31 12:00'::timestamp::time | interval '25 hours'::time | '12:34:56.789'::time::interval
+'1999-12-31 23:59:59.5 BC'::timestamp | '2024-01-31'::date + 1 | '294276-12-31'::date + 1
+'5874897-12-31'::date + 1 | '2024-01-31 10:00'::timestamp + interval '1 month 1 day 1 hour'
+interval '0.5' | interval '-1.25' | interval '2 years -3 mons' | interval 'P-1Y2M'
+'a' || 1 || true || 1.50 || null::int | concat('a', 1, true, 1.50, null, '{1,2}'::int[])
+lower('ÀBC') | upper('àbc') | 'abc'::name | concat('x'::bpchar, ' '::bpchar, 'y')
+'{1,2}'::int[] || 3 | 0 || '{1,2}'::int[] | '{}'::int[] || '{}'::int[] | array_append(null::int[], 1)
+array_prepend(1, null::int[]) | array_cat(null::int[], null::int[]) | '[0:1]={1,2}'::int[]
+'{{1,2},{3,4}}'::int[] | array_ndims('{{1,2},{3,4}}'::int[]) | '[0:1]={1,2}'::int[] || 3
+'{{1,2},{3,4}}'::int[] = '{{1,2},{3,4}}' | '{{1,2},{3,4}}'::int[] = '{1,2,3,4}'
+'[0:1]={1,2}'::int[] = '{1,2}' | '{"a\\"b"," x ","",NULL}'::text[] | ARRAY['a b', NULL, 'NULL', '']
+'{1,2}'::int[]::text[] | '{t,f}'::bool[]::text | '{1.50,2}'::numeric[] | '{2024-01-01}'::date[]
+'{ a , b }'::text[] | '{"{}"}'::text[] | '{{1},{2,3}}'::int[] | '{1,2}'::int[] @> '{1,NULL}'
+'{1,NULL}'::int[] @> '{1}' | '{NULL}'::int[] && '{NULL}' | '{1,2}'::int[] <@ '{2,1,1}'
+'{"b":1,"a":[1.50,1e2,"\u0041"],"aa":null,"b":2}'::jsonb | '"\u00e9\n\u0001"'::jsonb
+' {"x" : 1} '::json::jsonb | '{"a":1}'::jsonb::json | '[1,2.0]'::jsonb = '[1.00,2]'
+'{"a":1}'::jsonb = '{"a":1,"b":2}' | '"\ud83d\ude00"'::jsonb | '{"a":}'::jsonb
+'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11'::uuid | '{a0eebc999c0b4ef8bb6d6bb9bd380a11}'::uuid
+'a0eebc99-9c0b4ef8-bb6d6bb9-bd380a11'::uuid | 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a1'::uuid
+greatest(1, 2.5, null) | least('b', 'B', 'a') | coalesce(null, 2, 3) | greatest(null::int)
+1 = any('{}'::int[]) | null::int = any('{}'::int[]) | null::int = all('{}'::int[])
+1 = any('{2,null}'::int[]) | 1 = all('{1,null}'::int[]) | 2 <> all('{1,null}'::int[])
+'ab' like 'a\_' | 'a_' like 'a\_' | 'a%' like 'a\%' | 'abc' like 'a%c%' | 'ABC' ilike '%b%'
+'' like '%' | '😀x' like '_x' | 'a\' like 'a\'
+`
+  .split(/\||\n/)
+  .map((s) => s.trim())
+  .filter(Boolean)
+
+describe('where clause values agree with Postgres', () => {
+  it.each(EXPRESSIONS)('%s', async (expression) => {
+    const compiled = await compileExpression(expression)
+    // Only what Postgres itself refuses may be refused.
+    if ('refused' in compiled) {
+      expect(await postgres(expression)).toHaveProperty('error')
+      return
+    }
+    const expected = await postgres(compiled.sql)
+    if ('error' in expected) expect(compiled.outcome).toHaveProperty('error')
+    else expect(compiled.outcome).toEqual(expected)
+  })
+})
+
+const LITERALS: [string, string][] = [
+  ...['0', '-0', '+5', ' 7 ', '007', '2147483648', '1.5', '1e2', '', '--1'].map(
+    (v) => ['int4', v] as [string, string],
+  ),
+  ...[
+    '1.50',
+    '-0.0',
+    '.5',
+    '5.',
+    '1e-3',
+    '1.5E+3',
+    'nan',
+    '-Infinity',
+    '1e',
+    'e1',
+    '1_0',
+  ].map((v) => ['numeric', v] as [string, string]),
+  ...[
+    '1e308',
+    '1e309',
+    '4.9e-324',
+    '1e-400',
+    '-0',
+    'inf',
+    '0x10',
+    '1.',
+    '3.14159',
+  ].map((v) => ['float8', v] as [string, string]),
+  ...['3.4e38', '3.5e38', '1e-46', '0.1', '16777217'].map(
+    (v) => ['float4', v] as [string, string],
+  ),
+  ...['TRUE', ' f ', 'y', 'ye', 'n', 'on', 'off', '1', '0', 'maybe', 'tr'].map(
+    (v) => ['bool', v] as [string, string],
+  ),
+  ...[
+    '2024-02-29',
+    '2023-02-29',
+    '0001-01-01 BC',
+    '0000-01-01',
+    '10000-01-01',
+    'infinity',
+    'Jan 1 2024',
+    '2024-1-1',
+    '20240101',
+    ' 2024-01-01 ',
+  ].map((v) => ['date', v] as [string, string]),
+  ...[
+    '2024-01-01 00:00:00.1234567',
+    '2024-01-01T10:00:00Z',
+    '2024-01-01 10:00:00+05:30',
+    '2024-01-01 10:00',
+    '2024-01-01 25:00',
+    '2024-01-01 23:59:60',
+    '2024-01-01 10:00:00 UTC',
+    '2024-01-01 10:00:00gmt',
+    'now',
+    'epoch',
+  ].map((v) => ['timestamptz', v] as [string, string]),
+  ...[
+    '1 day',
+    '1 mon 2 days',
+    '-1 year',
+    'P1D',
+    'PT1.5S',
+    '1 day ago',
+    '@ 1 day',
+    '1.5 days',
+    '1 mon 1.5 days',
+    '0.1 years',
+    '0.125 years',
+    '0.375 years',
+    '-1.5 weeks',
+    '1.5 mons',
+    '1.0000001 days',
+    '2.5 us',
+  ].map((v) => ['interval', v] as [string, string]),
+  ...[
+    '{}',
+    '{1,2}',
+    '{ 1 , 2 }',
+    '{1,{2}}',
+    '{NULL,null}',
+    '[1:2]={1,2}',
+    '[1:3]={1,2}',
+    '{',
+  ].map((v) => ['int4[]', v] as [string, string]),
+  ...['{a,"b c",""}', '{"\\"",\\,}', '{a b}', '{ "a" }', '{{a},{b}}'].map(
+    (v) => ['text[]', v] as [string, string],
+  ),
+]
+
+describe('literals parse and print as Postgres does', () => {
+  it.each(LITERALS)('%s %s', async (type, text) => {
+    const expected = await postgres(`$1::${type}`, [text])
+    const parsed = tryParseValue(type, text)
+    // Refusing what Postgres would accept is safe (a 400); reading it differently is not.
+    if ('error' in expected || parsed === undefined) {
+      if (parsed !== undefined)
+        expect(expected).toEqual({ value: formatValue(type, parsed) })
+      return
+    }
+    expect(formatValue(type, parsed)).toBe(expected.value)
+  })
+})
