@@ -2,13 +2,8 @@
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
 import { afterAll, beforeAll, inject } from 'vitest'
-import {
-  createPool,
-  transaction,
-  type Db,
-} from '../../src/server/control/database.ts'
+import { createPool, type Db } from '../../src/server/control/database.ts'
 import { migrateControlPlane } from '../../src/server/control/migrations.ts'
-import type { MigrationTarget } from '../../src/shared/migrations.ts'
 
 export type TestDatabase = {
   name: string
@@ -76,21 +71,7 @@ export function useControlPlaneDatabase(): {
   }
 }
 
-/** The same node-postgres adapter the server uses, for running `migrate()` on custom lists. */
-export function poolTarget(db: Db): MigrationTarget {
-  return {
-    transaction: (fn) =>
-      transaction(db, (client) =>
-        fn({
-          exec: async (sql) => {
-            await client.query(sql)
-          },
-          query: async (sql, params) =>
-            (await client.query(sql, params)) as { rows: never[] },
-        }),
-      ),
-  }
-}
+export { poolTarget } from '../../src/server/control/migrations.ts'
 
 export async function countRows(db: Db, table: string): Promise<number> {
   const { rows } = await db.query<{ n: number }>(

@@ -97,6 +97,17 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
   }
 
   const before = request.offset !== 'now' && request.offset.tx < 0n
+  // The shape ended under this request (rotated): send the client to its successor.
+  const refetchOrUnavailable = async () => {
+    const current = await database.shapeFor(definition).catch(() => null)
+    return current
+      ? mustRefetch(current.handle)
+      : jsonResponse(
+          503,
+          { message: 'Shape unavailable' },
+          { 'retry-after': '5' },
+        )
+  }
   if (!before && request.handle !== shape.handle)
     return mustRefetch(shape.handle)
   if (!(await whenReady(shape, signal))) {
@@ -106,14 +117,7 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
         { message: shape.failure.message },
         { 'retry-after': '5' },
       )
-    const current = await database.shapeFor(definition).catch(() => null)
-    return current
-      ? mustRefetch(current.handle)
-      : jsonResponse(
-          503,
-          { message: 'Shape unavailable' },
-          { 'retry-after': '5' },
-        )
+    return refetchOrUnavailable()
   }
 
   const build = (
@@ -157,16 +161,7 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
   if (before) return build(page.messages, page.lastOffset, false, false)
   if (page.messages.length === 0 && page.atEnd && request.live) {
     await shape.waitForChange(options.longPollMs ?? LONG_POLL_MS, signal)
-    if (shape.failure) {
-      const current = await database.shapeFor(definition).catch(() => null)
-      return current
-        ? mustRefetch(current.handle)
-        : jsonResponse(
-            503,
-            { message: 'Shape unavailable' },
-            { 'retry-after': '5' },
-          )
-    }
+    if (shape.failure) return refetchOrUnavailable()
     page = shape.log.read(after, CHUNK_BYTES)
   }
   return build(page.messages, page.lastOffset, page.atEnd, request.live)

@@ -1,7 +1,11 @@
 // Applies migrations/server/*.sql to the control-plane database at start-up.
 import { readdir, readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
-import { migrate, type Migration } from '../../shared/migrations.ts'
+import {
+  migrate,
+  type Migration,
+  type MigrationTarget,
+} from '../../shared/migrations.ts'
 import { transaction, type Db } from './database.ts'
 
 const DIR = fileURLToPath(
@@ -18,21 +22,23 @@ export async function loadMigrations(dir = DIR): Promise<Migration[]> {
   )
 }
 
+/** The node-postgres side of the shared runner: one pooled client per migration. */
+export function poolTarget(db: Db): MigrationTarget {
+  return {
+    transaction: (fn) =>
+      transaction(db, (client) =>
+        fn({
+          exec: async (sql) => {
+            await client.query(sql)
+          },
+          // rows come back untyped from pg; the runner states what it selects
+          query: async (sql, params) =>
+            (await client.query(sql, params)) as { rows: never[] },
+        }),
+      ),
+  }
+}
+
 export async function migrateControlPlane(db: Db): Promise<string[]> {
-  return migrate(
-    {
-      transaction: (fn) =>
-        transaction(db, (client) =>
-          fn({
-            exec: async (sql) => {
-              await client.query(sql)
-            },
-            // rows come back untyped from pg; the runner states what it selects
-            query: async (sql, params) =>
-              (await client.query(sql, params)) as { rows: never[] },
-          }),
-        ),
-    },
-    await loadMigrations(),
-  )
+  return migrate(poolTarget(db), await loadMigrations())
 }
