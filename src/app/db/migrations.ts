@@ -1,0 +1,35 @@
+// The browser store's schema: migrations/client/*.sql, bundled at build time and applied once
+// each by the same runner the server uses, so a new release upgrades a stored database.
+import type { PGliteInterface } from '@electric-sql/pglite'
+import { migrate, type Migration } from '../../shared/migrations.ts'
+
+const files = import.meta.glob<string>('../../../migrations/client/*.sql', {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+})
+
+export const clientMigrations: Migration[] = Object.entries(files).map(
+  ([path, sql]) => ({ name: path.slice(path.lastIndexOf('/') + 1), sql }),
+)
+
+export function migrateLocal(
+  pg: PGliteInterface,
+  migrations: Migration[] = clientMigrations,
+): Promise<string[]> {
+  return migrate(
+    {
+      transaction: (fn) =>
+        pg.transaction((tx) =>
+          fn({
+            exec: async (sql) => {
+              await tx.exec(sql)
+            },
+            query: async (sql, params) =>
+              (await tx.query(sql, params)) as { rows: never[] },
+          }),
+        ),
+    },
+    migrations,
+  )
+}
