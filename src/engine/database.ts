@@ -292,12 +292,29 @@ export class ShapeDatabase {
     }
   }
 
-  private async flush(): Promise<void> {
+  // One flush at a time: an overlapping later flush could finish first and confirm records an
+  // earlier one is still syncing. A failed sync confirms nothing and is retried next time.
+  private flushing: Promise<void> | null = null
+
+  private flush(): Promise<void> {
+    this.flushing ??= this.flushOnce().finally(() => (this.flushing = null))
+    return this.flushing
+  }
+
+  private async flushOnce(): Promise<void> {
     let target = this.processedEnd
     for (const hold of this.holds.values()) if (hold < target) target = hold
     const dirty = [...this.dirty]
     this.dirty.clear()
-    await Promise.all(dirty.map((shape) => shape.log.sync().catch(() => {})))
+    const results = await Promise.allSettled(
+      dirty.map((shape) => shape.log.sync()),
+    )
+    const failed = dirty.filter((_, i) => results[i]?.status === 'rejected')
+    if (failed.length > 0) {
+      for (const shape of failed)
+        if (this.shapes.has(shape.handle)) this.dirty.add(shape)
+      return
+    }
     if (target > this.durableLsn) this.durableLsn = target
   }
 

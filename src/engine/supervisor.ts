@@ -29,6 +29,7 @@ export type SupervisorOptions = {
   beforeStream(slotRecreated: boolean): Promise<void>
 }
 
+const STATUS_INTERVAL_MS = 1000
 const BACKOFF_START_MS = 100
 const BACKOFF_MAX_MS = 10_000
 // Errors no retry will fix without someone changing the database: shown as `error`.
@@ -124,6 +125,8 @@ export class ReplicationSupervisor {
           startLsn: 0n,
           handler: this.options.handler,
           relations: this.relations,
+          // Confirm often: slot lag (WAL Postgres keeps for us) then stays near zero.
+          statusIntervalMs: STATUS_INTERVAL_MS,
         })
         this.stopStream = () => stream.stop()
         this.setStatus('active')

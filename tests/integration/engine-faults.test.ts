@@ -142,6 +142,33 @@ describe('engine faults', () => {
   }, 60_000)
 })
 
+describe('large transactions', () => {
+  it('streams a transaction of 150,000 rows to a shape', async () => {
+    const source = await createTestDatabase()
+    await source.db.query(`create table bulk (id int primary key)`)
+    const engine = await startTestEngine(source.url)
+    const aborter = new AbortController()
+    const shape = new Shape(
+      new ShapeStream({
+        url: engine.shapeUrl,
+        params: { table: 'bulk' },
+        signal: aborter.signal,
+      }),
+    )
+    await shape.rows
+    await source.db.query(
+      `insert into bulk select i from generate_series(1, 150000) i`,
+    )
+    await source.db.query(`insert into bulk values (0)`)
+    await expect
+      .poll(() => shape.currentRows.length, { timeout: 60_000 })
+      .toBe(150_001)
+    aborter.abort()
+    await engine.destroy()
+    await source.drop()
+  }, 120_000)
+})
+
 describe('bounded disk', () => {
   it('rotates a shape whose log outgrows its snapshot; clients refetch and converge', async () => {
     const source = await createTestDatabase()

@@ -93,7 +93,12 @@ export class ShapeLog {
     this.sinceIndex += buffer.length
     const lastRecord = records[records.length - 1]
     if (lastRecord) this.endOffset = lastRecord.offset
-    this.tail.push(...records)
+    // No spread: a transaction can hold far more records than a call can take arguments.
+    const kept =
+      records.length > TAIL_MAX_RECORDS
+        ? records.slice(-TAIL_MAX_RECORDS)
+        : records
+    for (const record of kept) this.tail.push(record)
     if (this.tail.length > TAIL_MAX_RECORDS)
       this.tail.splice(0, this.tail.length - TAIL_MAX_RECORDS)
     if (lastRecord?.last && this.sinceIndex >= INDEX_EVERY_BYTES) {
@@ -124,13 +129,19 @@ export class ShapeLog {
   async sync(): Promise<void> {
     if (!this.dirty || this.closed) return
     this.dirty = false
-    await fdCache.pinned(
-      this.logPath,
-      (fd) =>
-        new Promise<void>((resolve, reject) =>
-          fdatasync(fd, (error) => (error ? reject(error) : resolve())),
-        ),
-    )
+    try {
+      await fdCache.pinned(
+        this.logPath,
+        (fd) =>
+          new Promise<void>((resolve, reject) =>
+            fdatasync(fd, (error) => (error ? reject(error) : resolve())),
+          ),
+      )
+    } catch (error) {
+      // Not durable after all: the next flush must try again.
+      this.dirty = true
+      throw error
+    }
   }
 
   close(): void {
