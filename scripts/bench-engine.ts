@@ -1,0 +1,260 @@
+// Benchmarks the sync engine against a raw pgoutput-decode baseline (the replication core with
+// a handler that only counts) of the same workload, on its own embedded Postgres:
+//  1. commit-to-client latency with 1, 100 and 1,000 `team_id = $1` shapes, each followed by a
+//     long-polling HTTP client;
+//  2. sustained changes/s with lag flat, 1,000 team shapes and then 100 `LIKE` shapes;
+//  3. initial snapshot rows/s of a 100k-row shape;
+//  4. resident memory per idle shape at 10,000 shapes.
+// The engine runs in this process; writers and HTTP clients in a forked load process.
+// `npm run bench:engine [-- --quick]` prints `BENCH_JSON {...}` and a table.
+import { availableParallelism, loadavg } from 'node:os'
+import { Baseline } from './bench/baseline.ts'
+import type { ShapeSpec } from './bench/client.ts'
+import {
+  seed,
+  startCluster,
+  startEngine,
+  TABLES_SQL,
+  type RunningEngine,
+} from './bench/env.ts'
+import { LoadProcess } from './bench/ipc.ts'
+import {
+  decodeBulkLoad,
+  measureMemory,
+  throughputWindows,
+  type Workload,
+} from './bench/phases.ts'
+import { TARGETS, type Report } from './bench/report.ts'
+import { printReport } from './bench/table.ts'
+import type { WindowResult } from './bench/window.ts'
+
+const quick = process.argv.includes('--quick')
+const CONFIG = quick
+  ? {
+      shapeSteps: [1, 10, 100],
+      samples: 50,
+      likeShapes: 10,
+      windowMs: 3_000,
+      burstSeconds: 2,
+      snapshotRows: 10_000,
+      memoryShapes: 1_000,
+    }
+  : {
+      shapeSteps: [1, 100, 1_000],
+      samples: 200,
+      likeShapes: 100,
+      windowMs: 10_000,
+      burstSeconds: 5,
+      snapshotRows: 100_000,
+      memoryShapes: 10_000,
+    }
+const TEAMS = CONFIG.shapeSteps.at(-1) ?? 1
+const SEED_PER_TEAM = 10
+const VOCABULARY = 1_000
+const SAMPLE_TIMEOUT_MS = 5_000
+/** Hard stop for every loop and wait in the run. */
+const DEADLINE = performance.now() + 12 * 60_000
+
+const WORKLOADS: Workload[] = [
+  { name: 'team_id = $1', target: TARGETS.eqChangesPerSec },
+  { name: 'LIKE', target: TARGETS.likeChangesPerSec },
+]
+const teamSpec = (team: number): ShapeSpec => ({
+  table: 'items',
+  where: 'team_id = $1',
+  params: [String(team)],
+})
+const likeSpec = (word: number): ShapeSpec => ({
+  table: 'items',
+  where: `body LIKE '%k${word}x%'`,
+})
+const memberSpec = (team: number): ShapeSpec => ({
+  table: 'members',
+  where: 'team_id = $1',
+  params: [String(team)],
+})
+
+const log = (line: string) =>
+  console.error(`[bench ${(performance.now() / 1000).toFixed(1)}s] ${line}`)
+
+async function main(): Promise<Report> {
+  const started = performance.now()
+  const cpu = process.cpuUsage()
+  const report: Report = {
+    quick,
+    seconds: 0,
+    cpus: availableParallelism(),
+    loadAverage: { start: loadavg()[0] ?? 0, end: 0 },
+    engineCpuSeconds: 0,
+    latency: [],
+    throughput: [],
+    snapshot: null,
+    memory: null,
+    errors: [],
+  }
+  log('starting embedded Postgres and the load process')
+  const cluster = await startCluster()
+  const load = new LoadProcess()
+  let running: RunningEngine | null = null
+  try {
+    const { admin } = cluster
+    await admin.query(TABLES_SQL)
+    await seed(admin, 'items', TEAMS, SEED_PER_TEAM, VOCABULARY)
+    await seed(admin, 'members', CONFIG.memoryShapes, 1, VOCABULARY)
+    await load.call({
+      kind: 'init',
+      pgUrl: cluster.postgres.url,
+      writer: {
+        teams: TEAMS,
+        vocabulary: VOCABULARY,
+        updatePool: TEAMS * SEED_PER_TEAM,
+        inserts: 100,
+        updates: 100,
+      },
+    })
+    const windowCtx = {
+      load,
+      admin,
+      windowMs: CONFIG.windowMs,
+      burstSeconds: CONFIG.burstSeconds,
+      log,
+    }
+
+    log('baseline: raw pgoutput decode, no shapes')
+    const baseline = new Baseline(admin, cluster.postgres.url, (m, at) =>
+      load.seen(m, at),
+    )
+    await baseline.create(['items', 'snap'])
+    await baseline.start()
+    const baseLatency = await load.call({
+      kind: 'latency',
+      teams: TEAMS,
+      samples: CONFIG.samples,
+      tag: 'base',
+      timeoutMs: SAMPLE_TIMEOUT_MS,
+    })
+    const baseWindows: WindowResult[][] = []
+    for (const workload of WORKLOADS)
+      baseWindows.push(
+        await throughputWindows(workload, 'baseline', {
+          ...windowCtx,
+          consumer: baseline,
+        }),
+      )
+    log(`baseline: decoding a ${CONFIG.snapshotRows}-row bulk load`)
+    const decodeMs = await decodeBulkLoad(
+      baseline,
+      admin,
+      CONFIG.snapshotRows,
+      DEADLINE,
+    )
+    await baseline.drop()
+    // The engine starts from the table contents the baseline started from.
+    await admin.query('truncate items restart identity')
+    await seed(admin, 'items', TEAMS, SEED_PER_TEAM, VOCABULARY)
+
+    log('engine: starting')
+    running = await startEngine(cluster, DEADLINE)
+    const { database, slot, shapeUrl } = running
+    await load.call({ kind: 'engine', shapeUrl })
+    const consumer = { slot, position: () => database.globalLsn }
+
+    let following = 0
+    for (const shapes of CONFIG.shapeSteps) {
+      log(`engine: ${shapes} team shapes, latency`)
+      const specs = Array.from({ length: shapes - following }, (_, i) =>
+        teamSpec(following + i + 1),
+      )
+      const follow = await load.call({ kind: 'follow', specs })
+      if (follow.failed > 0)
+        throw new Error(`${follow.failed} followers failed: ${follow.failure}`)
+      following = shapes
+      const engine = await load.call({
+        kind: 'latency',
+        teams: shapes,
+        samples: CONFIG.samples,
+        tag: `engine-${shapes}`,
+        timeoutMs: SAMPLE_TIMEOUT_MS,
+      })
+      report.latency.push({
+        shapes,
+        connectMs: follow.ms,
+        engine,
+        baseline: baseLatency,
+      })
+    }
+
+    for (const [i, workload] of WORKLOADS.entries()) {
+      let connectMs = 0
+      if (workload.name === 'LIKE') {
+        await load.call({ kind: 'unfollow' })
+        const specs = Array.from({ length: CONFIG.likeShapes }, (_, w) =>
+          likeSpec(w),
+        )
+        const follow = await load.call({ kind: 'follow', specs })
+        if (follow.failed > 0)
+          throw new Error(
+            `${follow.failed} followers failed: ${follow.failure}`,
+          )
+        following = specs.length
+        connectMs = follow.ms
+      }
+      const engine = await throughputWindows(workload, 'engine', {
+        ...windowCtx,
+        consumer,
+      })
+      report.throughput.push({
+        workload: workload.name,
+        shapes: following,
+        target: workload.target,
+        connectMs,
+        engine,
+        baseline: baseWindows[i] ?? [],
+      })
+    }
+    await load.call({ kind: 'unfollow' })
+
+    log(`engine: snapshot of ${CONFIG.snapshotRows} rows`)
+    const snap = await load.call({ kind: 'read', spec: { table: 'snap' } })
+    report.snapshot = {
+      rows: snap.rows,
+      ms: snap.ms,
+      requests: snap.requests,
+      failure:
+        snap.failure ??
+        (snap.rows === CONFIG.snapshotRows ? null : `got ${snap.rows} rows`),
+      baseline: { rows: CONFIG.snapshotRows, ms: decodeMs },
+    }
+
+    log(`engine: ${CONFIG.memoryShapes} idle shapes`)
+    await load.call({ kind: 'disconnect' })
+    report.memory = await measureMemory(
+      load,
+      CONFIG.memoryShapes,
+      memberSpec,
+      DEADLINE,
+    )
+  } catch (error) {
+    report.errors.push((error as Error).stack ?? String(error))
+  } finally {
+    log('cleaning up')
+    await load
+      .close()
+      .catch((e: Error) => report.errors.push(`load: ${e.message}`))
+    await running
+      ?.stop()
+      .catch((e: Error) => report.errors.push(`engine: ${e.message}`))
+    await cluster
+      .close()
+      .catch((e: Error) => report.errors.push(`cleanup: ${e.message}`))
+  }
+  report.seconds = (performance.now() - started) / 1000
+  report.loadAverage.end = loadavg()[0] ?? 0
+  const used = process.cpuUsage(cpu)
+  report.engineCpuSeconds = (used.user + used.system) / 1e6
+  return report
+}
+
+const report = await main()
+printReport(report)
+process.exit(report.errors.length > 0 ? 1 : 0)
