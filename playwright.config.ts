@@ -12,7 +12,9 @@ export default defineConfig({
   retries: 0,
   workers: 2,
   reporter: process.env.CI ? 'list' : [['list'], ['html', { open: 'never' }]],
-  timeout: 30_000,
+  timeout: 60_000,
+  // A first dashboard visit starts PGlite (wasm, a few seconds on 2 busy cores) and syncs.
+  expect: { timeout: 20_000 },
   use: {
     baseURL,
     trace: 'retain-on-failure',
@@ -34,6 +36,8 @@ export default defineConfig({
     env: { PORT: String(port), LOG_LEVEL: 'warn' },
     reuseExistingServer: false,
     timeout: 60_000,
+    // SIGTERM (not the default SIGKILL), so the launcher stops the server and its Postgres.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
     stdout: 'pipe',
     stderr: 'pipe',
   },

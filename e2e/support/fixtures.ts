@@ -24,7 +24,9 @@ export const test = base.extend<{
           return
         errors.push(`${m.text()} (${url})`)
       })
-      page.on('pageerror', (e) => errors.push(e.message))
+      page.on('pageerror', (e) =>
+        errors.push(`${e.message} ${e.stack ?? ''}`.slice(0, 1500)),
+      )
       await use(errors)
       expect(errors, 'console errors').toEqual([])
     },

@@ -1,14 +1,49 @@
-// Starts the real server for the e2e run on a fresh data dir (its own embedded Postgres),
-// and removes that dir when the server exits.
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
+// Runs the real server for the e2e run: a fresh data dir and control-plane Postgres owned by
+// this launcher (tests write to it; its URL goes to databaseUrlFile), the server itself as a
+// child process. On SIGTERM the server stops first, then Postgres, then the files go.
+import { spawn } from 'node:child_process'
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { startEmbeddedPostgres } from '../../src/server/control/embedded-postgres.ts'
+import { databaseUrlFile } from './paths.ts'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sluice-e2e-'))
 // Embedded Postgres runs as the postgres user when we are root: it must reach the dir.
 chmodSync(dataDir, 0o755)
-process.env.DATA_DIR = dataDir
-process.env.HOST ??= 'localhost'
-process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }))
+const postgres = await startEmbeddedPostgres({
+  dir: join(dataDir, 'postgres'),
+  database: 'sluice',
+})
+writeFileSync(databaseUrlFile, postgres.url)
 
-await import('../../src/server/index.ts')
+const server = spawn(
+  process.execPath,
+  ['--import', 'tsx', 'src/server/index.ts'],
+  {
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      DATABASE_URL: postgres.url,
+      HOST: process.env.HOST ?? 'localhost',
+    },
+  },
+)
+
+let stopping = false
+async function stop(code: number) {
+  if (stopping) return
+  stopping = true
+  if (server.exitCode === null) {
+    server.kill('SIGTERM')
+    await new Promise((resolve) => server.once('exit', resolve))
+  }
+  await postgres.stop()
+  rmSync(databaseUrlFile, { force: true })
+  rmSync(dataDir, { recursive: true, force: true })
+  process.exit(code)
+}
+server.once('exit', (code) => void stop(code ?? 1))
+process.on('SIGTERM', () => void stop(0))
+process.on('SIGINT', () => void stop(0))

@@ -1,0 +1,6 @@
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+const port = process.env.E2E_PORT ?? '41730'
+/** Where the e2e server writes its control-plane URL for tests that write to Postgres. */
+export const databaseUrlFile = join(tmpdir(), `sluice-e2e-${port}.database-url`)
