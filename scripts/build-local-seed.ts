@@ -3,6 +3,7 @@
 // in the browser means running initdb in wasm (about 9 s here); loading the seed takes about 1 s.
 import { PGlite } from '@electric-sql/pglite'
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { pgliteTarget } from '../src/app/db/pglite-target.ts'
 import { migrate } from '../src/shared/migrations.ts'
 
 const MIGRATIONS = new URL('../migrations/client/', import.meta.url)
@@ -17,21 +18,7 @@ const migrations = readdirSync(MIGRATIONS)
   }))
 
 const pg = await PGlite.create()
-await migrate(
-  {
-    transaction: (fn) =>
-      pg.transaction((tx) =>
-        fn({
-          exec: async (sql) => {
-            await tx.exec(sql)
-          },
-          query: async (sql, params) =>
-            (await tx.query(sql, params)) as { rows: never[] },
-        }),
-      ),
-  },
-  migrations,
-)
+await migrate(pgliteTarget(pg), migrations)
 const seed = await pg.dumpDataDir('gzip')
 await pg.close()
 mkdirSync(OUT_DIR, { recursive: true })
