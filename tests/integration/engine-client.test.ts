@@ -86,6 +86,24 @@ describe('the official client', () => {
     })
   })
 
+  it('turns a primary-key change into a delete of the old key and an insert of the new', async () => {
+    await source.db.query(
+      `create table renumbered (id int primary key, label text)`,
+    )
+    await source.db.query(
+      `insert into renumbered values (1, 'one'), (2, 'two')`,
+    )
+    const shape = shapeOf({ table: 'renumbered' })
+    expect(byId(await shape.rows).map((r) => r.id)).toEqual([1, 2])
+    await source.db.query(`update renumbered set id = 10 where id = 1`)
+    await expect
+      .poll(() => byId(shape.currentRows))
+      .toEqual([
+        { id: 2, label: 'two' },
+        { id: 10, label: 'one' },
+      ])
+  })
+
   it('filters on an enum column by its labels', async () => {
     await source.db.query(`
       create type mood as enum ('sad', 'ok', 'happy');
