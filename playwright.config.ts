@@ -10,11 +10,12 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: true,
   retries: 0,
-  workers: 2,
+  // One browser at a time: each compiles PGlite's wasm, and two at once starve 2 cores.
+  workers: 1,
   reporter: process.env.CI ? 'list' : [['list'], ['html', { open: 'never' }]],
   timeout: 60_000,
   // A first dashboard visit starts PGlite (wasm, a few seconds on 2 busy cores) and syncs.
-  expect: { timeout: 20_000 },
+  expect: { timeout: 30_000 },
   use: {
     baseURL,
     trace: 'retain-on-failure',
