@@ -1,20 +1,19 @@
 import { createFileRoute, redirect } from '@tanstack/react-router'
-import { waitForFirstSync } from '../db/first-sync.ts'
-import { fetchSessionUser } from '../db/queries.ts'
-import { claimStore } from '../db/store.ts'
+import { fetchAuthUser, fetchDashboard } from '../db/queries.ts'
 import { DashboardLayout } from '../features/dashboard/dashboard-layout.tsx'
 
 export const Route = createFileRoute('/_dashboard')({
   // Only signed-in users get past this point; everyone else goes to the landing page.
   beforeLoad: async () => {
-    const userId = await fetchSessionUser()
-    if (!userId) throw redirect({ to: '/' })
-    return { userId }
+    const user = await fetchAuthUser().catch(() => null)
+    if (!user) throw redirect({ to: '/' })
   },
-  loader: async ({ context }) => {
-    const store = await claimStore(context.userId)
-    await waitForFirstSync(store, context.userId)
-    return { store }
+  loader: async () => {
+    try {
+      return await fetchDashboard()
+    } catch {
+      throw redirect({ to: '/' })
+    }
   },
   component: DashboardLayout,
 })

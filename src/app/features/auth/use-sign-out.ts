@@ -2,7 +2,6 @@
 import { useNavigate, useRouter } from '@tanstack/react-router'
 import { useCallback } from 'react'
 import { z } from 'zod'
-import { releaseStore } from '../../db/store.ts'
 import { api } from '../../lib/api.ts'
 
 export function useSignOut(): () => Promise<void> {
@@ -14,10 +13,6 @@ export function useSignOut(): () => Promise<void> {
     } catch (error) {
       console.warn('Logout failed', error)
     }
-    // Whoever uses this browser next must not see this user's data.
-    await releaseStore().catch((error: unknown) =>
-      console.warn('Clearing local data failed', error),
-    )
     router.clearCache()
     await navigate({ to: '/' })
   }, [navigate, router])

@@ -8,18 +8,15 @@ import {
   Toolbar,
   useMediaQuery,
 } from '@mui/material'
-import { getRouteApi, Outlet, useRouterState } from '@tanstack/react-router'
+import { Outlet, useRouterState } from '@tanstack/react-router'
 import { useState } from 'react'
 import { MOBILE_BREAKPOINT_PX } from '../../../shared/constants.ts'
 import { Logo } from '../../components/logo.tsx'
-import { LocalStoreProvider } from '../../db/provider.tsx'
 import { Sidebar } from './sidebar.tsx'
 
 const SIDEBAR_WIDTH = 260
-const route = getRouteApi('/_dashboard')
 
 export function DashboardLayout() {
-  const { store } = route.useLoaderData()
   const wide = useMediaQuery(`(min-width:${MOBILE_BREAKPOINT_PX}px)`, {
     noSsr: true,
   })
@@ -30,52 +27,50 @@ export function DashboardLayout() {
   const setOpen = (value: boolean) => setOpenOn(value ? path : null)
 
   return (
-    <LocalStoreProvider store={store}>
-      <Box sx={{ display: 'flex', flex: 1, minHeight: 0 }}>
-        {wide ? (
+    <Box sx={{ display: 'flex', flex: 1, minHeight: 0 }}>
+      {wide ? (
+        <Drawer
+          variant="permanent"
+          sx={{
+            width: SIDEBAR_WIDTH,
+            flexShrink: 0,
+            '& .MuiDrawer-paper': { width: SIDEBAR_WIDTH },
+          }}
+        >
+          <Sidebar />
+        </Drawer>
+      ) : (
+        <>
+          <AppBar position="fixed" color="default" elevation={1}>
+            <Toolbar>
+              <IconButton
+                edge="start"
+                aria-label="Open navigation"
+                onClick={() => setOpen(true)}
+                sx={{ mr: 1 }}
+              >
+                <MenuIcon />
+              </IconButton>
+              <Logo size={24} />
+            </Toolbar>
+          </AppBar>
           <Drawer
-            variant="permanent"
-            sx={{
-              width: SIDEBAR_WIDTH,
-              flexShrink: 0,
-              '& .MuiDrawer-paper': { width: SIDEBAR_WIDTH },
-            }}
+            variant="temporary"
+            open={open}
+            onClose={() => setOpen(false)}
+            ModalProps={{ keepMounted: true }}
+            sx={{ '& .MuiDrawer-paper': { width: SIDEBAR_WIDTH } }}
           >
             <Sidebar />
           </Drawer>
-        ) : (
-          <>
-            <AppBar position="fixed" color="default" elevation={1}>
-              <Toolbar>
-                <IconButton
-                  edge="start"
-                  aria-label="Open navigation"
-                  onClick={() => setOpen(true)}
-                  sx={{ mr: 1 }}
-                >
-                  <MenuIcon />
-                </IconButton>
-                <Logo size={24} />
-              </Toolbar>
-            </AppBar>
-            <Drawer
-              variant="temporary"
-              open={open}
-              onClose={() => setOpen(false)}
-              ModalProps={{ keepMounted: true }}
-              sx={{ '& .MuiDrawer-paper': { width: SIDEBAR_WIDTH } }}
-            >
-              <Sidebar />
-            </Drawer>
-          </>
-        )}
-        <Box
-          component="main"
-          sx={{ flex: 1, minWidth: 0, p: { xs: 2, md: 4 }, mt: wide ? 0 : 7 }}
-        >
-          <Outlet />
-        </Box>
+        </>
+      )}
+      <Box
+        component="main"
+        sx={{ flex: 1, minWidth: 0, p: { xs: 2, md: 4 }, mt: wide ? 0 : 7 }}
+      >
+        <Outlet />
       </Box>
-    </LocalStoreProvider>
+    </Box>
   )
 }
