@@ -154,87 +154,35 @@ const NUMERIC_BODIES: Record<string, (a: Decimal, b: Decimal) => Decimal> = {
   '^': powerNumeric,
 }
 
+// Prefix operators per type family, in the order pg_operator lists them.
+const INTEGER_UNARY: Record<string, (t: IntType) => (a: IntValue) => IntValue> =
+  {
+    '-': (t) => (a) => toInt(t, -BigInt(a)),
+    '+': () => (a) => a,
+    '@': (t) => (a) => toInt(t, a < 0 ? -BigInt(a) : BigInt(a)),
+    '~': (t) => (a) => toInt(t, ~BigInt(a)),
+  }
+const FLOAT_UNARY: Record<string, (a: number) => number> = {
+  '-': (a) => -a,
+  '+': (a) => a,
+  '@': (a) => Math.abs(a),
+}
+const NUMERIC_UNARY: Record<string, (a: Decimal) => Decimal> = {
+  '-': negateNumeric,
+  '+': (a) => a,
+  '@': absNumeric,
+}
+
 function unaryOperators(name: string): Signature[] {
   const out: Signature[] = []
-  for (const t of INTEGER_TYPES) {
-    if (name === '-')
-      out.push(
-        op(
-          '-',
-          [t],
-          t,
-          unary((a: IntValue) => toInt(t, -BigInt(a))),
-        ),
-      )
-    if (name === '+')
-      out.push(
-        op(
-          '+',
-          [t],
-          t,
-          unary((a: IntValue) => a),
-        ),
-      )
-    if (name === '@')
-      out.push(
-        op(
-          '@',
-          [t],
-          t,
-          unary((a: IntValue) => toInt(t, a < 0 ? -BigInt(a) : BigInt(a))),
-        ),
-      )
-    if (name === '~')
-      out.push(
-        op(
-          '~',
-          [t],
-          t,
-          unary((a: IntValue) => toInt(t, ~BigInt(a))),
-        ),
-      )
-  }
-  for (const t of FLOAT_TYPES) {
-    if (name === '-')
-      out.push(
-        op(
-          '-',
-          [t],
-          t,
-          unary((a: number) => -a),
-        ),
-      )
-    if (name === '+')
-      out.push(
-        op(
-          '+',
-          [t],
-          t,
-          unary((a: number) => a),
-        ),
-      )
-    if (name === '@')
-      out.push(
-        op(
-          '@',
-          [t],
-          t,
-          unary((a: number) => Math.abs(a)),
-        ),
-      )
-  }
-  if (name === '-')
-    out.push(op('-', ['numeric'], 'numeric', unary(negateNumeric)))
-  if (name === '+')
-    out.push(
-      op(
-        '+',
-        ['numeric'],
-        'numeric',
-        unary((a: Decimal) => a),
-      ),
-    )
-  if (name === '@') out.push(op('@', ['numeric'], 'numeric', unary(absNumeric)))
+  const integer = INTEGER_UNARY[name]
+  if (integer)
+    for (const t of INTEGER_TYPES) out.push(op(name, [t], t, unary(integer(t))))
+  const float = FLOAT_UNARY[name]
+  if (float)
+    for (const t of FLOAT_TYPES) out.push(op(name, [t], t, unary(float)))
+  const numeric = NUMERIC_UNARY[name]
+  if (numeric) out.push(op(name, ['numeric'], 'numeric', unary(numeric)))
   return out
 }
 
