@@ -1,7 +1,6 @@
 // Answers one shape request as the Electric protocol says: snapshot chunks, log pages,
 // up-to-date, long-poll at the tail, 409 when the handle is not the live one.
-import type { ShapeDatabase } from '../database.ts'
-import { UnavailableError } from '../database.ts'
+import { UnavailableError, type ShapeDatabase } from '../database.ts'
 import { ReplicationSetupError } from '../replication/publication.ts'
 import { DefinitionError, type ShapeDefinition } from '../shapes/definition.ts'
 import { BEFORE_ALL, formatOffset, type Offset } from '../shapes/offset.ts'
