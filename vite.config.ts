@@ -20,5 +20,8 @@ export default defineConfig({
   server: {
     proxy: { '/api': forward, '/v1': forward, '/ingest': forward },
   },
+  // PGlite loads its wasm and data relative to its own module: keep it out of pre-bundling.
+  optimizeDeps: { exclude: ['@electric-sql/pglite'] },
+  worker: { format: 'es' },
   build: { outDir: 'dist', sourcemap: true },
 })

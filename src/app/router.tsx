@@ -5,8 +5,6 @@ import { routeTree } from './routeTree.gen.ts'
 export const router = createRouter({
   routeTree,
   defaultPreload: 'intent',
-  // Loaders read the server on every navigation; the synced local store replaces this later.
-  defaultStaleTime: 0,
   defaultNotFoundComponent: NotFoundPage,
   scrollRestoration: true,
 })

@@ -2,6 +2,7 @@
 // each by the same runner the server uses, so a new release upgrades a stored database.
 import type { PGliteInterface } from '@electric-sql/pglite'
 import { migrate, type Migration } from '../../shared/migrations.ts'
+import { pgliteTarget } from './pglite-target.ts'
 
 const files = import.meta.glob<string>('../../../migrations/client/*.sql', {
   query: '?raw',
@@ -17,19 +18,5 @@ export function migrateLocal(
   pg: PGliteInterface,
   migrations: Migration[] = clientMigrations,
 ): Promise<string[]> {
-  return migrate(
-    {
-      transaction: (fn) =>
-        pg.transaction((tx) =>
-          fn({
-            exec: async (sql) => {
-              await tx.exec(sql)
-            },
-            query: async (sql, params) =>
-              (await tx.query(sql, params)) as { rows: never[] },
-          }),
-        ),
-    },
-    migrations,
-  )
+  return migrate(pgliteTarget(pg), migrations)
 }

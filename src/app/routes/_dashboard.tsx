@@ -1,19 +1,28 @@
 import { createFileRoute, redirect } from '@tanstack/react-router'
-import { fetchAuthUser, fetchDashboard } from '../db/queries.ts'
-import { DashboardLayout } from '../features/dashboard/dashboard-layout.tsx'
+import { fetchSessionUser } from '../db/queries.ts'
+import {
+  DashboardLayout,
+  DashboardPending,
+} from '../features/dashboard/dashboard-layout.tsx'
 
 export const Route = createFileRoute('/_dashboard')({
   // Only signed-in users get past this point; everyone else goes to the landing page.
   beforeLoad: async () => {
-    const user = await fetchAuthUser().catch(() => null)
-    if (!user) throw redirect({ to: '/' })
+    const userId = await fetchSessionUser()
+    if (!userId) throw redirect({ to: '/' })
+    return { userId }
   },
-  loader: async () => {
-    try {
-      return await fetchDashboard()
-    } catch {
-      throw redirect({ to: '/' })
-    }
+  // PGlite is loaded here, after the frame has painted, so it stays out of the entry chunk.
+  loader: async ({ context }) => {
+    const { claimStore } = await import('../db/store.ts')
+    const { waitForFirstSync } = await import('../db/first-sync.ts')
+    const store = await claimStore(context.userId)
+    await waitForFirstSync(store, context.userId)
+    return { store }
   },
+  // The store opens once per tab; the loader's answer stays good.
+  staleTime: Infinity,
+  pendingMs: 0,
+  pendingComponent: DashboardPending,
   component: DashboardLayout,
 })

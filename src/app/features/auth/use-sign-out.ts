@@ -13,6 +13,12 @@ export function useSignOut(): () => Promise<void> {
     } catch (error) {
       console.warn('Logout failed', error)
     }
+    // Whoever uses this browser next must not see this user's data.
+    await import('../../db/store.ts')
+      .then((store) => store.releaseStore())
+      .catch((error: unknown) =>
+        console.warn('Clearing local data failed', error),
+      )
     router.clearCache()
     await navigate({ to: '/' })
   }, [navigate, router])

@@ -1,76 +1,44 @@
-// Signed-in frame: a permanent sidebar on wide screens, a toggled drawer below the breakpoint.
-import MenuIcon from '@mui/icons-material/Menu'
-import {
-  AppBar,
-  Box,
-  Drawer,
-  IconButton,
-  Toolbar,
-  useMediaQuery,
-} from '@mui/material'
-import { Outlet, useRouterState } from '@tanstack/react-router'
-import { useState } from 'react'
-import { MOBILE_BREAKPOINT_PX } from '../../../shared/constants.ts'
+// The signed-in dashboard: the frame, the sidebar and the page, all reading the local store.
+// Until the store is open (PGlite loads after first paint) the frame shows a placeholder.
+import { Box, CircularProgress, Divider, Typography } from '@mui/material'
+import { getRouteApi, Outlet } from '@tanstack/react-router'
 import { Logo } from '../../components/logo.tsx'
+import { LocalStoreProvider } from '../../db/provider.tsx'
+import { DashboardFrame } from './dashboard-frame.tsx'
 import { Sidebar } from './sidebar.tsx'
 
-const SIDEBAR_WIDTH = 260
+const route = getRouteApi('/_dashboard')
 
 export function DashboardLayout() {
-  const wide = useMediaQuery(`(min-width:${MOBILE_BREAKPOINT_PX}px)`, {
-    noSsr: true,
-  })
-  const path = useRouterState({ select: (s) => s.location.pathname })
-  // The drawer belongs to the page it was opened on: navigating from it closes it.
-  const [openOn, setOpenOn] = useState<string | null>(null)
-  const open = openOn === path
-  const setOpen = (value: boolean) => setOpenOn(value ? path : null)
-
+  const { store } = route.useLoaderData()
   return (
-    <Box sx={{ display: 'flex', flex: 1, minHeight: 0 }}>
-      {wide ? (
-        <Drawer
-          variant="permanent"
-          sx={{
-            width: SIDEBAR_WIDTH,
-            flexShrink: 0,
-            '& .MuiDrawer-paper': { width: SIDEBAR_WIDTH },
-          }}
-        >
-          <Sidebar />
-        </Drawer>
-      ) : (
-        <>
-          <AppBar position="fixed" color="default" elevation={1}>
-            <Toolbar>
-              <IconButton
-                edge="start"
-                aria-label="Open navigation"
-                onClick={() => setOpen(true)}
-                sx={{ mr: 1 }}
-              >
-                <MenuIcon />
-              </IconButton>
-              <Logo size={24} />
-            </Toolbar>
-          </AppBar>
-          <Drawer
-            variant="temporary"
-            open={open}
-            onClose={() => setOpen(false)}
-            ModalProps={{ keepMounted: true }}
-            sx={{ '& .MuiDrawer-paper': { width: SIDEBAR_WIDTH } }}
-          >
-            <Sidebar />
-          </Drawer>
-        </>
-      )}
-      <Box
-        component="main"
-        sx={{ flex: 1, minWidth: 0, p: { xs: 2, md: 4 }, mt: wide ? 0 : 7 }}
-      >
+    <LocalStoreProvider store={store}>
+      <DashboardFrame sidebar={<Sidebar />}>
         <Outlet />
+      </DashboardFrame>
+    </LocalStoreProvider>
+  )
+}
+
+export function DashboardPending() {
+  return (
+    <DashboardFrame
+      sidebar={
+        <>
+          <Box sx={{ px: 2, py: 2 }}>
+            <Logo />
+          </Box>
+          <Divider />
+        </>
+      }
+    >
+      <Box
+        role="status"
+        sx={{ display: 'flex', alignItems: 'center', gap: 2, mt: 4 }}
+      >
+        <CircularProgress size={20} />
+        <Typography color="text.secondary">Opening your data…</Typography>
       </Box>
-    </Box>
+    </DashboardFrame>
   )
 }

@@ -14,7 +14,7 @@ import { useState, type ReactNode } from 'react'
 import { DOCS_LINKS } from '../../../shared/constants.ts'
 import { ListItemLink } from '../../components/links.tsx'
 import { Logo } from '../../components/logo.tsx'
-import { useCurrentUser, useTeams } from '../../db/queries.ts'
+import { useCurrentUser, useTeams } from '../../db/hooks.ts'
 import { useSignOut } from '../auth/use-sign-out.ts'
 import { FeedbackDialog } from './feedback-dialog.tsx'
 
@@ -67,7 +67,7 @@ export function Sidebar() {
           </ListItemLink>
         </Section>
         <Section title="Teams">
-          {teams.map((team) => (
+          {(teams ?? []).map((team) => (
             <ListItemLink
               key={team.id}
               to="/teams/$teamId"
@@ -109,7 +109,7 @@ export function Sidebar() {
           aria-label="Preferences"
         >
           <ListItemText
-            primary={user.name || user.email}
+            primary={user ? user.name || user.email : ' '}
             secondary="Preferences"
           />
         </ListItemLink>

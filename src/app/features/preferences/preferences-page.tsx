@@ -12,7 +12,7 @@ import {
 } from '@mui/material'
 import { SUPPORT_EMAIL } from '../../../shared/constants.ts'
 import { PageTitle } from '../../components/page-title.tsx'
-import { useCurrentUser } from '../../db/queries.ts'
+import { useCurrentUser } from '../../db/hooks.ts'
 import { useSignOut } from '../auth/use-sign-out.ts'
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'long' })
@@ -20,6 +20,7 @@ const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'long' })
 export function PreferencesPage() {
   const user = useCurrentUser()
   const signOut = useSignOut()
+  if (!user) return null
   const rows: [string, string][] = [
     ['Name', user.name || '-'],
     ['Email', user.email],

@@ -2,11 +2,11 @@
 import { Box, Card, CardContent, Stack, Typography } from '@mui/material'
 import { ButtonLink } from '../../components/links.tsx'
 import { PageTitle } from '../../components/page-title.tsx'
-import { useHasAnySource, useTeamSources, useTeams } from '../../db/queries.ts'
+import { useAllSources, useTeams } from '../../db/hooks.ts'
+import type { Source } from '../../../shared/entities.ts'
 import { SourceGrid } from './source-grid.tsx'
 
-function TeamSources({ teamId, name }: { teamId: string; name: string }) {
-  const sources = useTeamSources(teamId)
+function TeamSources({ name, sources }: { name: string; sources: Source[] }) {
   return (
     <Box component="section" aria-label={name}>
       <Typography variant="h5" component="h2" sx={{ mb: 2 }}>
@@ -19,14 +19,20 @@ function TeamSources({ teamId, name }: { teamId: string; name: string }) {
 
 export function SourcesPage() {
   const teams = useTeams()
-  const hasAny = useHasAnySource()
+  const sources = useAllSources()
+  if (!teams || !sources) return <PageTitle>All Sources</PageTitle>
+  const hasAny = sources.length > 0
   return (
     <>
       <PageTitle>All Sources</PageTitle>
       {hasAny ? (
         <Stack spacing={4}>
           {teams.map((team) => (
-            <TeamSources key={team.id} teamId={team.id} name={team.name} />
+            <TeamSources
+              key={team.id}
+              name={team.name}
+              sources={sources.filter((s) => s.team_id === team.id)}
+            />
           ))}
         </Stack>
       ) : (

@@ -13,7 +13,7 @@ import {
 import { getRouteApi } from '@tanstack/react-router'
 import { SUPPORT_EMAIL } from '../../../shared/constants.ts'
 import { PageTitle } from '../../components/page-title.tsx'
-import { useTeam, useTeamSources, useTeamUsers } from '../../db/queries.ts'
+import { useTeam, useTeamSources, useTeamUsers } from '../../db/hooks.ts'
 import { SourceGrid } from '../sources/source-grid.tsx'
 
 const route = getRouteApi('/_dashboard/teams/$teamId/')
@@ -23,7 +23,8 @@ export function TeamPage() {
   const team = useTeam(teamId)
   const sources = useTeamSources(teamId)
   const users = useTeamUsers(teamId)
-  if (!team || !users) return <PageTitle>Team not found</PageTitle>
+  if (team === undefined) return null
+  if (team === null) return <PageTitle>Team not found</PageTitle>
   return (
     <Stack spacing={4}>
       <PageTitle>{team.name}</PageTitle>
@@ -31,7 +32,7 @@ export function TeamPage() {
         <Typography variant="h5" component="h2" sx={{ mb: 2 }}>
           Sources
         </Typography>
-        <SourceGrid sources={sources} />
+        {sources && <SourceGrid sources={sources} />}
       </section>
       <section aria-label="Users">
         <Typography variant="h5" component="h2" sx={{ mb: 2 }}>
@@ -50,7 +51,7 @@ export function TeamPage() {
               </TableRow>
             </TableHead>
             <TableBody>
-              {users.map((user) => (
+              {(users ?? []).map((user) => (
                 <TableRow key={user.id}>
                   <TableCell>{user.name || '-'}</TableCell>
                   <TableCell>{user.email}</TableCell>

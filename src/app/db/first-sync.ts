@@ -1,0 +1,36 @@
+// A first visit waits (briefly) until the user's rows and each team's lists have synced once,
+// so pages never show "Team not found" for data still on its way. Later visits pass at once.
+import type { LocalStore } from './store.ts'
+
+const FIRST_SYNC_LIMIT_MS = 15_000
+const CHECK_EVERY_MS = 50
+
+async function synced(store: LocalStore, userId: string): Promise<boolean> {
+  // pglite-sync creates its metadata table when the syncing tab starts; until then, not ready.
+  const started = await store.query<{ t: string | null }>(
+    `select to_regclass('electric.subscriptions_metadata')::text as t`,
+  )
+  if (!started.rows[0]?.t) return false
+  const { rows } = await store.query<{ ready: boolean }>(
+    `select exists (select 1 from users where id = $1)
+        and not exists (
+          select 1 from user_teams t
+           where t.user_id = $1
+             and not exists (select 1 from electric.subscriptions_metadata m
+                              where m.key = 'team:' || t.team_id)
+        ) as ready`,
+    [userId],
+  )
+  return rows[0]?.ready === true
+}
+
+export async function waitForFirstSync(
+  store: LocalStore,
+  userId: string,
+): Promise<void> {
+  const deadline = Date.now() + FIRST_SYNC_LIMIT_MS
+  while (Date.now() < deadline) {
+    if (await synced(store, userId)) return
+    await new Promise((resolve) => setTimeout(resolve, CHECK_EVERY_MS))
+  }
+}

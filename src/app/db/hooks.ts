@@ -1,0 +1,72 @@
+// Named live reads of the local store. Every list is scoped to the store's owner, so rows of a
+// previous user still being cleared can never show. `undefined` means "not read yet".
+import { useLiveQuery } from '@electric-sql/pglite-react'
+import type { Source, Team, TeamUser, User } from '../../shared/entities.ts'
+
+const OWNER = '(select user_id from local_owner)'
+const OWNER_TEAMS = `(select team_id from user_teams where user_id = ${OWNER})`
+
+const iso = (value: unknown): string =>
+  value instanceof Date ? value.toISOString() : String(value)
+
+export function useCurrentUser(): User | undefined {
+  const result = useLiveQuery<User & { created_at: unknown }>(
+    `select id, name, email, team_id, created_at from users where id = ${OWNER}`,
+    [],
+  )
+  const row = result?.rows[0]
+  return row ? { ...row, created_at: iso(row.created_at) } : undefined
+}
+
+export function useTeams(): Team[] | undefined {
+  return useLiveQuery<Team>(
+    `select team_id as id, name from user_teams where user_id = ${OWNER} order by name, team_id`,
+    [],
+  )?.rows
+}
+
+export function useTeam(teamId: string): Team | null | undefined {
+  const teams = useTeams()
+  return teams && (teams.find((team) => team.id === teamId) ?? null)
+}
+
+type SourceRow = Omit<Source, 'deleted_at' | 'created_at' | 'updated_at'> & {
+  deleted_at: unknown
+  created_at: unknown
+  updated_at: unknown
+}
+
+const toSource = (row: SourceRow): Source => ({
+  ...row,
+  deleted_at: row.deleted_at == null ? null : iso(row.deleted_at),
+  created_at: iso(row.created_at),
+  updated_at: iso(row.updated_at),
+})
+
+export function useAllSources(): Source[] | undefined {
+  return useLiveQuery<SourceRow>(
+    `select * from sources where team_id in ${OWNER_TEAMS} order by created_at, id`,
+    [],
+  )?.rows.map(toSource)
+}
+
+export function useTeamSources(teamId: string): Source[] | undefined {
+  return useLiveQuery<SourceRow>(
+    `select * from sources where team_id::text = $1 and team_id in ${OWNER_TEAMS}
+      order by created_at, id`,
+    [teamId],
+  )?.rows.map(toSource)
+}
+
+/** Members of a team the owner belongs to; null when it is not one of theirs. */
+export function useTeamUsers(teamId: string): TeamUser[] | null | undefined {
+  const team = useTeam(teamId)
+  const members = useLiveQuery<TeamUser>(
+    `select user_id as id, name, email from team_members
+      where team_id::text = $1 and team_id in ${OWNER_TEAMS}
+      order by name, email`,
+    [teamId],
+  )?.rows
+  if (team === null) return null
+  return team && members
+}

@@ -1,0 +1,150 @@
+// What the syncing tab follows: the owner's user row and teams; each team's sources and
+// members; the event logs of sources a tab shows. Shapes start and stop as those lists change,
+// and a change of owner empties the store before the next user's data arrives.
+import type { PGliteInterface } from '@electric-sql/pglite'
+import type { LiveNamespace } from '@electric-sql/pglite/live'
+import type { PGliteWithSync } from '@electric-sql/pglite-sync'
+import type { ChangeMessage, Row } from '@electric-sql/client'
+
+type SyncedPg = PGliteInterface & {
+  live: LiveNamespace
+  electric: PGliteWithSync['sync']
+}
+type Subscription = { unsubscribe(): void }
+
+const SYNCED_TABLES = [
+  'users',
+  'user_teams',
+  'team_members',
+  'sources',
+  'source_event_logs',
+]
+
+export function startSync(base: PGliteInterface, origin: string): void {
+  const pg = base as SyncedPg
+  const url = (path: string) => new URL(path, origin).toString()
+  const running = new Map<string, Subscription>()
+  let owner: string | null = null
+
+  const follow = async (
+    key: string,
+    shapes: Parameters<SyncedPg['electric']['syncShapesToTables']>[0]['shapes'],
+  ) => {
+    if (running.has(key)) return
+    running.set(key, { unsubscribe() {} })
+    const sub = await pg.electric.syncShapesToTables({ key, shapes })
+    if (running.has(key)) running.set(key, sub)
+    else sub.unsubscribe()
+  }
+  const unfollow = (key: string) => {
+    running.get(key)?.unsubscribe()
+    running.delete(key)
+  }
+  // Rows of one team or source are removed on refetch; others sharing the table stay.
+  const scoped = (table: string, column: string, value: string) => ({
+    table,
+    // Each row keeps the txids of its last change, for writes waiting on them (await-txid.ts).
+    mapColumns: (message: ChangeMessage<Row>) => ({
+      ...message.value,
+      synced_txids: message.headers.txids ?? null,
+    }),
+    primaryKey:
+      table === 'user_teams'
+        ? ['user_id', 'team_id']
+        : table === 'team_members'
+          ? ['team_id', 'user_id']
+          : ['id'],
+    onMustRefetch: async (tx: {
+      query(sql: string, params: unknown[]): Promise<unknown>
+    }) => {
+      await tx.query(`delete from ${table} where ${column} = $1`, [value])
+    },
+  })
+
+  // pglite-sync makes its metadata table on first use; before that nothing was synced.
+  async function syncedKeys(): Promise<string[]> {
+    const { rows } = await pg.query<{ t: string | null }>(
+      `select to_regclass('electric.subscriptions_metadata')::text as t`,
+    )
+    if (!rows[0]?.t) return []
+    const keys = await pg.query<{ key: string }>(
+      'select key from electric.subscriptions_metadata',
+    )
+    return keys.rows.map((r) => r.key)
+  }
+
+  async function switchOwner(next: string | null) {
+    if (next === owner) return
+    for (const key of [...running.keys()]) unfollow(key)
+    owner = next
+    await pg.transaction(async (tx) => {
+      for (const table of SYNCED_TABLES) await tx.exec(`delete from ${table}`)
+    })
+    for (const key of await syncedKeys())
+      await pg.electric.deleteSubscription(key)
+    if (!next) return
+    await follow(`user:${next}`, {
+      users: {
+        shape: { url: url('/v1/user/me') },
+        ...scoped('users', 'id', next),
+      },
+      user_teams: {
+        shape: { url: url('/v1/teams') },
+        ...scoped('user_teams', 'user_id', next),
+      },
+    })
+  }
+
+  async function followTeams(teamIds: string[]) {
+    const wanted = new Set(teamIds.map((id) => `team:${id}`))
+    for (const key of running.keys())
+      if (key.startsWith('team:') && !wanted.has(key)) unfollow(key)
+    for (const teamId of teamIds)
+      await follow(`team:${teamId}`, {
+        sources: {
+          shape: { url: url(`/v1/sources?team_id=${teamId}`) },
+          ...scoped('sources', 'team_id', teamId),
+        },
+        team_members: {
+          shape: { url: url(`/v1/team-users?team_id=${teamId}`) },
+          ...scoped('team_members', 'team_id', teamId),
+        },
+      })
+  }
+
+  async function followSources(sourceIds: string[]) {
+    const wanted = new Set(sourceIds.map((id) => `source:${id}`))
+    for (const key of running.keys())
+      if (key.startsWith('source:') && !wanted.has(key)) unfollow(key)
+    for (const sourceId of sourceIds)
+      await follow(`source:${sourceId}`, {
+        source_event_logs: {
+          shape: { url: url(`/v1/source-event-logs?source_id=${sourceId}`) },
+          ...scoped('source_event_logs', 'source_id', sourceId),
+        },
+      })
+  }
+
+  // Each list is a live query; its callbacks run one at a time in order of arrival.
+  let queue = Promise.resolve()
+  const serial = (fn: () => Promise<void>) => {
+    queue = queue
+      .then(fn)
+      .catch((error: unknown) => console.warn('sync', error))
+  }
+  void pg.live.query<{ user_id: string }>(
+    'select user_id from local_owner',
+    [],
+    (r) => serial(() => switchOwner(r.rows[0]?.user_id ?? null)),
+  )
+  void pg.live.query<{ team_id: string }>(
+    `select t.team_id from user_teams t join local_owner o on o.user_id = t.user_id order by 1`,
+    [],
+    (r) => serial(() => followTeams(r.rows.map((row) => row.team_id))),
+  )
+  void pg.live.query<{ source_id: string }>(
+    'select source_id from followed_sources order by 1',
+    [],
+    (r) => serial(() => followSources(r.rows.map((row) => row.source_id))),
+  )
+}

@@ -1,0 +1,91 @@
+// The txid wait helper on real PGlite (in Node) with the live extension and the shipped client
+// schema: it resolves when a row carrying the txid lands, and fails clearly when none does.
+import { PGlite } from '@electric-sql/pglite'
+import { live } from '@electric-sql/pglite/live'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  awaitTxid,
+  TxidTimeoutError,
+  writeAndAwait,
+} from '../../src/app/db/await-txid.ts'
+import { migrateLocal } from '../../src/app/db/migrations.ts'
+
+type Store = Awaited<ReturnType<typeof open>>
+const open = () => PGlite.create({ extensions: { live } })
+
+let store: Store
+let next = 1
+const sourceId = () =>
+  `00000000-0000-4000-8000-${String(next++).padStart(12, '0')}`
+
+async function syncSource(txids: number[] | null, id = sourceId()) {
+  await store.query(
+    `insert into sources (id, team_id, state, region, connection_url, source_secret,
+                          created_at, updated_at, synced_txids)
+     values ($1, '00000000-0000-4000-8000-0000000000aa', 'active', 'us-east-1',
+             'postgres://db', 'secret', now(), now(), $2)`,
+    [id, txids],
+  )
+  return id
+}
+
+describe('awaitTxid', { timeout: 60_000 }, () => {
+  beforeAll(async () => {
+    store = await open()
+    await migrateLocal(store)
+  }, 120_000)
+  afterAll(() => store.close())
+
+  it('resolves when a row with the txid is applied after it starts waiting', async () => {
+    const waiting = awaitTxid(store, 'sources', 1001)
+    let settled = false
+    void waiting.then(() => (settled = true))
+    await syncSource([999])
+    await store.query('select 1') // a round trip later, an unrelated txid has not resolved it
+    expect(settled).toBe(false)
+    await syncSource([1000, 1001])
+    await expect(waiting).resolves.toBeUndefined()
+  })
+
+  it('resolves at once when the row is already there', async () => {
+    await syncSource([2002])
+    await expect(awaitTxid(store, 'sources', 2002)).resolves.toBeUndefined()
+  })
+
+  it('sees an update that carries the txid', async () => {
+    const id = await syncSource(null)
+    const waiting = awaitTxid(store, 'sources', 3003)
+    await store.query(
+      `update sources set state = 'error', synced_txids = '{3003}' where id = $1`,
+      [id],
+    )
+    await expect(waiting).resolves.toBeUndefined()
+  })
+
+  it('fails with a clear error when the change never arrives', async () => {
+    const error = await awaitTxid(store, 'sources', 4004, 50).catch(
+      (e: unknown) => e,
+    )
+    expect(error).toBeInstanceOf(TxidTimeoutError)
+    expect((error as Error).message).toMatch(
+      /saved, but it has not reached this browser/,
+    )
+  })
+
+  it('writeAndAwait returns the write answer once its change is local', async () => {
+    const answer = await writeAndAwait(store, 'sources', async () => {
+      // the change syncs while (or before) the helper starts waiting
+      void Promise.resolve().then(() => syncSource([5005]))
+      return { id: 'x', txid: 5005 }
+    })
+    expect(answer).toEqual({ id: 'x', txid: 5005 })
+  })
+
+  it('writeAndAwait passes a failed write on and waits for nothing', async () => {
+    await expect(
+      writeAndAwait(store, 'sources', () =>
+        Promise.reject(new Error('Code 403: forbidden')),
+      ),
+    ).rejects.toThrow('Code 403: forbidden')
+  })
+})
