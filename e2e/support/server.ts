@@ -1,12 +1,15 @@
 // Runs the real server for the e2e run: a fresh data dir and control-plane Postgres owned by
-// this launcher (tests write to it; its URL goes to databaseUrlFile), the server itself as a
-// child process. On SIGTERM the server stops first, then Postgres, then the files go.
+// this launcher (tests write to it; its URL goes to databaseUrlFile), a fake PostHog the
+// server's analytics proxy forwards to (its URL goes to posthogUrlFile), and the server itself
+// as a child process. On SIGTERM the server stops first, then the fake and Postgres, then the
+// files go.
 import { spawn } from 'node:child_process'
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startEmbeddedPostgres } from '../../src/server/control/embedded-postgres.ts'
-import { databaseUrlFile } from './paths.ts'
+import { startFakePostHog } from '../../tests/support/fake-posthog.ts'
+import { databaseUrlFile, posthogUrlFile } from './paths.ts'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sluice-e2e-'))
 // Embedded Postgres runs as the postgres user when we are root: it must reach the dir.
@@ -16,6 +19,8 @@ const postgres = await startEmbeddedPostgres({
   database: 'sluice',
 })
 writeFileSync(databaseUrlFile, postgres.url)
+const posthog = await startFakePostHog()
+writeFileSync(posthogUrlFile, posthog.url)
 
 const server = spawn(
   process.execPath,
@@ -27,6 +32,8 @@ const server = spawn(
       DATA_DIR: dataDir,
       DATABASE_URL: postgres.url,
       HOST: process.env.HOST ?? 'localhost',
+      POSTHOG_KEY: 'phc_e2e',
+      POSTHOG_HOST: posthog.url,
     },
   },
 )
@@ -39,8 +46,10 @@ async function stop(code: number) {
     server.kill('SIGTERM')
     await new Promise((resolve) => server.once('exit', resolve))
   }
+  await posthog.close()
   await postgres.stop()
   rmSync(databaseUrlFile, { force: true })
+  rmSync(posthogUrlFile, { force: true })
   rmSync(dataDir, { recursive: true, force: true })
   process.exit(code)
 }

@@ -4,11 +4,17 @@ import { RouterProvider } from '@tanstack/react-router'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { ToastProvider } from './components/toast.tsx'
+import { startAnalytics, trackPageView } from './lib/analytics.ts'
 import { router } from './router.tsx'
 import { theme } from './theme.ts'
 
 const root = document.getElementById('root')
 if (!root) throw new Error('index.html has no #root element')
+
+// One page view per navigation that changed the URL, the first one included.
+router.subscribe('onResolved', ({ hrefChanged }) => {
+  if (hrefChanged) trackPageView(window.location.href)
+})
 
 createRoot(root).render(
   <StrictMode>
@@ -20,3 +26,5 @@ createRoot(root).render(
     </ThemeProvider>
   </StrictMode>,
 )
+
+startAnalytics()

@@ -1,6 +1,8 @@
 // createApp builds the whole HTTP app without listening, so tests call it in-process.
 import { Hono } from 'hono'
 import { HTTPException } from 'hono/http-exception'
+import { ingestRoutes } from './analytics/ingest.ts'
+import { analyticsRoutes } from './analytics/routes.ts'
 import { apiRoutes } from './api/routes.ts'
 import { authRoutes } from './auth/routes.ts'
 import { gatewayRoutes } from './gateway/routes.ts'
@@ -25,8 +27,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.get('/api/public/health', (c) => c.json({ status: 'ok' }))
   app.route('/api/public/auth', authRoutes)
+  app.route('/api/public/analytics', analyticsRoutes)
   app.route('/api/v1', apiRoutes)
   app.route('/', gatewayRoutes)
+  app.route('/ingest', ingestRoutes())
 
   app.onError((error, c) => {
     if (error instanceof HTTPException) return error.getResponse()

@@ -2,6 +2,7 @@
 import { useNavigate, useRouter } from '@tanstack/react-router'
 import { useCallback } from 'react'
 import { z } from 'zod'
+import { resetAnalytics } from '../../lib/analytics.ts'
 import { api } from '../../lib/api.ts'
 
 export function useSignOut(): () => Promise<void> {
@@ -19,6 +20,7 @@ export function useSignOut(): () => Promise<void> {
       .catch((error: unknown) =>
         console.warn('Clearing local data failed', error),
       )
+    resetAnalytics()
     router.clearCache()
     await navigate({ to: '/' })
   }, [navigate, router])
