@@ -13,7 +13,12 @@ export async function fetchSessionUser(): Promise<string | null> {
     return (await fetchAuthUser()).id
   } catch (error) {
     if (error instanceof ApiError) return null
-    const { openStore, localOwner } = await import('./store.ts')
-    return localOwner(await openStore()).catch(() => null)
+    return lastSignedIn()
   }
+}
+
+/** Who the local store belongs to: the user last signed in on this browser, if any. */
+export async function lastSignedIn(): Promise<string | null> {
+  const { openStore, localOwner } = await import('./store.ts')
+  return localOwner(await openStore()).catch(() => null)
 }

@@ -1,6 +1,7 @@
 // The one way the app talks to the REST API: same origin, cookies included, JSON both ways,
 // answers parsed with zod, failures as ApiError carrying the status and the server's message.
 import type { z } from 'zod'
+import { reportUnreachable } from './connectivity.ts'
 
 export class ApiError extends Error {
   constructor(
@@ -33,16 +34,23 @@ export async function api<T>(
   schema: z.ZodType<T>,
   init: { method?: string; body?: unknown; signal?: AbortSignal } = {},
 ): Promise<T> {
-  const response = await fetch(path, {
-    method: init.method ?? 'GET',
-    credentials: 'include',
-    signal: init.signal,
-    headers:
-      init.body === undefined
-        ? undefined
-        : { 'content-type': 'application/json' },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  })
+  let response: Response
+  try {
+    response = await fetch(path, {
+      method: init.method ?? 'GET',
+      credentials: 'include',
+      signal: init.signal,
+      headers:
+        init.body === undefined
+          ? undefined
+          : { 'content-type': 'application/json' },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    })
+  } catch (error) {
+    // The request never reached the server (offline, or the server is down).
+    if (!init.signal?.aborted) reportUnreachable()
+    throw error
+  }
   if (!response.ok) {
     const { text, body } = await messageOf(response)
     throw new ApiError(response.status, text, body)

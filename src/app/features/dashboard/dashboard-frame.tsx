@@ -13,6 +13,7 @@ import { useRouterState } from '@tanstack/react-router'
 import { useState, type ReactNode } from 'react'
 import { MOBILE_BREAKPOINT_PX } from '../../../shared/constants.ts'
 import { Logo } from '../../components/logo.tsx'
+import { OfflineIndicator } from '../../components/offline-indicator.tsx'
 
 const SIDEBAR_WIDTH = 260
 
@@ -72,6 +73,7 @@ export function DashboardFrame(props: {
         component="main"
         sx={{ flex: 1, minWidth: 0, p: { xs: 2, md: 4 }, mt: wide ? 0 : 7 }}
       >
+        <OfflineIndicator />
         {props.children}
       </Box>
     </Box>

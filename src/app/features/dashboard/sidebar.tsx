@@ -14,6 +14,7 @@ import { useState, type ReactNode } from 'react'
 import { DOCS_LINKS } from '../../../shared/constants.ts'
 import { ListItemLink } from '../../components/links.tsx'
 import { Logo } from '../../components/logo.tsx'
+import { NeedsNetwork } from '../../components/needs-network.tsx'
 import { useCurrentUser, useTeams } from '../../db/hooks.ts'
 import { useSignOut } from '../auth/use-sign-out.ts'
 import { FeedbackDialog } from './feedback-dialog.tsx'
@@ -113,12 +114,14 @@ export function Sidebar() {
             secondary="Preferences"
           />
         </ListItemLink>
-        <ListItemButton onClick={signOut}>
-          <ListItemIcon sx={{ minWidth: 32 }}>
-            <LogoutIcon fontSize="small" />
-          </ListItemIcon>
-          <ListItemText primary="Logout" />
-        </ListItemButton>
+        <NeedsNetwork>
+          <ListItemButton onClick={signOut}>
+            <ListItemIcon sx={{ minWidth: 32 }}>
+              <LogoutIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText primary="Logout" />
+          </ListItemButton>
+        </NeedsNetwork>
       </List>
       <FeedbackDialog
         open={feedbackOpen}

@@ -1,6 +1,7 @@
 // /sources: every team's sources, or a welcome when there are none at all.
 import { Box, Card, CardContent, Stack, Typography } from '@mui/material'
 import { ButtonLink } from '../../components/links.tsx'
+import { NeedsNetwork } from '../../components/needs-network.tsx'
 import { PageTitle } from '../../components/page-title.tsx'
 import { useAllSources, useTeams } from '../../db/hooks.ts'
 import type { Source } from '../../../shared/entities.ts'
@@ -47,9 +48,11 @@ export function SourcesPage() {
                 apps. You will need a connection string for a database with
                 logical replication enabled.
               </Typography>
-              <ButtonLink to="/sources/new" variant="contained">
-                Add Your First Postgres Database
-              </ButtonLink>
+              <NeedsNetwork>
+                <ButtonLink to="/sources/new" variant="contained">
+                  Add Your First Postgres Database
+                </ButtonLink>
+              </NeedsNetwork>
             </Stack>
           </CardContent>
         </Card>

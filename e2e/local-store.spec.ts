@@ -1,0 +1,69 @@
+// The local store across visits: a reload resumes from stored offsets, and a different user
+// signing in on the same browser never sees the previous user's data.
+import type { Page } from '@playwright/test'
+import { expect, test } from './support/fixtures.ts'
+
+/** Shape requests this page makes from now on. */
+function shapeRequests(page: Page): URL[] {
+  const seen: URL[] = []
+  page.on('request', (request) => {
+    const url = new URL(request.url())
+    if (url.pathname.startsWith('/v1/')) seen.push(url)
+  })
+  return seen
+}
+
+const isLive = (url: URL) => url.searchParams.get('live') === 'true'
+
+test('a reload resumes from the local store without refetching snapshots', async ({
+  page,
+  signIn,
+}) => {
+  const user = await signIn()
+  const first = shapeRequests(page)
+  await page.goto('/sources')
+  const nav = page.getByRole('navigation', { name: 'Main' })
+  await expect(
+    nav.getByRole('link', { name: `${user.name}'s team` }),
+  ).toBeVisible()
+  // Every shape is caught up (long-polling live) before the reload.
+  await expect
+    .poll(() => new Set(first.filter(isLive).map((u) => u.pathname)).size)
+    .toBeGreaterThanOrEqual(4)
+
+  await page.reload()
+  const second = shapeRequests(page)
+  await expect(
+    nav.getByRole('link', { name: `${user.name}'s team` }),
+  ).toBeVisible()
+  await expect.poll(() => second.filter(isLive).length).toBeGreaterThan(0)
+  expect(
+    second.filter((u) => u.searchParams.get('offset') === '-1').map(String),
+  ).toEqual([])
+})
+
+test('signing out and in as someone else shows nothing of the first user', async ({
+  page,
+  signIn,
+}) => {
+  const first = await signIn()
+  await page.goto('/sources')
+  const nav = page.getByRole('navigation', { name: 'Main' })
+  await expect(
+    nav.getByRole('link', { name: `${first.name}'s team` }),
+  ).toBeVisible()
+  await nav.getByRole('button', { name: 'Logout' }).click()
+  await expect(
+    page.getByRole('link', { name: 'Sign in with GitHub' }),
+  ).toBeVisible()
+
+  const second = await signIn()
+  await page.goto('/sources')
+  await expect(
+    nav.getByRole('link', { name: `${second.name}'s team` }),
+  ).toBeVisible()
+  await expect(page.getByText(first.name)).toHaveCount(0)
+  await page.goto('/preferences')
+  await expect(page.getByText(second.email)).toBeVisible()
+  await expect(page.getByText(first.email)).toHaveCount(0)
+})
