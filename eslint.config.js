@@ -25,6 +25,10 @@ const posthog = pattern(
   ['posthog-js', 'posthog-js/*'],
   'Use src/app/lib/analytics.',
 )
+const swFromOthers = pattern(
+  ['**/server/**', '**/app/**', '**/engine/**'],
+  'The service worker stands alone: workbox and src/shared only.',
+)
 const sharedOnly = pattern(
   ['**/server/**', '**/app/**', '**/engine/**', 'react', 'hono', 'pg'],
   'src/shared depends on zod only.',
@@ -73,7 +77,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/app/**/*.{ts,tsx}', 'sw/**/*.ts'],
+    files: ['src/app/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: {
@@ -91,6 +95,11 @@ export default tseslint.config(
       ...restrict(serverFromApp, pglite),
       'no-restricted-syntax': 'off',
     },
+  },
+  {
+    files: ['sw/**/*.ts'],
+    languageOptions: { globals: { ...globals.serviceworker } },
+    rules: restrict(swFromOthers, pglite, posthog),
   },
   { files: ['src/server/**/*.ts'], rules: restrict(appFromServer, posthog) },
   { files: ['src/engine/**/*.ts'], rules: restrict(fromEngine, posthog) },

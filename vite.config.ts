@@ -1,6 +1,9 @@
 import { tanstackRouter } from '@tanstack/router-plugin/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
+import { VitePWA } from 'vite-plugin-pwa'
+import { webAppManifest } from './src/app/pwa/manifest.ts'
+import { precache } from './src/app/pwa/precache.ts'
 
 // In development Vite serves the app and forwards server paths to `npm run serve` (see
 // scripts/dev.ts). The Host header is kept so the server's same-origin check sees Vite's origin.
@@ -16,6 +19,21 @@ export default defineConfig({
       generatedRouteTree: 'src/app/routeTree.gen.ts',
     }),
     react(),
+    VitePWA({
+      // Our own worker (sw/sw.ts, built to dist/sw.js) with the precache list injected.
+      strategies: 'injectManifest',
+      srcDir: 'sw',
+      filename: 'sw.ts',
+      // One self-contained classic script: no module workers needed in any browser.
+      injectManifest: { ...precache, rollupFormat: 'iife' },
+      // The app registers the worker itself, after first paint (src/app/lib/service-worker.ts).
+      injectRegister: false,
+      manifest: webAppManifest,
+      // The precache glob already takes every icon; listing them again only doubles entries.
+      includeManifestIcons: false,
+      // No worker in development: a precached shell would fight Vite's hot reload.
+      devOptions: { enabled: false },
+    }),
   ],
   server: {
     proxy: { '/api': forward, '/v1': forward, '/ingest': forward },

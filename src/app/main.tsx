@@ -1,10 +1,12 @@
-// Browser entry: mounts the router inside the theme and the app-wide toast area.
+// Browser entry: mounts the router inside the theme and the app-wide toast area, then, in a
+// production build, registers the service worker.
 import { CssBaseline, ThemeProvider } from '@mui/material'
 import { RouterProvider } from '@tanstack/react-router'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { ToastProvider } from './components/toast.tsx'
+import { showToast, ToastProvider } from './components/toast.tsx'
 import { startAnalytics, trackPageView } from './lib/analytics.ts'
+import { registerServiceWorker } from './lib/service-worker.ts'
 import { router } from './router.tsx'
 import { theme } from './theme.ts'
 
@@ -28,3 +30,30 @@ createRoot(root).render(
 )
 
 startAnalytics()
+
+// In development Vite serves the code and no worker exists (vite.config.ts).
+if (import.meta.env.PROD && 'serviceWorker' in navigator)
+  afterFirstPaint(startServiceWorker)
+
+function startServiceWorker() {
+  registerServiceWorker({
+    container: navigator.serviceWorker,
+    offerUpdate: (accept) =>
+      showToast('A new version is available', 'info', {
+        label: 'Reload',
+        onClick: accept,
+      }),
+    reload: () => window.location.reload(),
+  }).catch((error: unknown) =>
+    // The app works without the worker; it only loses the offline shell.
+    console.warn('Service worker registration failed', error),
+  )
+}
+
+// The worker's precache download must not compete with the first screen: wait for the page's
+// load, then for the frame after the next paint.
+function afterFirstPaint(run: () => void) {
+  const later = () => requestAnimationFrame(() => setTimeout(run))
+  if (document.readyState === 'complete') later()
+  else window.addEventListener('load', later, { once: true })
+}

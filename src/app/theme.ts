@@ -1,13 +1,17 @@
 // Dark by default, light when the system asks for it: both schemes, picked by the OS setting.
 import { createTheme } from '@mui/material'
+import { darkColors } from './colors.ts'
 
 export const theme = createTheme({
   cssVariables: { colorSchemeSelector: 'media' },
   colorSchemes: {
     dark: {
       palette: {
-        primary: { main: '#38bdf8' },
-        background: { default: '#0b1120', paper: '#111827' },
+        primary: { main: darkColors.primary },
+        background: {
+          default: darkColors.background,
+          paper: darkColors.paper,
+        },
       },
     },
     light: { palette: { primary: { main: '#0369a1' } } },

@@ -41,6 +41,9 @@ describe('security headers', () => {
     expect(csp.get('frame-ancestors')).toEqual(["'none'"])
     expect(csp.get('default-src')).toEqual(["'self'"])
     expect(csp.get('object-src')).toEqual(["'none'"])
+    // The service worker and the manifest load from our origin.
+    expect(csp.get('worker-src')).toContain("'self'")
+    expect(csp.get('manifest-src')).toEqual(["'self'"])
     expect(response.headers.get('x-content-type-options')).toBe('nosniff')
     expect(response.headers.get('x-frame-options')).toBe('DENY')
     expect(response.headers.get('referrer-policy')).toBe(

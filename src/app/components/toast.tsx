@@ -1,50 +1,117 @@
-// The app's one toast area, bottom right. Anything can call useToast()(message, severity).
-import { Alert, Snackbar, type AlertColor } from '@mui/material'
+// The app's one toast area, bottom right. Components call useToast()(message, severity, action);
+// code outside React (the service worker's update offer) calls showToast the same way.
 import {
-  createContext,
-  useCallback,
-  useContext,
-  useState,
-  type ReactNode,
-} from 'react'
+  Alert,
+  Button,
+  IconButton,
+  Snackbar,
+  type AlertColor,
+} from '@mui/material'
+import CloseIcon from '@mui/icons-material/Close'
+import { useSyncExternalStore, type ReactNode } from 'react'
 
-type Toast = { id: number; message: string; severity: AlertColor }
-type ShowToast = (message: string, severity?: AlertColor) => void
+export type ToastAction = { label: string; onClick: () => void }
+type Toast = {
+  id: number
+  message: string
+  severity: AlertColor
+  action?: ToastAction
+}
+type ShowToast = (
+  message: string,
+  severity?: AlertColor,
+  action?: ToastAction,
+) => void
 
-const ToastContext = createContext<ShowToast>(() => {})
+const AUTO_HIDE_MS = 6000
+
+// One queue for the page, shown one toast at a time.
+let queue: readonly Toast[] = []
+const listeners = new Set<() => void>()
+
+function setQueue(next: readonly Toast[]) {
+  queue = next
+  for (const listener of listeners) listener()
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener)
+  return () => listeners.delete(listener)
+}
+
+export const showToast: ShowToast = (message, severity = 'info', action) => {
+  setQueue([
+    ...queue,
+    { id: Date.now() + Math.random(), message, severity, action },
+  ])
+}
+
+function dismiss(id: number) {
+  setQueue(queue.filter((toast) => toast.id !== id))
+}
 
 export function ToastProvider({ children }: { children: ReactNode }) {
-  const [queue, setQueue] = useState<Toast[]>([])
-  const show = useCallback<ShowToast>((message, severity = 'info') => {
-    setQueue((q) => [
-      ...q,
-      { id: Date.now() + Math.random(), message, severity },
-    ])
-  }, [])
-  const current = queue[0]
-  const dismiss = () => setQueue((q) => q.slice(1))
+  const current = useSyncExternalStore(subscribe, () => queue[0])
+  const action = current?.action
+  const close = () => {
+    if (current) dismiss(current.id)
+  }
   return (
-    <ToastContext value={show}>
+    <>
       {children}
       <Snackbar
         key={current?.id}
         open={current !== undefined}
-        autoHideDuration={6000}
-        onClose={(_, reason) => reason !== 'clickaway' && dismiss()}
+        // A toast that offers an action stays until it is used or closed.
+        autoHideDuration={action ? null : AUTO_HIDE_MS}
+        onClose={(_, reason) => reason !== 'clickaway' && close()}
         anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
       >
         <Alert
           severity={current?.severity ?? 'info'}
           variant="filled"
-          onClose={dismiss}
+          onClose={close}
+          action={action && <ActionButtons action={action} onClose={close} />}
         >
           {current?.message}
         </Alert>
       </Snackbar>
-    </ToastContext>
+    </>
+  )
+}
+
+// Alert shows either its action or its close button; a toast with an action needs both.
+function ActionButtons({
+  action,
+  onClose,
+}: {
+  action: ToastAction
+  onClose: () => void
+}) {
+  return (
+    <>
+      <Button
+        color="inherit"
+        size="small"
+        onClick={() => {
+          onClose()
+          action.onClick()
+        }}
+      >
+        {action.label}
+      </Button>
+      <IconButton
+        color="inherit"
+        size="small"
+        aria-label="Close"
+        onClick={onClose}
+      >
+        <CloseIcon fontSize="small" />
+      </IconButton>
+    </>
   )
 }
 
 export function useToast(): ShowToast {
-  return useContext(ToastContext)
+  return showToast
 }

@@ -12,6 +12,8 @@ const contentSecurityPolicy = {
   imgSrc: ["'self'", 'data:', 'blob:'],
   fontSrc: ["'self'", 'data:'],
   connectSrc: ["'self'"],
+  // The service worker (/sw.js) and the web app manifest come from our own origin; 'self' is
+  // all they need.
   workerSrc: ["'self'", 'blob:'],
   manifestSrc: ["'self'"],
   objectSrc: ["'none'"],

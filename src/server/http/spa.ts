@@ -1,12 +1,13 @@
-// Serves the built dashboard: hashed assets cached for good, every client route gets index.html.
+// Serves the built dashboard: hashed assets cached for good, every other file revalidated, every
+// client route gets index.html.
 import { serveStatic } from '@hono/node-server/serve-static'
 import { existsSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import type { Hono } from 'hono'
+import { isAppRoute } from '../../shared/app-routes.ts'
 import type { AppEnv } from './context.ts'
 
-// Paths that belong to the server; a miss there is a 404, never the app's HTML.
-const SERVER_PREFIXES = ['/api/', '/v1/', '/ingest/']
+const FOREVER = 'public, max-age=31536000, immutable'
 
 export function mountSpa(app: Hono<AppEnv>, distDir: string): void {
   const indexFile = join(distDir, 'index.html')
@@ -18,10 +19,16 @@ export function mountSpa(app: Hono<AppEnv>, distDir: string): void {
   }
   const indexHtml = readFileSync(indexFile, 'utf8')
   const root = relative(process.cwd(), distDir) || '.'
-  app.use('/assets/*', async (c, next) => {
+  app.use('*', async (c, next) => {
     await next()
-    if (c.res.ok)
-      c.header('cache-control', 'public, max-age=31536000, immutable')
+    if (!c.res.ok || c.res.headers.has('cache-control')) return
+    // Vite names what it puts under /assets/ by content hash. Every other file keeps its name
+    // from release to release: the service worker and the manifest above all, which the
+    // browser must fetch again to find a new release.
+    c.header(
+      'cache-control',
+      c.req.path.startsWith('/assets/') ? FOREVER : 'no-cache',
+    )
   })
   app.use(
     '*',
@@ -32,11 +39,7 @@ export function mountSpa(app: Hono<AppEnv>, distDir: string): void {
     }),
   )
   app.get('*', (c) => {
-    const path = c.req.path
-    if (
-      SERVER_PREFIXES.some((p) => path.startsWith(p) || path === p.slice(0, -1))
-    )
-      return c.json({ message: 'Not found' }, 404)
+    if (!isAppRoute(c.req.path)) return c.json({ message: 'Not found' }, 404)
     c.header('cache-control', 'no-cache')
     return c.html(indexHtml)
   })
