@@ -59,8 +59,13 @@ export async function start(env: Env, log: Logger): Promise<Started> {
   prune.unref()
 
   // The dashboard dogfoods the engine: the control plane is attached like any database.
+  // Replication slots are per cluster, so the database's name keeps two Sluice servers that
+  // share one Postgres (each with its own database) off each other's slot.
+  const { rows } = await db.query<{ name: string }>(
+    'select current_database() as name',
+  )
   const engine = new Engine({ dataDir: resolve(dataDir, 'engine') })
-  const shapes = engine.attach('control_plane', url, {
+  const shapes = engine.attach(`control_plane_${rows[0]?.name}`, url, {
     onStatus: (status, reason) =>
       log[status === 'active' ? 'info' : 'warn'](
         `control-plane sync ${status}${reason ? `: ${reason}` : ''}`,

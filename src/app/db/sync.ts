@@ -24,7 +24,6 @@ export function startSync(base: PGliteInterface, origin: string): void {
   const pg = base as SyncedPg
   const url = (path: string) => new URL(path, origin).toString()
   const running = new Map<string, Subscription>()
-  let owner: string | null = null
 
   const follow = async (
     key: string,
@@ -73,15 +72,25 @@ export function startSync(base: PGliteInterface, origin: string): void {
     return keys.rows.map((r) => r.key)
   }
 
+  // Whose data the store holds from an earlier visit: the key of their user subscription.
+  async function previousOwner(): Promise<string | null> {
+    const user = (await syncedKeys()).find((key) => key.startsWith('user:'))
+    return user ? user.slice('user:'.length) : null
+  }
+
+  // undefined until the first call has looked at what an earlier visit left.
+  let owner: string | null | undefined
   async function switchOwner(next: string | null) {
-    if (next === owner) return
-    for (const key of [...running.keys()]) unfollow(key)
-    owner = next
-    await pg.transaction(async (tx) => {
-      for (const table of SYNCED_TABLES) await tx.exec(`delete from ${table}`)
-    })
-    for (const key of await syncedKeys())
-      await pg.electric.deleteSubscription(key)
+    if (owner === undefined) owner = await previousOwner()
+    if (next !== owner) {
+      for (const key of [...running.keys()]) unfollow(key)
+      await pg.transaction(async (tx) => {
+        for (const table of SYNCED_TABLES) await tx.exec(`delete from ${table}`)
+      })
+      for (const key of await syncedKeys())
+        await pg.electric.deleteSubscription(key)
+      owner = next
+    }
     if (!next) return
     await follow(`user:${next}`, {
       users: {
