@@ -61,3 +61,13 @@ export const localLoginSchema = z.object({
   email: emailSchema,
 })
 export type LocalLogin = z.infer<typeof localLoginSchema>
+
+export const sourceEventLogSchema = z.object({
+  id: idSchema,
+  source_id: idSchema,
+  event_name: z.string(),
+  event_details: z.record(z.string(), z.unknown()),
+  instance_id: z.string(),
+  emitted_at: z.string(),
+})
+export type SourceEventLog = z.infer<typeof sourceEventLogSchema>

@@ -1,7 +1,17 @@
 // Named live reads of the local store. Every list is scoped to the store's owner, so rows of a
 // previous user still being cleared can never show. `undefined` means "not read yet".
-import { useLiveQuery } from '@electric-sql/pglite-react'
-import type { Source, Team, TeamUser, User } from '../../shared/entities.ts'
+import { useLiveQuery, usePGlite } from '@electric-sql/pglite-react'
+import { useEffect } from 'react'
+import type {
+  Source,
+  SourceEventLog,
+  Team,
+  TeamUser,
+  User,
+} from '../../shared/entities.ts'
+
+// How many sources' event logs the store keeps following after their page was left.
+const FOLLOWED_SOURCES_KEPT = 20
 
 const OWNER = '(select user_id from local_owner)'
 const OWNER_TEAMS = `(select team_id from user_teams where user_id = ${OWNER})`
@@ -69,4 +79,38 @@ export function useTeamUsers(teamId: string): TeamUser[] | null | undefined {
   )?.rows
   if (team === null) return null
   return team && members
+}
+
+/**
+ * A source's event logs, newest first. Showing them makes the syncing tab follow that source's
+ * logs; the most recently shown sources stay followed, so they are there offline too.
+ */
+export function useSourceEventLogs(
+  sourceId: string,
+): SourceEventLog[] | undefined {
+  const pg = usePGlite()
+  useEffect(() => {
+    void pg
+      .transaction(async (tx) => {
+        await tx.query(
+          `insert into followed_sources (source_id) values ($1)
+           on conflict (source_id) do update set followed_at = now()`,
+          [sourceId],
+        )
+        await tx.query(
+          `delete from followed_sources where source_id not in (
+             select source_id from followed_sources order by followed_at desc limit $1)`,
+          [FOLLOWED_SOURCES_KEPT],
+        )
+      })
+      .catch((error: unknown) => console.warn('follow source', error))
+  }, [pg, sourceId])
+  return useLiveQuery<SourceEventLog & { emitted_at: unknown }>(
+    `select l.id, l.source_id, l.event_name, l.event_details, l.instance_id, l.emitted_at
+       from source_event_logs l
+       join sources s on s.id = l.source_id and s.team_id in ${OWNER_TEAMS}
+      where l.source_id::text = $1
+      order by l.emitted_at desc, l.id`,
+    [sourceId],
+  )?.rows.map((row) => ({ ...row, emitted_at: iso(row.emitted_at) }))
 }

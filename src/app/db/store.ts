@@ -68,15 +68,6 @@ export async function releaseStore(): Promise<void> {
   await pg.query('delete from local_owner')
 }
 
-/** Asks the syncing tab to follow a source's event logs while a page shows them. */
-export async function followSource(sourceId: string): Promise<void> {
-  const pg = await openStore()
-  await pg.query(
-    'insert into followed_sources (source_id) values ($1) on conflict do nothing',
-    [sourceId],
-  )
-}
-
 /** Whose data the store holds; how the app knows who was signed in while offline. */
 export async function localOwner(store: LocalStore): Promise<string | null> {
   const { rows } = await store.query<{ user_id: string }>(
