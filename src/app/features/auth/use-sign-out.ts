@@ -9,17 +9,18 @@ export function useSignOut(): () => Promise<void> {
   const navigate = useNavigate()
   const router = useRouter()
   return useCallback(async () => {
-    try {
-      await api('/api/public/auth/logout', z.unknown(), { method: 'POST' })
-    } catch (error) {
-      console.warn('Logout failed', error)
-    }
-    // Whoever uses this browser next must not see this user's data.
+    // Whoever uses this browser next must not see this user's data. Releasing the store
+    // first also stops its sync before the session it runs on ends.
     await import('../../db/store.ts')
       .then((store) => store.releaseStore())
       .catch((error: unknown) =>
         console.warn('Clearing local data failed', error),
       )
+    try {
+      await api('/api/public/auth/logout', z.unknown(), { method: 'POST' })
+    } catch (error) {
+      console.warn('Logout failed', error)
+    }
     resetAnalytics()
     router.clearCache()
     await navigate({ to: '/' })
