@@ -2,8 +2,7 @@
 // elsewhere we stop with the one line that tells how.
 import { execSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+import { CHROMIUM_PATH as CHROMIUM } from './chromium.ts'
 
 if (!existsSync(CHROMIUM)) {
   const root = process.getuid?.() === 0

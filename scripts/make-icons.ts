@@ -3,6 +3,7 @@
 //   npx tsx scripts/make-icons.ts
 import { chromium } from '@playwright/test'
 import { mkdirSync, readFileSync } from 'node:fs'
+import { chromiumLaunchOptions } from './chromium.ts'
 
 const PUBLIC = new URL('../public/', import.meta.url)
 const OUT = new URL('icons/', PUBLIC)
@@ -29,16 +30,7 @@ const icons = [
 ]
 
 mkdirSync(OUT, { recursive: true })
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-})
+const browser = await chromium.launch(chromiumLaunchOptions)
 try {
   const page = await browser.newPage({ deviceScaleFactor: 1 })
   for (const { file, size, svg } of icons) {

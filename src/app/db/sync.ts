@@ -11,6 +11,9 @@ type SyncedPg = PGliteInterface & {
   electric: PGliteWithSync['sync']
 }
 type Subscription = { unsubscribe(): void }
+type Shapes = Parameters<
+  SyncedPg['electric']['syncShapesToTables']
+>[0]['shapes']
 
 const SYNCED_TABLES = [
   'users',
@@ -25,10 +28,7 @@ export function startSync(base: PGliteInterface, origin: string): void {
   const url = (path: string) => new URL(path, origin).toString()
   const running = new Map<string, Subscription>()
 
-  const follow = async (
-    key: string,
-    shapes: Parameters<SyncedPg['electric']['syncShapesToTables']>[0]['shapes'],
-  ) => {
+  const follow = async (key: string, shapes: Shapes) => {
     if (running.has(key)) return
     running.set(key, { unsubscribe() {} })
     const sub = await pg.electric.syncShapesToTables({ key, shapes })
@@ -104,35 +104,37 @@ export function startSync(base: PGliteInterface, origin: string): void {
     })
   }
 
-  async function followTeams(teamIds: string[]) {
-    const wanted = new Set(teamIds.map((id) => `team:${id}`))
+  // Follows one subscription per id under `prefix:` and stops those no longer listed.
+  async function followEach(
+    prefix: string,
+    ids: string[],
+    shapesOf: (id: string) => Shapes,
+  ) {
+    const wanted = new Set(ids.map((id) => `${prefix}:${id}`))
     for (const key of running.keys())
-      if (key.startsWith('team:') && !wanted.has(key)) unfollow(key)
-    for (const teamId of teamIds)
-      await follow(`team:${teamId}`, {
-        sources: {
-          shape: { url: url(`/v1/sources?team_id=${teamId}`) },
-          ...scoped('sources', 'team_id', teamId),
-        },
-        team_members: {
-          shape: { url: url(`/v1/team-users?team_id=${teamId}`) },
-          ...scoped('team_members', 'team_id', teamId),
-        },
-      })
+      if (key.startsWith(`${prefix}:`) && !wanted.has(key)) unfollow(key)
+    for (const id of ids) await follow(`${prefix}:${id}`, shapesOf(id))
   }
 
-  async function followSources(sourceIds: string[]) {
-    const wanted = new Set(sourceIds.map((id) => `source:${id}`))
-    for (const key of running.keys())
-      if (key.startsWith('source:') && !wanted.has(key)) unfollow(key)
-    for (const sourceId of sourceIds)
-      await follow(`source:${sourceId}`, {
-        source_event_logs: {
-          shape: { url: url(`/v1/source-event-logs?source_id=${sourceId}`) },
-          ...scoped('source_event_logs', 'source_id', sourceId),
-        },
-      })
-  }
+  const followTeams = (teamIds: string[]) =>
+    followEach('team', teamIds, (teamId) => ({
+      sources: {
+        shape: { url: url(`/v1/sources?team_id=${teamId}`) },
+        ...scoped('sources', 'team_id', teamId),
+      },
+      team_members: {
+        shape: { url: url(`/v1/team-users?team_id=${teamId}`) },
+        ...scoped('team_members', 'team_id', teamId),
+      },
+    }))
+
+  const followSources = (sourceIds: string[]) =>
+    followEach('source', sourceIds, (sourceId) => ({
+      source_event_logs: {
+        shape: { url: url(`/v1/source-event-logs?source_id=${sourceId}`) },
+        ...scoped('source_event_logs', 'source_id', sourceId),
+      },
+    }))
 
   // Each list is a live query; its callbacks run one at a time in order of arrival.
   let queue = Promise.resolve()
