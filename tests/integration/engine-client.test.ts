@@ -178,6 +178,21 @@ describe('the official client', () => {
     expect(body.at(-1)?.headers).toMatchObject({ control: 'up-to-date' })
   })
 
+  it('lets caches keep fixed chunks, never an answer that reaches the moving tip', async () => {
+    const first = await fetch(`${engine.shapeUrl}?table=items&offset=-1`)
+    expect(first.headers.get('cache-control')).toMatch(
+      /^public, max-age=604800/,
+    )
+    const handle = first.headers.get('electric-handle') ?? ''
+    const offset = first.headers.get('electric-offset') ?? ''
+    const tail = await fetch(
+      `${engine.shapeUrl}?table=items&offset=${offset}&handle=${handle}`,
+    )
+    expect(tail.headers.has('electric-up-to-date')).toBe(true)
+    // Reused, it would carry an old global_last_seen_lsn and stall multi-shape clients.
+    expect(tail.headers.get('cache-control')).toBe('public, no-cache')
+  })
+
   it('answers offset=now at once with an up-to-date and the latest offset', async () => {
     const first = await fetch(`${engine.shapeUrl}?table=items&offset=-1`)
     const handle = first.headers.get('electric-handle') ?? ''

@@ -140,11 +140,7 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
       'access-control-expose-headers': EXPOSED_HEADERS,
       'electric-handle': shape.handle,
       'electric-offset': formatOffset(offset),
-      'cache-control': live
-        ? `${visibility}, max-age=5, stale-while-revalidate=5`
-        : before
-          ? `${visibility}, max-age=604800, s-maxage=3600, stale-while-revalidate=2629746`
-          : `${visibility}, max-age=60, stale-while-revalidate=300`,
+      'cache-control': cacheControl(visibility, { live, before, upToDate }),
     }
     if (options.privateCache) headers.vary = 'Cookie'
     if (!live) headers['electric-schema'] = shape.schema
@@ -164,4 +160,21 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
     page = shape.log.read(after, CHUNK_BYTES)
   }
   return build(page.messages, page.lastOffset, page.atEnd, request.live)
+}
+
+/**
+ * How long a response may be reused. The first chunk and middle chunks never change; a live
+ * answer changes with the cursor. A non-live answer that reaches the tip describes a moving
+ * point: a cached copy would hand clients an old global_last_seen_lsn, and multi-shape clients
+ * (pglite-sync) would hold a change until another shape's long-poll returned, up to 20 s.
+ */
+function cacheControl(
+  visibility: 'public' | 'private',
+  response: { live: boolean; before: boolean; upToDate: boolean },
+): string {
+  if (response.live) return `${visibility}, max-age=5, stale-while-revalidate=5`
+  if (response.before)
+    return `${visibility}, max-age=604800, s-maxage=3600, stale-while-revalidate=2629746`
+  if (response.upToDate) return `${visibility}, no-cache`
+  return `${visibility}, max-age=60, stale-while-revalidate=300`
 }
