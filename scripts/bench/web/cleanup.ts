@@ -1,6 +1,5 @@
 // Everything a run starts, undone newest first and exactly once: at the end, after a failure,
 // or on Ctrl-C / SIGTERM. A leftover server would hold a Postgres, a port and a temp dir.
-
 import { constants } from 'node:os'
 
 type Step = { name: string; run: () => Promise<void> }
