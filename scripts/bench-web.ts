@@ -1,0 +1,124 @@
+// Benchmarks the dashboard as a user gets it: the production build served by the real server
+// (its own embedded Postgres), in Debian's Chromium:
+//  1. entry JS gzip size, alone and with the chunks index.html modulepreloads;
+//  2. what the service worker precaches;
+//  3. repeat-visit time to the first synced row on /sources, from the local store;
+//  4. the same with the server stopped: service worker and local store only;
+//  5. commit-to-screen latency of a source's state change (and, as a diagnostic, the same with
+//     the browser's HTTP cache bypassed for shape requests).
+// The offline visits run last, so the server is stopped once and never restarted.
+// `npm run bench:web [-- --no-build]` prints `BENCH_JSON {...}` and a table.
+import { spawnSync } from 'node:child_process'
+import { availableParallelism, loadavg } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import { launchBrowser, newContext, signIn } from './bench/web/browser.ts'
+import { Cleanup } from './bench/web/cleanup.ts'
+import { seedSource } from './bench/web/fixtures.ts'
+import { commitToScreen } from './bench/web/latency.ts'
+import type { Report } from './bench/web/report.ts'
+import { startServer } from './bench/web/server.ts'
+import { printReport } from './bench/web/table.ts'
+import { entrySizes, precacheSize } from './bench/web/sizes.ts'
+import { firstVisit, openLive, repeatVisits } from './bench/web/visits.ts'
+
+const VISITS = 10
+const SAMPLES = 100
+const SOURCE_NAME = 'bench-orders'
+const LATENCY_BUDGET_MS = 3 * 60_000
+const DIST = fileURLToPath(new URL('../dist/', import.meta.url))
+
+const log = (line: string) =>
+  console.error(`[bench ${(performance.now() / 1000).toFixed(1)}s] ${line}`)
+
+function build(): void {
+  log('npm run build')
+  // Its output goes to stderr with the log; stdout carries only the figures.
+  const result = spawnSync('npm', ['run', 'build'], { stdio: ['ignore', 2, 2] })
+  if (result.status !== 0) throw new Error(`npm run build: ${result.status}`)
+}
+
+async function measure(report: Report, cleanup: Cleanup): Promise<void> {
+  if (!process.argv.includes('--no-build')) build()
+  report.sizes = entrySizes(DIST)
+  report.precache = precacheSize(DIST)
+
+  const server = await startServer(cleanup, log)
+  const browser = await launchBrowser(cleanup)
+  const context = await newContext(
+    browser,
+    server.url,
+    [SOURCE_NAME],
+    report.pageErrors,
+  )
+  const user = await signIn(context, server.url)
+  const sourceId = await seedSource(server.db, user.email, SOURCE_NAME)
+
+  log('first visit: snapshots, service worker install')
+  report.firstVisitMs = await firstVisit(context, SOURCE_NAME)
+  log(`online: ${VISITS} repeat visits`)
+  report.online = await repeatVisits(context, SOURCE_NAME, VISITS, log)
+
+  log(`commit-to-screen: ${SAMPLES} state changes`)
+  let page = await openLive(context, SOURCE_NAME)
+  const changes = { db: server.db, sourceId, samples: SAMPLES, log }
+  report.commitToScreen = await commitToScreen({
+    ...changes,
+    page,
+    prefix: 's',
+    budgetMs: LATENCY_BUDGET_MS,
+  })
+  await page.close()
+
+  // Diagnostic: Playwright turns the HTTP cache off for routed requests. Any gap between this
+  // run and the one above is what the browser's cached shape answers cost.
+  log(`commit-to-screen, HTTP cache bypassed: ${SAMPLES} state changes`)
+  await context.route('**/v1/**', (route) => route.continue())
+  page = await openLive(context, SOURCE_NAME)
+  report.commitToScreenUncached = await commitToScreen({
+    ...changes,
+    page,
+    prefix: 'u',
+    budgetMs: LATENCY_BUDGET_MS,
+  })
+  await page.close()
+  await context.unrouteAll()
+
+  log('stopping the server')
+  await server.stop()
+  log(`offline: ${VISITS} repeat visits`)
+  report.offline = await repeatVisits(context, SOURCE_NAME, VISITS, log)
+}
+
+async function main(): Promise<Report> {
+  const started = performance.now()
+  const report: Report = {
+    seconds: 0,
+    cpus: availableParallelism(),
+    loadAverage: { start: loadavg()[0] ?? 0, end: 0 },
+    sizes: null,
+    precache: null,
+    firstVisitMs: null,
+    online: [],
+    offline: [],
+    commitToScreen: null,
+    commitToScreenUncached: null,
+    pageErrors: [],
+    errors: [],
+  }
+  const cleanup = new Cleanup(log)
+  cleanup.onSignals()
+  try {
+    await measure(report, cleanup)
+  } catch (error) {
+    report.errors.push((error as Error).stack ?? String(error))
+  } finally {
+    report.errors.push(...(await cleanup.run()))
+  }
+  report.seconds = (performance.now() - started) / 1000
+  report.loadAverage.end = loadavg()[0] ?? 0
+  return report
+}
+
+const report = await main()
+printReport(report)
+process.exit(report.errors.length > 0 ? 1 : 0)

@@ -1,0 +1,128 @@
+// Debian's Chromium driven by Playwright (never a downloaded browser), a signed-in context
+// with the text probe in every page, and what the pages' shape requests tell about sync.
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type Page,
+} from '@playwright/test'
+import { randomUUID } from 'node:crypto'
+import type { Cleanup } from './cleanup.ts'
+import {
+  installProbe,
+  KEEP_NAMES_SHIM,
+  type ProbeWindow,
+  type Sighting,
+} from './in-page.ts'
+import { until } from './wait.ts'
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
+export async function launchBrowser(cleanup: Cleanup): Promise<Browser> {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    // As playwright.config.ts: no sandbox as root, and nothing in the background that
+    // would compete with the page for the CPU.
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+    // Playwright's own handlers would close the browser and exit at once, leaving the server
+    // running: this run's cleanup (onSignals) closes it in its turn.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  })
+  cleanup.add('browser', () => browser.close())
+  return browser
+}
+
+/** One browser profile: every page shares its service worker and local store. */
+export async function newContext(
+  browser: Browser,
+  url: string,
+  watchFromStart: string[],
+  pageErrors: string[],
+): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL: url })
+  context.on('weberror', (e) => pageErrors.push(e.error().message))
+  await context.addInitScript({ content: KEEP_NAMES_SHIM })
+  await context.addInitScript(installProbe, watchFromStart)
+  return context
+}
+
+export type User = { name: string; email: string }
+
+/** The real local sign-in endpoint; the session cookie lands in the context. */
+export async function signIn(
+  context: BrowserContext,
+  url: string,
+): Promise<User> {
+  const id = randomUUID().slice(0, 8)
+  const user = { name: `Bench ${id}`, email: `bench-${id}@example.com` }
+  const response = await context.request.post('/api/public/auth/local/login', {
+    data: user,
+    headers: { origin: url },
+  })
+  if (response.status() !== 200)
+    throw new Error(`local sign-in answered ${response.status()}`)
+  return user
+}
+
+export function watchText(page: Page, text: string): Promise<void> {
+  return page.evaluate(
+    (t) => (globalThis as unknown as ProbeWindow).__sluiceBench.watch(t),
+    text,
+  )
+}
+
+export function seenText(
+  page: Page,
+  text: string,
+  timeoutMs: number,
+): Promise<Sighting | null> {
+  return page.evaluate(
+    ([t, ms]) =>
+      (globalThis as unknown as ProbeWindow).__sluiceBench.seen(t, ms),
+    [text, timeoutMs] as const,
+  )
+}
+
+/** Shape paths (`/v1/...`) the page requested, and those it long-polls (caught up). */
+export function trackShapes(page: Page) {
+  const requested = new Set<string>()
+  const live = new Set<string>()
+  page.on('request', (request) => {
+    const url = new URL(request.url())
+    if (!url.pathname.startsWith('/v1/')) return
+    requested.add(url.pathname)
+    if (url.searchParams.get('live') === 'true') live.add(url.pathname)
+  })
+  return { requested, live }
+}
+
+/** Every shape the page follows is long-polling, the sources shape among them. */
+export async function waitForLiveShapes(
+  shapes: ReturnType<typeof trackShapes>,
+): Promise<void> {
+  await until(
+    () =>
+      shapes.live.has('/v1/sources') &&
+      [...shapes.requested].every((path) => shapes.live.has(path)),
+    'every shape live',
+  )
+}
+
+/** The service worker has taken the page (the first one claims it without a reload). */
+export async function waitForControl(page: Page): Promise<void> {
+  await page.evaluate('navigator.serviceWorker.ready.then(() => undefined)')
+  await until(
+    async () =>
+      (await page.evaluate('navigator.serviceWorker.controller !== null')) ===
+      true,
+    'the service worker to control the page',
+  )
+}

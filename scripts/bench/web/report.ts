@@ -1,0 +1,84 @@
+// What a run measured, the targets it is held to, and the one-line JSON form of it.
+import type { LatencyResult } from './latency.ts'
+import type { EntrySizes, PrecacheSize } from './sizes.ts'
+
+export const TARGETS = {
+  entryGzipBytes: 150 * 1024,
+  repeatVisitMedianMs: 1_500,
+  commitToScreenP50Ms: 100,
+  commitToScreenP99Ms: 300,
+}
+
+export type Report = {
+  seconds: number
+  cpus: number
+  /** 1-minute load average when the run started and ended: other work on the machine. */
+  loadAverage: { start: number; end: number }
+  sizes: EntrySizes | null
+  precache: PrecacheSize | null
+  firstVisitMs: number | null
+  /** Navigation start to the card link in the DOM, per visit (Infinity: never shown). */
+  online: number[]
+  offline: number[]
+  commitToScreen: LatencyResult | null
+  /** The same with the browser's HTTP cache bypassed for shape requests: a diagnostic. */
+  commitToScreenUncached: LatencyResult | null
+  /** Uncaught errors in the pages: the app misbehaving while it was measured. */
+  pageErrors: string[]
+  errors: string[]
+}
+
+/** Nearest-rank percentile; NaN for no values. */
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? NaN
+}
+
+/** Every change made, a timed-out one counting as infinitely slow. */
+export const latencyValues = (r: LatencyResult) => [
+  ...r.samples,
+  ...Array<number>(r.timeouts).fill(Infinity),
+]
+
+const round = (n: number) => (Number.isFinite(n) ? Number(n.toFixed(1)) : null)
+
+function visitsJson(times: number[]) {
+  return {
+    visits: times.length,
+    medianMs: round(percentile(times, 0.5)),
+    p90Ms: round(percentile(times, 0.9)),
+    timesMs: times.map(round),
+  }
+}
+
+function latencyJson(r: LatencyResult | null) {
+  if (!r) return null
+  const values = latencyValues(r)
+  return {
+    requested: r.requested,
+    samples: values.length,
+    timeouts: r.timeouts,
+    stoppedBy: r.stoppedBy,
+    p50Ms: round(percentile(values, 0.5)),
+    p99Ms: round(percentile(values, 0.99)),
+    maxMs: round(percentile(values, 1)),
+  }
+}
+
+export function toJson(r: Report) {
+  return {
+    seconds: round(r.seconds),
+    cpus: r.cpus,
+    loadAverage: r.loadAverage,
+    targets: TARGETS,
+    sizes: r.sizes,
+    precache: r.precache,
+    firstVisitMs: r.firstVisitMs === null ? null : round(r.firstVisitMs),
+    online: visitsJson(r.online),
+    offline: visitsJson(r.offline),
+    commitToScreen: latencyJson(r.commitToScreen),
+    commitToScreenUncached: latencyJson(r.commitToScreenUncached),
+    pageErrors: r.pageErrors,
+    errors: r.errors,
+  }
+}

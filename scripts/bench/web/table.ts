@@ -1,0 +1,150 @@
+// The readable form of a run: each figure next to its target with ok/MISS, then what the
+// figures mean and every miss spelled out.
+import type { LatencyResult } from './latency.ts'
+import {
+  latencyValues,
+  percentile,
+  TARGETS,
+  toJson,
+  type Report,
+} from './report.ts'
+
+type Row = { label: string; value: string; target: string; ok: boolean | null }
+
+const ms = (n: number) =>
+  Number.isNaN(n) ? '-' : Number.isFinite(n) ? `${n.toFixed(0)} ms` : 'timeout'
+const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`
+const mib = (n: number) => `${(n / 1024 / 1024).toFixed(2)} MiB`
+const info = (label: string, value: string): Row => ({
+  label,
+  value,
+  target: '',
+  ok: null,
+})
+
+const LEGEND = [
+  'Entry gzip: zlib default level, as Vite reports it. Precache: the list workbox injected into sw.js.',
+  'Visits: a new tab each, navigation start → the card link in the DOM (a MutationObserver).',
+  'Commit-to-screen: Date.now() after the UPDATE returns in Node → the new state text in the DOM,',
+  '  Date.now() in the page; same machine, same clock. "cache bypassed" routes shape requests',
+  '  through Playwright, which turns the HTTP cache off (and adds a hop): a diagnostic, no target.',
+  'Percentiles are nearest-rank; a timeout counts as infinitely slow.',
+]
+
+function sizeRows(r: Report): Row[] {
+  const out: Row[] = []
+  if (r.sizes)
+    out.push(
+      {
+        label: `entry JS gzip (${r.sizes.entry})`,
+        value: kib(r.sizes.entryGzip),
+        target: `≤ ${kib(TARGETS.entryGzipBytes)}`,
+        ok: r.sizes.entryGzip <= TARGETS.entryGzipBytes,
+      },
+      info(
+        `entry + ${r.sizes.preloads} modulepreloads gzip`,
+        kib(r.sizes.withPreloadsGzip),
+      ),
+    )
+  if (r.precache)
+    out.push(
+      info(`precache (${r.precache.entries} entries)`, mib(r.precache.bytes)),
+    )
+  return out
+}
+
+function visitRows(name: string, times: number[]): Row[] {
+  if (times.length === 0) return []
+  const median = percentile(times, 0.5)
+  return [
+    {
+      label: `${name} repeat visit median (${times.length} visits)`,
+      value: ms(median),
+      target: `≤ ${ms(TARGETS.repeatVisitMedianMs)}`,
+      ok: median <= TARGETS.repeatVisitMedianMs,
+    },
+    info(`${name} repeat visit p90`, ms(percentile(times, 0.9))),
+  ]
+}
+
+function latencyRows(name: string, r: LatencyResult | null, held: boolean) {
+  if (!r) return []
+  const values = latencyValues(r)
+  const p50 = percentile(values, 0.5)
+  const p99 = percentile(values, 0.99)
+  const count = `${values.length}${values.length < r.requested ? ` of ${r.requested}` : ''} changes${r.timeouts ? `, ${r.timeouts} timeouts` : ''}`
+  const row = (p: string, value: number, target: number): Row => ({
+    label: `${name} ${p}${p === 'p50' ? ` (${count})` : ''}`,
+    value: ms(value),
+    target: held ? `≤ ${ms(target)}` : '',
+    ok: held ? value <= target : null,
+  })
+  return [
+    row('p50', p50, TARGETS.commitToScreenP50Ms),
+    row('p99', p99, TARGETS.commitToScreenP99Ms),
+    info(`${name} max`, ms(percentile(values, 1))),
+  ]
+}
+
+function rows(r: Report): Row[] {
+  const out = sizeRows(r)
+  if (r.firstVisitMs !== null)
+    out.push(
+      info(
+        'first visit to the card (sync, worker install)',
+        ms(r.firstVisitMs),
+      ),
+    )
+  out.push(...visitRows('online', r.online), ...visitRows('offline', r.offline))
+  out.push(...latencyRows('commit-to-screen', r.commitToScreen, true))
+  out.push(...latencyRows('  cache bypassed', r.commitToScreenUncached, false))
+  return out
+}
+
+export function printReport(r: Report): void {
+  console.log(`BENCH_JSON ${JSON.stringify(toJson(r))}`)
+  const table = rows(r)
+  const width = (key: 'label' | 'value' | 'target', min: number) =>
+    Math.max(min, ...table.map((x) => x[key].length))
+  const [wl, wv, wt] = [
+    width('label', 11),
+    width('value', 5),
+    width('target', 6),
+  ]
+  const line = (
+    label: string,
+    value: string,
+    target: string,
+    verdict: string,
+  ) =>
+    `${label.padEnd(wl)}  ${value.padEnd(wv)}  ${target.padEnd(wt)}  ${verdict}`.trimEnd()
+  console.log('')
+  console.log(line('measurement', 'value', 'target', 'result'))
+  console.log('-'.repeat(wl + wv + wt + 12))
+  for (const x of table)
+    console.log(
+      line(
+        x.label,
+        x.value,
+        x.target,
+        x.ok === null ? '' : x.ok ? 'ok' : 'MISS',
+      ),
+    )
+  console.log('')
+  for (const note of LEGEND) console.log(note)
+  console.log('')
+  const misses = table.filter((x) => x.ok === false)
+  if (misses.length === 0 && r.errors.length === 0)
+    console.log('All targets met.')
+  for (const m of misses)
+    console.log(`MISS: ${m.label.trim()}: ${m.value} (target ${m.target})`)
+  for (const l of [r.commitToScreen, r.commitToScreenUncached])
+    if (l?.stoppedBy) console.log(`Commit-to-screen stopped: ${l.stoppedBy}.`)
+  const busy = r.loadAverage.start > r.cpus / 2
+  console.log(
+    `Load average ${r.loadAverage.start.toFixed(2)} at start, ${r.loadAverage.end.toFixed(2)} at end on ${r.cpus} CPUs${busy ? ': other work was running, times may read high' : ''}.`,
+  )
+  for (const e of r.pageErrors) console.log(`PAGE ERROR: ${e}`)
+  for (const e of r.errors) console.log(`ERROR: ${e}`)
+  console.log(`Total run time ${r.seconds.toFixed(0)} s.`)
+}
