@@ -7,6 +7,7 @@ import {
   type Page,
 } from '@playwright/test'
 import { randomUUID } from 'node:crypto'
+import { chromiumLaunchOptions } from '../../chromium.ts'
 import type { Cleanup } from './cleanup.ts'
 import {
   installProbe,
@@ -16,20 +17,9 @@ import {
 } from './in-page.ts'
 import { until } from './wait.ts'
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-
 export async function launchBrowser(cleanup: Cleanup): Promise<Browser> {
   const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    // As playwright.config.ts: no sandbox as root, and nothing in the background that
-    // would compete with the page for the CPU.
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    ...chromiumLaunchOptions,
     // Playwright's own handlers would close the browser and exit at once, leaving the server
     // running: this run's cleanup (onSignals) closes it in its turn.
     handleSIGINT: false,
