@@ -1,6 +1,7 @@
 // A first visit waits (briefly) until the user's rows and each team's lists have synced once,
-// so pages never show "Team not found" for data still on its way. Later visits pass at once.
-import type { LocalStore } from './store.ts'
+// so pages never show "Team not found" for data still on its way. Later visits pass at once,
+// and their sync starts after the stored rows are on screen.
+import { startSyncing, type LocalStore } from './store.ts'
 
 const FIRST_SYNC_LIMIT_MS = 15_000
 const CHECK_EVERY_MS = 50
@@ -28,9 +29,18 @@ export async function waitForFirstSync(
   store: LocalStore,
   userId: string,
 ): Promise<void> {
+  // A repeat visit finds everything stored: the page shows it first, the sync then catches up.
+  if (await synced(store, userId)) return startSyncingAfterPaint()
+  startSyncing()
   const deadline = Date.now() + FIRST_SYNC_LIMIT_MS
   while (Date.now() < deadline) {
     if (await synced(store, userId)) return
     await new Promise((resolve) => setTimeout(resolve, CHECK_EVERY_MS))
   }
+}
+
+// After the next paint; a background tab paints nothing, so a timer makes sure it starts.
+function startSyncingAfterPaint() {
+  requestAnimationFrame(() => setTimeout(startSyncing))
+  setTimeout(startSyncing, 1000)
 }

@@ -5,7 +5,7 @@ import { live, type LiveNamespace } from '@electric-sql/pglite/live'
 import { electricSync } from '@electric-sql/pglite-sync'
 import { PGliteWorker } from '@electric-sql/pglite/worker'
 import { startSync } from './sync.ts'
-import { STORE_FAILED, STORE_LEADER } from './worker-messages.ts'
+import { startWorkerThread } from './worker-thread.ts'
 
 export type LocalStore = PGliteWorker & { live: LiveNamespace }
 
@@ -17,25 +17,7 @@ export function openStore(): Promise<LocalStore> {
 }
 
 async function start(): Promise<LocalStore> {
-  const thread = new Worker(new URL('./worker.ts', import.meta.url), {
-    type: 'module',
-  })
-  // PGliteWorker has no way to report a failed init, and it can miss its own "you lead"
-  // message (it listens only after an await). Our worker tells us both itself, and these
-  // listeners exist before the worker can say anything.
-  let leading: () => void = () => {}
-  const leader = new Promise<void>((resolve) => (leading = resolve))
-  const failed = new Promise<never>((_, reject) => {
-    thread.addEventListener('message', (event: MessageEvent) => {
-      const data = event.data as { type?: string; message?: string }
-      if (data.type === STORE_LEADER) leading()
-      if (data.type === STORE_FAILED)
-        reject(new Error(`The local store failed to open: ${data.message}`))
-    })
-    thread.addEventListener('error', (event) =>
-      reject(new Error(`The local store worker failed: ${event.message}`)),
-    )
-  })
+  const { worker: thread, leader, failed } = startWorkerThread()
   const pg = await Promise.race([
     PGliteWorker.create(thread, {
       extensions: { live, electric: electricSync() },
@@ -44,21 +26,32 @@ async function start(): Promise<LocalStore> {
   ])
   await Promise.race([pg.waitReady, failed])
   // Only the tab whose worker holds the database syncs; when it closes, the next one does.
-  void leader.then(() =>
+  // It starts when the page asks (startSyncing), so the page's first reads of what an earlier
+  // visit stored do not queue behind the sync's start-up.
+  void Promise.all([leader, syncWanted]).then(() =>
     startSync(pg as unknown as PGliteInterface, location.origin),
   )
   return pg as unknown as LocalStore
 }
 
+let wantSync: () => void = () => {}
+const syncWanted = new Promise<void>((resolve) => (wantSync = resolve))
+
+/** Lets the sync start in this tab (if it leads); later calls change nothing. */
+export function startSyncing(): void {
+  wantSync()
+}
+
 /** Makes the store hold this user's data; the syncing tab empties it if it held another's. */
 export async function claimStore(userId: string): Promise<LocalStore> {
   const pg = await openStore()
-  await pg.query(
-    `insert into local_owner (user_id) values ($1)
-     on conflict (singleton) do update set user_id = excluded.user_id
-     where local_owner.user_id <> excluded.user_id`,
-    [userId],
-  )
+  // Usually it already is theirs: a read then, not a write.
+  if ((await localOwner(pg)) !== userId)
+    await pg.query(
+      `insert into local_owner (user_id) values ($1)
+       on conflict (singleton) do update set user_id = excluded.user_id`,
+      [userId],
+    )
   return pg
 }
 
@@ -66,6 +59,7 @@ export async function claimStore(userId: string): Promise<LocalStore> {
 export async function releaseStore(): Promise<void> {
   const pg = await openStore()
   await pg.query('delete from local_owner')
+  startSyncing()
 }
 
 /** Whose data the store holds; how the app knows who was signed in while offline. */

@@ -8,6 +8,8 @@ import {
 export const Route = createFileRoute('/_dashboard')({
   // Only signed-in users get past this point; everyone else goes to the landing page.
   beforeLoad: async () => {
+    // PGlite starts while the server is asked who is signed in (the loader reports failures).
+    import('../db/store.ts').then((store) => store.openStore()).catch(() => {})
     const userId = await fetchSessionUser()
     if (!userId) throw redirect({ to: '/' })
     return { userId }
