@@ -49,8 +49,9 @@ void worker({
 async function open(): Promise<PGlite> {
   const options = {
     dataDir: LOCAL_DATABASE,
-    // A lost last write only means re-syncing it; not waiting for IndexedDB keeps reads fast.
-    relaxedDurability: true,
+    // Every statement waits for IndexedDB: with relaxed durability a tab closed right after
+    // a sync lost rows the user had seen, and offline they were gone.
+    relaxedDurability: false,
   }
   const pg = await PGlite.create({
     ...options,
