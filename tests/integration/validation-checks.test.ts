@@ -19,7 +19,7 @@ const created: { roles: string[]; databases: string[] } = {
   databases: [],
 }
 
-async function admin<T>(sql: string): Promise<void> {
+async function admin(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: inject('pgAdminUrl') })
   await client.connect()
   try {
