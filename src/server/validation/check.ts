@@ -102,9 +102,10 @@ function describe(
   error: unknown,
   target: DatabaseTarget,
   kind: 'normal' | 'replication',
+  timeoutMs: number,
 ) {
   if (error instanceof DeadlineError)
-    return `The check took longer than ${CHECK_TIMEOUT_MS / 1000} seconds.`
+    return `The check took longer than ${timeoutMs / 1000} seconds.`
   return describeConnectionError(error, target, kind)
 }
 
@@ -129,11 +130,9 @@ export async function checkDatabase(
     throw error
   }
 
+  const timeoutMs = options.timeoutMs ?? CHECK_TIMEOUT_MS
   const deadline = new AbortController()
-  const timer = setTimeout(
-    () => deadline.abort(),
-    options.timeoutMs ?? CHECK_TIMEOUT_MS,
-  )
+  const timer = setTimeout(() => deadline.abort(), timeoutMs)
   const [normal, replication] = await Promise.all([
     outcome(() =>
       withConnection(target, address, false, deadline.signal, readCatalog),
@@ -161,8 +160,18 @@ export async function checkDatabase(
   // The normal connection's failure explains more (password, database); the replication
   // one matters when only it failed.
   if (!normal.ok)
-    result.connection_error = describe(normal.error, target, 'normal')
+    result.connection_error = describe(
+      normal.error,
+      target,
+      'normal',
+      timeoutMs,
+    )
   else if (!replication.ok)
-    result.connection_error = describe(replication.error, target, 'replication')
+    result.connection_error = describe(
+      replication.error,
+      target,
+      'replication',
+      timeoutMs,
+    )
   return result
 }
