@@ -1,5 +1,6 @@
 // createApp builds the whole HTTP app without listening, so tests call it in-process.
 import { Hono } from 'hono'
+import { VALIDATE_DATABASE_URL_PATH } from '../shared/validation.ts'
 import { HTTPException } from 'hono/http-exception'
 import { ingestRoutes } from './analytics/ingest.ts'
 import { analyticsRoutes } from './analytics/routes.ts'
@@ -9,6 +10,7 @@ import { gatewayRoutes } from './gateway/routes.ts'
 import type { AppDeps, AppEnv } from './http/context.ts'
 import { requestLog, sameOriginOnly, securityHeaders } from './http/security.ts'
 import { mountSpa } from './http/spa.ts'
+import { validationRoutes } from './validation/routes.ts'
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>()
@@ -28,6 +30,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.get('/api/public/health', (c) => c.json({ status: 'ok' }))
   app.route('/api/public/auth', authRoutes)
   app.route('/api/public/analytics', analyticsRoutes)
+  app.route(VALIDATE_DATABASE_URL_PATH, validationRoutes(deps.databaseChecks))
   app.route('/api/v1', apiRoutes)
   app.route('/', gatewayRoutes)
   app.route('/ingest', ingestRoutes())

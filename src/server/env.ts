@@ -60,6 +60,7 @@ const schema = z.object({
   POSTHOG_KEY: optional,
   POSTHOG_HOST: z.url().default('https://us.i.posthog.com'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  ALLOW_PRIVATE_DATABASE_TARGETS: flag,
 })
 
 export type RawEnv = z.infer<typeof schema>
@@ -69,6 +70,11 @@ export type Env = RawEnv & {
   googleEnabled: boolean
   /** Sign-in with a name and email only: for one machine, never silently in hosted mode. */
   localLoginEnabled: boolean
+  /**
+   * The readiness check may reach loopback and private addresses: users' databases live on
+   * localhost in local mode; a hosted service must not be a way into its own network.
+   */
+  allowPrivateDatabaseTargets: boolean
 }
 
 export class EnvError extends Error {}
@@ -113,7 +119,15 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const noProvider = !githubEnabled && !googleEnabled
   const localLoginEnabled =
     env.LOCAL_LOGIN ?? (noProvider && env.SLUICE_MODE === 'local')
-  return { ...env, githubEnabled, googleEnabled, localLoginEnabled }
+  const allowPrivateDatabaseTargets =
+    env.ALLOW_PRIVATE_DATABASE_TARGETS ?? env.SLUICE_MODE === 'local'
+  return {
+    ...env,
+    githubEnabled,
+    googleEnabled,
+    localLoginEnabled,
+    allowPrivateDatabaseTargets,
+  }
 }
 
 /** Reads process.env; the rest of the server receives the parsed Env. */

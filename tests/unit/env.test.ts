@@ -142,4 +142,18 @@ describe('parseEnv', () => {
       expect(envError({ LOCAL_LOGIN: 'yes' })).toMatch(/^\s*LOCAL_LOGIN: /m)
     })
   })
+
+  describe('allowPrivateDatabaseTargets', () => {
+    it('is on in local mode and off in hosted mode by default', () => {
+      expect(parseEnv({}).allowPrivateDatabaseTargets).toBe(true)
+      expect(parseEnv(hosted).allowPrivateDatabaseTargets).toBe(false)
+    })
+
+    it('follows ALLOW_PRIVATE_DATABASE_TARGETS in either mode', () => {
+      const on = { ...hosted, ALLOW_PRIVATE_DATABASE_TARGETS: 'true' }
+      expect(parseEnv(on).allowPrivateDatabaseTargets).toBe(true)
+      const off = { ALLOW_PRIVATE_DATABASE_TARGETS: 'false' }
+      expect(parseEnv(off).allowPrivateDatabaseTargets).toBe(false)
+    })
+  })
 })

@@ -4,6 +4,7 @@ import type { Env } from '../env.ts'
 import type { Db } from '../control/database.ts'
 import type { SessionUser } from '../auth/sessions.ts'
 import type { Logger } from '../log.ts'
+import type { DatabaseCheckSettings } from '../validation/routes.ts'
 
 export type AppDeps = {
   env: Env
@@ -13,6 +14,8 @@ export type AppDeps = {
   distDir?: string
   /** The control plane as the engine serves it: the dashboard's synced shapes. */
   shapes?: ShapeDatabase
+  /** The readiness check's resolver and limits; tests stub the one and tighten the other. */
+  databaseChecks?: DatabaseCheckSettings
 }
 
 export type AppEnv = {

@@ -1,0 +1,62 @@
+// What a failed connection tells the visitor. Network failures all read alike, so the endpoint
+// cannot tell a closed port from a filtered one; nothing here repeats the password.
+import type { DatabaseTarget } from './parse-url.ts'
+
+export type ConnectionKind = 'normal' | 'replication'
+
+const TLS_CODES = /CERT|SIGNATURE|ALTNAME|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/
+
+function describe(
+  error: unknown,
+  target: DatabaseTarget,
+  kind: ConnectionKind,
+): string {
+  const { user, database } = target
+  const code = (error as { code?: unknown }).code
+  const message = error instanceof Error ? error.message : ''
+  switch (code) {
+    case '28P01':
+      return `Password authentication failed for user "${user}".`
+    case '28000':
+      return kind === 'replication'
+        ? `The server does not accept replication connections for user "${user}" (check pg_hba.conf, and use a direct connection rather than a pooler).`
+        : `The server refused the login of user "${user}" (check pg_hba.conf and sslmode).`
+    case '3D000':
+      return `Database "${database}" does not exist.`
+    case '42501':
+      return kind === 'replication'
+        ? `User "${user}" may not open a replication connection: it needs the REPLICATION attribute.`
+        : `Permission denied for user "${user}".`
+    case '53300':
+      return 'The server has too many connections.'
+    case '57P03':
+      return 'The server is starting up or shutting down.'
+  }
+  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code))
+    return `The server refused the ${kind === 'replication' ? 'replication ' : ''}connection (SQLSTATE ${code}).`
+  if (typeof code === 'string' && TLS_CODES.test(code))
+    return `The server's TLS certificate could not be verified (sslmode=${target.sslmode}).`
+  if (/does not support SSL/i.test(message))
+    return 'The server does not accept SSL connections; use sslmode=disable or prefer.'
+  if (/password must be a non-empty string/i.test(message))
+    return 'The server asks for a password and the URL has none.'
+  if (/Query read timeout/i.test(message))
+    return `The server did not answer within 5 seconds.`
+  if (kind === 'replication')
+    return 'The replication connection failed: use a direct connection to Postgres, not a pooler or proxy.'
+  return `Could not reach a Postgres server at ${target.host}:${target.port}.`
+}
+
+/** A safe, short description of why a connection or query failed. */
+export function describeConnectionError(
+  error: unknown,
+  target: DatabaseTarget,
+  kind: ConnectionKind,
+): string {
+  return redact(describe(error, target, kind), target.password)
+}
+
+/** Belt and braces: no message leaves with the password in it, whatever it quotes. */
+export function redact(message: string, password: string): string {
+  return password ? message.split(password).join('***') : message
+}

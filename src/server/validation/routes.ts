@@ -1,0 +1,56 @@
+// POST /api/public/validate-pg-database-url: the public readiness check. 200 with the result
+// even when checks fail, 400 for a URL we will not check, 429 past the limits.
+import { getConnInfo } from '@hono/node-server/conninfo'
+import { Hono, type Context } from 'hono'
+import { validateDatabaseRequestSchema } from '../../shared/validation.ts'
+import type { AppEnv } from '../http/context.ts'
+import { readJson } from '../http/json.ts'
+import { checkDatabase } from './check.ts'
+import type { Resolver } from './guard.ts'
+import { RefusedTargetError } from './guard.ts'
+import { DatabaseUrlError } from './parse-url.ts'
+import { createCheckLimiter, type CheckLimits } from './rate-limit.ts'
+
+export type DatabaseCheckSettings = { resolve?: Resolver; limits?: CheckLimits }
+
+// The socket's peer, never X-Forwarded-For (anyone can write that header). Behind a proxy all
+// visitors share its address; the per-IP limit then acts as a global one, which fails safe.
+function clientIp(c: Context): string {
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown'
+  } catch {
+    return 'unknown' // in-process requests (tests) have no socket
+  }
+}
+
+export function validationRoutes(settings: DatabaseCheckSettings = {}) {
+  const limiter = createCheckLimiter(settings.limits)
+  return new Hono<AppEnv>().post('/', async (c) => {
+    const admission = limiter.admit(clientIp(c))
+    if (!admission.admitted) {
+      c.header('retry-after', String(admission.retryAfterSeconds))
+      return c.json(
+        { message: 'Too many checks; please try again later.' },
+        429,
+      )
+    }
+    try {
+      const body = await readJson(c, validateDatabaseRequestSchema)
+      if (!body.success) return body.response
+      const result = await checkDatabase(body.data.database_url, {
+        allowPrivate: c.var.deps.env.allowPrivateDatabaseTargets,
+        resolve: settings.resolve,
+      })
+      return c.json(result)
+    } catch (error) {
+      if (
+        error instanceof DatabaseUrlError ||
+        error instanceof RefusedTargetError
+      )
+        return c.json({ message: error.message }, 400)
+      throw error
+    } finally {
+      admission.release()
+    }
+  })
+}
