@@ -258,21 +258,76 @@ test('missing CREATE and logical WAL: two steps, renumbered, naming the real use
   await expect(panelOf(page).getByText('ALTER USER')).toHaveCount(0)
 })
 
-test('a 400 shows the server message instead of a panel', async ({
+test("the server's diagnostics: its user and database in the steps, its findings as warnings", async ({
+  page,
+}) => {
+  await stubEndpoint(
+    page,
+    answer({
+      ...ready,
+      has_create_privilege: false,
+      diagnostics: {
+        free_replication_slots: 0,
+        max_wal_senders: 10,
+        is_read_replica: false,
+        pooler_host: true,
+        suggested_direct_host: 'db.abcdef.supabase.co',
+        server_version_num: 170004,
+        user: 'postgres.abcdef',
+        database: 'postgres',
+      },
+    }),
+  )
+  await page.goto(PATH)
+  await submit(page, 'postgresql://typed:secret@pooler.example.com:6543/typed')
+  const steps = panelOf(page)
+    .getByRole('alert')
+    .filter({ hasText: 'To fix these issues' })
+    .getByRole('listitem')
+  await expect(steps).toHaveCount(1)
+  await expect(steps.first()).toContainText(
+    'GRANT CREATE ON DATABASE postgres TO "postgres.abcdef";',
+  )
+  const warnings = panelOf(page)
+    .getByRole('alert')
+    .filter({ hasNotText: 'To fix these issues' })
+  await expect(warnings).toHaveCount(2)
+  await expect(
+    warnings.filter({ hasText: 'No free replication slots' }),
+  ).toBeVisible()
+  await expect(
+    warnings.filter({ hasText: 'Use db.abcdef.supabase.co instead.' }),
+  ).toBeVisible()
+})
+
+test('a 400 shows the server message instead of a panel; the next submit clears it', async ({
   page,
   consoleErrors,
 }) => {
-  await stubEndpoint(page, answer({ message: 'Port must be a number' }, 400))
+  await stubEndpoint(page, (route) =>
+    String(route.request().postData()).includes(':abc/')
+      ? answer({ message: 'Port must be a number' }, 400)(route)
+      : answer(ready)(route),
+  )
   await page.goto(PATH)
   await submit(page, 'postgresql://app:secret@db.example.com:abc/shop')
-  await expect(
-    page.getByRole('alert').filter({ hasText: 'Port must be a number' }),
-  ).toBeVisible()
+  const message = page
+    .getByRole('alert')
+    .filter({ hasText: 'Port must be a number' })
+  await expect(message).toBeVisible()
   await expect(panelOf(page)).toHaveCount(0)
   // Chromium logs the 400 this test asked for; the fixture still fails on any other error.
-  const expected = consoleErrors.filter((e) => e.includes('status of 400'))
-  expect(expected).toHaveLength(1)
-  consoleErrors.splice(consoleErrors.indexOf(expected[0]!), 1)
+  const isThe400 = (e: string) => e.includes('status of 400')
+  await expect.poll(() => consoleErrors.filter(isThe400).length).toBe(1)
+  consoleErrors.splice(consoleErrors.findIndex(isThe400), 1)
+
+  await submit(page, 'postgresql://app:secret@db.example.com:5432/shop')
+  await expect(
+    panelOf(page).getByText(
+      'Database is correctly configured for the sync engine!',
+    ),
+  ).toBeVisible()
+  await expect(message).toHaveCount(0)
 })
 
 test('while the call is in flight the button reads Validating... and is disabled', async ({
