@@ -28,32 +28,39 @@ function row(
   return { label, status, description }
 }
 
-export function checkRows(v: DatabaseValidation): CheckRow[] {
+export type CheckStatuses = Record<
+  'connection' | 'replication' | 'create' | 'wal',
+  CheckStatus
+>
+
+export function checkStatuses(v: DatabaseValidation): CheckStatuses {
   // Replication and WAL are read over a normal connection, so they are known as soon as that
   // one works; §4 ties CREATE to the connection row itself.
   const normal = v.can_connect_without_replication
+  return {
+    connection: v.can_connect ? 'success' : 'error',
+    replication: checkStatus(v.has_replication_permissions, normal),
+    create: checkStatus(v.has_create_privilege, v.can_connect),
+    wal: checkStatus(v.has_logical_wal, normal),
+  }
+}
+
+export function checkRows(v: DatabaseValidation): CheckRow[] {
+  const status = checkStatuses(v)
   return [
-    row('Connection', v.can_connect ? 'success' : 'error', {
+    row('Connection', status.connection, {
       success: 'Successfully connected to database',
       error: v.connection_error || CONNECTION_ERROR_FALLBACK,
     }),
-    row(
-      'Replication Permissions',
-      checkStatus(v.has_replication_permissions, normal),
-      {
-        success: 'User has replication permissions',
-        error: 'User does not have replication permissions',
-      },
-    ),
-    row(
-      'CREATE Privilege',
-      checkStatus(v.has_create_privilege, v.can_connect),
-      {
-        success: 'User has CREATE privilege',
-        error: 'User does not have CREATE privilege',
-      },
-    ),
-    row('WAL Level', checkStatus(v.has_logical_wal, normal), {
+    row('Replication Permissions', status.replication, {
+      success: 'User has replication permissions',
+      error: 'User does not have replication permissions',
+    }),
+    row('CREATE Privilege', status.create, {
+      success: 'User has CREATE privilege',
+      error: 'User does not have CREATE privilege',
+    }),
+    row('WAL Level', status.wal, {
       success: 'WAL level is set to logical',
       error: 'WAL level is not set to logical',
     }),

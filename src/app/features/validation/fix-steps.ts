@@ -1,7 +1,7 @@
 // The numbered 'To fix these issues' steps (spec §8), naming the real user and database so the
 // SQL can be pasted as is. Only steps for checks that failed (not unknown) are listed.
 import type { DatabaseValidation } from '../../../shared/validation.ts'
-import { checkRows } from './check-rows.ts'
+import { checkStatuses } from './check-rows.ts'
 
 export type FixStep = { number: number; text: string; sql?: string }
 export type Names = { user: string; database: string }
@@ -49,25 +49,21 @@ export function namesFor(v: DatabaseValidation, typedUrl: string): Names {
 }
 
 export function fixSteps(v: DatabaseValidation, names: Names): FixStep[] {
-  const failed = new Set(
-    checkRows(v)
-      .filter((r) => r.status === 'error')
-      .map((r) => r.label),
-  )
+  const status = checkStatuses(v)
   const user = quoteIdentifier(names.user)
   const database = quoteIdentifier(names.database)
   const steps: Omit<FixStep, 'number'>[] = []
-  if (failed.has('Replication Permissions'))
+  if (status.replication === 'error')
     steps.push({
       text: 'Give the user the REPLICATION attribute:',
       sql: `ALTER USER ${user} WITH REPLICATION;`,
     })
-  if (failed.has('CREATE Privilege'))
+  if (status.create === 'error')
     steps.push({
       text: 'Let the user create the publication and its objects in the database:',
       sql: `GRANT CREATE ON DATABASE ${database} TO ${user};`,
     })
-  if (failed.has('WAL Level'))
+  if (status.wal === 'error')
     steps.push({
       text: 'Set wal_level = logical (in postgresql.conf, or your provider\u2019s settings) and restart the server:',
       sql: 'ALTER SYSTEM SET wal_level = logical;',
