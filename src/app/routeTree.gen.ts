@@ -11,6 +11,7 @@
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as DashboardRouteImport } from './routes/_dashboard'
+import { Route as ValidatePostgresForElectricCloudRouteImport } from './routes/validate-postgres-for-electric-cloud'
 import { Route as DashboardPreferencesRouteImport } from './routes/_dashboard/preferences'
 import { Route as SignInLocalRouteImport } from './routes/sign-in/local'
 import { Route as DashboardShapeExplorerIndexRouteImport } from './routes/_dashboard/shape-explorer/index'
@@ -27,6 +28,12 @@ const DashboardRoute = DashboardRouteImport.update({
   id: '/_dashboard',
   getParentRoute: () => rootRouteImport,
 } as any)
+const ValidatePostgresForElectricCloudRoute =
+  ValidatePostgresForElectricCloudRouteImport.update({
+    id: '/validate-postgres-for-electric-cloud',
+    path: '/validate-postgres-for-electric-cloud',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const DashboardPreferencesRoute = DashboardPreferencesRouteImport.update({
   id: '/preferences',
   path: '/preferences',
@@ -62,6 +69,7 @@ const DashboardTeamsTeamIdIndexRoute =
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
+  '/validate-postgres-for-electric-cloud': typeof ValidatePostgresForElectricCloudRoute
   '/preferences': typeof DashboardPreferencesRoute
   '/sign-in/local': typeof SignInLocalRoute
   '/sources/new': typeof DashboardSourcesNewRoute
@@ -71,6 +79,7 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
+  '/validate-postgres-for-electric-cloud': typeof ValidatePostgresForElectricCloudRoute
   '/preferences': typeof DashboardPreferencesRoute
   '/sign-in/local': typeof SignInLocalRoute
   '/sources/new': typeof DashboardSourcesNewRoute
@@ -82,6 +91,7 @@ export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
   '/_dashboard': typeof DashboardRouteWithChildren
+  '/validate-postgres-for-electric-cloud': typeof ValidatePostgresForElectricCloudRoute
   '/_dashboard/preferences': typeof DashboardPreferencesRoute
   '/sign-in/local': typeof SignInLocalRoute
   '/_dashboard/sources/new': typeof DashboardSourcesNewRoute
@@ -93,6 +103,7 @@ export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
+    | '/validate-postgres-for-electric-cloud'
     | '/preferences'
     | '/sign-in/local'
     | '/sources/new'
@@ -102,6 +113,7 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
+    | '/validate-postgres-for-electric-cloud'
     | '/preferences'
     | '/sign-in/local'
     | '/sources/new'
@@ -112,6 +124,7 @@ export interface FileRouteTypes {
     | '__root__'
     | '/'
     | '/_dashboard'
+    | '/validate-postgres-for-electric-cloud'
     | '/_dashboard/preferences'
     | '/sign-in/local'
     | '/_dashboard/sources/new'
@@ -123,6 +136,7 @@ export interface FileRouteTypes {
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   DashboardRoute: typeof DashboardRouteWithChildren
+  ValidatePostgresForElectricCloudRoute: typeof ValidatePostgresForElectricCloudRoute
   SignInLocalRoute: typeof SignInLocalRoute
 }
 
@@ -140,6 +154,13 @@ declare module '@tanstack/react-router' {
       path: ''
       fullPath: '/'
       preLoaderRoute: typeof DashboardRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/validate-postgres-for-electric-cloud': {
+      id: '/validate-postgres-for-electric-cloud'
+      path: '/validate-postgres-for-electric-cloud'
+      fullPath: '/validate-postgres-for-electric-cloud'
+      preLoaderRoute: typeof ValidatePostgresForElectricCloudRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/_dashboard/preferences': {
@@ -210,6 +231,7 @@ const DashboardRouteWithChildren = DashboardRoute._addFileChildren(
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   DashboardRoute: DashboardRouteWithChildren,
+  ValidatePostgresForElectricCloudRoute: ValidatePostgresForElectricCloudRoute,
   SignInLocalRoute: SignInLocalRoute,
 }
 export const routeTree = rootRouteImport

@@ -21,6 +21,10 @@ export const DOCS_LINKS = [
   },
 ] as const
 
+/** Where the validation page's 'Database URL' help link points: what the database needs. */
+export const DATABASE_URL_HELP_LINK =
+  'https://electric-sql.com/docs/guides/deployment'
+
 export const SCHEDULING_LINKS = {
   feedbackChat: 'https://cal.com/sluice/feedback-chat',
   workingSession: 'https://cal.com/sluice/working-session',

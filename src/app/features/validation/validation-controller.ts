@@ -1,0 +1,70 @@
+// The validation routine without React: trims, skips an empty URL, lets a newer call supersede
+// an older one, and keeps result, is-validating and error for whoever subscribes (the hook).
+import type { DatabaseValidation } from '../../../shared/validation.ts'
+import {
+  requestValidation,
+  type FetchLike,
+  type ValidationOutcome,
+} from './validation-request.ts'
+
+export type ValidationState = {
+  result: DatabaseValidation | null
+  isValidating: boolean
+  error: string | null
+}
+
+export type ValidationController = {
+  getState: () => ValidationState
+  subscribe: (listener: () => void) => () => void
+  /** The outcome, or null when the URL was empty or a newer call (or reset) took over. */
+  validate: (url: string) => Promise<ValidationOutcome | null>
+  reset: () => void
+}
+
+const IDLE: ValidationState = { result: null, isValidating: false, error: null }
+
+// Bound lazily: a stored `window.fetch` called on another object throws "Illegal invocation".
+const browserFetch: FetchLike = (input, init) => fetch(input, init)
+
+export function createValidationController(
+  fetchFn: FetchLike = browserFetch,
+): ValidationController {
+  let state = IDLE
+  let inFlight: AbortController | null = null
+  const listeners = new Set<() => void>()
+
+  const set = (next: ValidationState) => {
+    state = next
+    for (const listener of listeners) listener()
+  }
+
+  const cancel = () => {
+    inFlight?.abort()
+    inFlight = null
+  }
+
+  return {
+    getState: () => state,
+    subscribe: (listener) => {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    validate: async (url) => {
+      const databaseUrl = url.trim()
+      if (!databaseUrl) return null
+      cancel()
+      const mine = new AbortController()
+      inFlight = mine
+      set({ result: null, isValidating: true, error: null })
+      const outcome = await requestValidation(databaseUrl, fetchFn, mine.signal)
+      if (inFlight !== mine) return null
+      inFlight = null
+      set({ ...outcome, isValidating: false })
+      return outcome
+    },
+    reset: () => {
+      cancel()
+      set(IDLE)
+    },
+  }
+}

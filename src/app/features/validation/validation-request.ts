@@ -1,0 +1,85 @@
+// One call of the validation endpoint, turned into a value that never throws: the server's
+// answer, or the spec's error text (§8) with a result in which nothing is ready (§7).
+import { z } from 'zod'
+import {
+  databaseValidationSchema,
+  VALIDATE_DATABASE_URL_PATH,
+  type DatabaseValidation,
+} from '../../../shared/validation.ts'
+
+export const INVALID_URL_FALLBACK =
+  'Invalid database URL provided. Special characters must be URL encoded.'
+export const VALIDATION_FAILED_FALLBACK =
+  'Failed to validate database connection'
+
+export type ValidationOutcome = {
+  result: DatabaseValidation
+  error: string | null
+}
+
+export type FetchLike = (
+  input: string,
+  init: RequestInit,
+) => Promise<Pick<Response, 'ok' | 'status' | 'text'>>
+
+const errorBodySchema = z.object({
+  message: z.string().optional(),
+  error: z.string().optional(),
+})
+
+/** §8: a 400 is the server's message; anything else its message, its error, or the fallback. */
+export function validationErrorText(status: number, body: unknown): string {
+  const parsed = errorBodySchema.safeParse(body)
+  const { message, error } = parsed.success ? parsed.data : {}
+  if (status === 400) return message || INVALID_URL_FALLBACK
+  return message || error || VALIDATION_FAILED_FALLBACK
+}
+
+/** A failure reads as a database that could not be reached, so every panel stays truthful. */
+export function failedValidation(message: string): ValidationOutcome {
+  return {
+    error: message,
+    result: {
+      has_replication_permissions: false,
+      has_logical_wal: false,
+      can_connect: false,
+      can_connect_without_replication: false,
+      has_create_privilege: false,
+      connection_error: message,
+    },
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+export async function requestValidation(
+  databaseUrl: string,
+  fetchFn: FetchLike,
+  signal?: AbortSignal,
+): Promise<ValidationOutcome> {
+  try {
+    const response = await fetchFn(VALIDATE_DATABASE_URL_PATH, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ database_url: databaseUrl }),
+      signal,
+    })
+    const body = parseJson(await response.text())
+    if (!response.ok)
+      return failedValidation(validationErrorText(response.status, body))
+    const parsed = databaseValidationSchema.safeParse(body)
+    // An answer we cannot read is no verdict on the database.
+    if (!parsed.success) return failedValidation(VALIDATION_FAILED_FALLBACK)
+    return { result: parsed.data, error: null }
+  } catch {
+    // Offline, server down, or aborted: the browser's own text ('Failed to fetch') says less
+    // than the spec's fallback.
+    return failedValidation(VALIDATION_FAILED_FALLBACK)
+  }
+}
