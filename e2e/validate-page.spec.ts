@@ -1,10 +1,9 @@
 // The public validation page (spec §2, §8) in the browser: its texts, an empty submit, and the
 // results panel for each kind of answer.
 //
-// The server's validation endpoint is built in parallel and is not on this branch yet, so these
-// page-level tests answer it with page.route: they test the page and its panel, not the checks.
-// Once the endpoint lands, the end-to-end cases against real databases belong beside it; keep
-// stubs like these to this file.
+// These page-level tests answer the endpoint with page.route, to reach every state of the panel
+// (diagnostics, a 400, the in-flight button) on demand; validate-real.spec.ts runs the real
+// endpoint against real databases. Keep stubs like these to this file.
 import type { Page, Route } from '@playwright/test'
 import type { DatabaseValidation } from '../src/shared/validation.ts'
 import { VALIDATE_DATABASE_URL_PATH } from '../src/shared/validation.ts'

@@ -7,7 +7,11 @@ export function FixStepsList({ steps }: { steps: FixStep[] }) {
     <Alert severity="warning" icon={false}>
       <AlertTitle>To fix these issues</AlertTitle>
       {/* Numbers are written out, not left to the list, so a skipped step renumbers visibly. */}
-      <Box component="ol" sx={{ m: 0, p: 0, listStyle: 'none' }}>
+      <Box
+        component="ol"
+        aria-label="Fix steps"
+        sx={{ m: 0, p: 0, listStyle: 'none' }}
+      >
         {steps.map((step) => (
           <Box component="li" key={step.number} sx={{ mt: 1 }}>
             <Typography variant="body2">
