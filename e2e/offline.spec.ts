@@ -35,15 +35,15 @@ test('with the server down the app reopens on last-known data, then catches up',
   )
   const teamId = rows[0]?.team_id
 
-  let page = await context.newPage()
-  await page.goto('/sources')
-  const team = `${name}'s team`
-  await expect(page.getByRole('link', { name: team })).toBeVisible()
   await server.db.query(
     `insert into sources (team_id, name, region, connection_url, source_secret)
      values ($1, 'kept-offline', 'us-east-1', 'postgres://app@db.example.com/kept', 'sec_kept_offline')`,
     [teamId],
   )
+  let page = await context.newPage()
+  await page.goto('/sources')
+  const team = `${name}'s team`
+  await expect(page.getByRole('link', { name: team })).toBeVisible()
   await expect(page.getByRole('link', { name: 'kept-offline' })).toBeVisible()
   await waitForControl(page)
   await page.close()

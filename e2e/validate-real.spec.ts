@@ -3,9 +3,14 @@
 // database and a port nobody listens on. Local mode allows private targets, as on a laptop.
 import type { Page } from '@playwright/test'
 import { randomUUID } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import pg from 'pg'
-import { freePort } from '../src/server/control/embedded-postgres.ts'
+import {
+  freePort,
+  startEmbeddedPostgres,
+} from '../src/server/control/embedded-postgres.ts'
 import { expect, test } from './support/fixtures.ts'
 import { databaseUrlFile } from './support/paths.ts'
 
@@ -138,4 +143,39 @@ test('nothing listening on the port: Connection Failed', async ({ page }) => {
   const panel = await validate(page, url.toString())
   await expect(panel.getByText('Connection Failed').first()).toBeVisible()
   await expectRow(page, 'Replication Permissions', 'Unknown', UNKNOWN)
+})
+
+test('a server with wal_level=replica gets the WAL step alone', async ({
+  page,
+}) => {
+  test.setTimeout(120_000)
+  const root = mkdtempSync(join(tmpdir(), 'sluice-e2e-replica-'))
+  // Postgres runs as the postgres user when we are root; it must reach its directory.
+  chmodSync(root, 0o755)
+  const server = await startEmbeddedPostgres({
+    dir: join(root, 'pg'),
+    settings: { wal_level: 'replica', fsync: 'off' },
+  })
+  try {
+    const panel = await validate(page, server.url)
+    await expectRow(
+      page,
+      'WAL Level',
+      'Failed',
+      'WAL level is not set to logical',
+    )
+    await expectRow(
+      page,
+      'Replication Permissions',
+      'Passed',
+      'User has replication permissions',
+    )
+    const steps = panel.getByRole('list', { name: 'Fix steps' })
+    await expect(steps.getByRole('listitem')).toHaveCount(1)
+    await expect(steps.getByRole('listitem').first()).toContainText(/^1\. /)
+    await expect(steps).toContainText('wal_level')
+  } finally {
+    await server.stop()
+    rmSync(root, { recursive: true, force: true })
+  }
 })

@@ -34,7 +34,11 @@ export async function waitForFirstSync(
   startSyncing()
   const deadline = Date.now() + FIRST_SYNC_LIMIT_MS
   while (Date.now() < deadline) {
-    if (await synced(store, userId)) return
+    if (await synced(store, userId)) {
+      // What the user is about to see is on disk before they see it, ready for offline use.
+      await store.syncToFs()
+      return
+    }
     await new Promise((resolve) => setTimeout(resolve, CHECK_EVERY_MS))
   }
 }
