@@ -17,8 +17,9 @@ async function synced(store: LocalStore, userId: string): Promise<boolean> {
         and not exists (
           select 1 from user_teams t
            where t.user_id = $1
-             and not exists (select 1 from electric.subscriptions_metadata m
-                              where m.key = 'team:' || t.team_id)
+             and (select count(*) from electric.subscriptions_metadata m
+                   where m.key in ('team:' || t.team_id || ':sources',
+                                   'team:' || t.team_id || ':team_members')) < 2
         ) as ready`,
     [userId],
   )

@@ -97,6 +97,8 @@ export function startSync(base: PGliteInterface, origin: string): void {
         shape: { url: url('/v1/user/me') },
         ...scoped('users', 'id', next),
       },
+    })
+    await follow(`teams:${next}`, {
       user_teams: {
         shape: { url: url('/v1/teams') },
         ...scoped('user_teams', 'user_id', next),
@@ -104,16 +106,21 @@ export function startSync(base: PGliteInterface, origin: string): void {
     })
   }
 
-  // Follows one subscription per id under `prefix:` and stops those no longer listed.
+  // Follows each id's shapes under `prefix:id:table` and stops those no longer listed. Each
+  // shape is a subscription of its own: in one subscription pglite-sync holds a change until
+  // every other shape has caught up to it, a round trip more on every change.
   async function followEach(
     prefix: string,
     ids: string[],
     shapesOf: (id: string) => Shapes,
   ) {
-    const wanted = new Set(ids.map((id) => `${prefix}:${id}`))
+    const wanted = new Map<string, Shapes>()
+    for (const id of ids)
+      for (const [table, shape] of Object.entries(shapesOf(id)))
+        wanted.set(`${prefix}:${id}:${table}`, { [table]: shape })
     for (const key of running.keys())
       if (key.startsWith(`${prefix}:`) && !wanted.has(key)) unfollow(key)
-    for (const id of ids) await follow(`${prefix}:${id}`, shapesOf(id))
+    for (const [key, shapes] of wanted) await follow(key, shapes)
   }
 
   const followTeams = (teamIds: string[]) =>
