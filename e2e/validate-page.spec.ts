@@ -8,11 +8,17 @@ import type { Page, Route } from '@playwright/test'
 import type { DatabaseValidation } from '../src/shared/validation.ts'
 import { VALIDATE_DATABASE_URL_PATH } from '../src/shared/validation.ts'
 import { expect, test } from './support/fixtures.ts'
+import {
+  expectRow,
+  panelOf,
+  submit,
+  UNKNOWN,
+  VALIDATION_PATH,
+} from './support/validation-page.ts'
 
 // A registered service worker would take the page's fetches out of page.route's sight.
 test.use({ serviceWorkers: 'block' })
 
-const PATH = '/validate-postgres-for-electric-cloud'
 const ready: DatabaseValidation = {
   has_replication_permissions: true,
   has_logical_wal: true,
@@ -20,7 +26,6 @@ const ready: DatabaseValidation = {
   can_connect_without_replication: true,
   has_create_privilege: true,
 }
-const unknown = 'Unknown - cannot check until connected'
 
 /** Answers the endpoint with `respond` and records every request body it gets. */
 async function stubEndpoint(
@@ -40,33 +45,11 @@ const answer =
   (route: Route) =>
     route.fulfill({ status, json })
 
-async function submit(page: Page, url: string) {
-  await page.getByLabel('Database URL').fill(url)
-  await page.getByRole('button', { name: 'Validate Connection' }).click()
-}
-
-const panelOf = (page: Page) =>
-  page.getByRole('region', { name: 'Validation results' })
-
-async function expectRow(
-  page: Page,
-  label: string,
-  status: 'Passed' | 'Failed' | 'Unknown',
-  description: string,
-) {
-  const row = panelOf(page)
-    .getByRole('list', { name: 'Checks' })
-    .getByRole('listitem')
-    .filter({ has: page.getByText(label, { exact: true }) })
-  await expect(row.getByRole('img', { name: status })).toBeVisible()
-  await expect(row).toContainText(description)
-}
-
 test('the page shows its texts, and an empty URL submits nothing', async ({
   page,
 }) => {
   const bodies = await stubEndpoint(page, answer(ready))
-  await page.goto(PATH)
+  await page.goto(VALIDATION_PATH)
   await expect(
     page.getByRole('heading', { name: 'Validate Database Connection' }),
   ).toBeVisible()
@@ -99,7 +82,7 @@ test('a ready database: the success banner and every check passed', async ({
   page,
 }) => {
   await stubEndpoint(page, answer(ready))
-  await page.goto(PATH)
+  await page.goto(VALIDATION_PATH)
   await submit(page, 'postgresql://app:secret@db.example.com/shop')
   await expect(
     panelOf(page).getByText(
@@ -143,7 +126,7 @@ test('nothing connected: Connection Failed with its checklist, other checks unkn
       connection_error: 'password authentication failed for user "app"',
     }),
   )
-  await page.goto(PATH)
+  await page.goto(VALIDATION_PATH)
   await submit(page, 'postgresql://app:wrong@db.example.com/shop')
   const failed = panelOf(page)
     .getByRole('alert')
@@ -161,9 +144,9 @@ test('nothing connected: Connection Failed with its checklist, other checks unkn
     'Failed',
     'password authentication failed for user "app"',
   )
-  await expectRow(page, 'Replication Permissions', 'Unknown', unknown)
-  await expectRow(page, 'CREATE Privilege', 'Unknown', unknown)
-  await expectRow(page, 'WAL Level', 'Unknown', unknown)
+  await expectRow(page, 'Replication Permissions', 'Unknown', UNKNOWN)
+  await expectRow(page, 'CREATE Privilege', 'Unknown', UNKNOWN)
+  await expectRow(page, 'WAL Level', 'Unknown', UNKNOWN)
   await expect(panelOf(page).getByText('To fix these issues')).toHaveCount(0)
 })
 
@@ -180,7 +163,7 @@ test('replication refused: the replication-mode Connection Failed and the REPLIC
         'must be superuser or replication role to start walsender',
     }),
   )
-  await page.goto(PATH)
+  await page.goto(VALIDATION_PATH)
   await submit(page, 'postgresql://app:secret@db.example.com/shop')
   const failed = panelOf(page)
     .getByRole('alert')
@@ -219,7 +202,7 @@ test('missing CREATE and logical WAL: two steps, renumbered, naming the real use
     page,
     answer({ ...ready, has_create_privilege: false, has_logical_wal: false }),
   )
-  await page.goto(PATH)
+  await page.goto(VALIDATION_PATH)
   await submit(
     page,
     'postgresql://shop_owner:secret@db.example.com:5432/Shop%20DB',
@@ -277,7 +260,7 @@ test("the server's diagnostics: its user and database in the steps, its findings
       },
     }),
   )
-  await page.goto(PATH)
+  await page.goto(VALIDATION_PATH)
   await submit(page, 'postgresql://typed:secret@pooler.example.com:6543/typed')
   const steps = panelOf(page)
     .getByRole('alert')
@@ -308,7 +291,7 @@ test('a 400 shows the server message instead of a panel; the next submit clears 
       ? answer({ message: 'Port must be a number' }, 400)(route)
       : answer(ready)(route),
   )
-  await page.goto(PATH)
+  await page.goto(VALIDATION_PATH)
   await submit(page, 'postgresql://app:secret@db.example.com:abc/shop')
   const message = page
     .getByRole('alert')
@@ -338,7 +321,7 @@ test('while the call is in flight the button reads Validating... and is disabled
     await released
     await route.fulfill({ json: ready })
   })
-  await page.goto(PATH)
+  await page.goto(VALIDATION_PATH)
   await submit(page, 'postgresql://app:secret@db.example.com/shop')
   const busy = page.getByRole('button', { name: 'Validating...' })
   await expect(busy).toBeDisabled()

@@ -13,9 +13,14 @@ import {
 } from '../src/server/control/embedded-postgres.ts'
 import { expect, test } from './support/fixtures.ts'
 import { databaseUrlFile } from './support/paths.ts'
+import {
+  expectRow,
+  panelOf,
+  submit,
+  UNKNOWN,
+  VALIDATION_PATH,
+} from './support/validation-page.ts'
 
-const PATH = '/validate-postgres-for-electric-cloud'
-const UNKNOWN = 'Unknown - cannot check until connected'
 let admin: pg.Pool
 let adminUrl: URL
 
@@ -49,27 +54,11 @@ async function role(grants: (name: string) => string[] = () => []) {
 }
 
 async function validate(page: Page, url: string) {
-  await page.goto(PATH)
-  await page.getByLabel('Database URL').fill(url)
-  await page.getByRole('button', { name: 'Validate Connection' }).click()
-  const panel = page.getByRole('region', { name: 'Validation results' })
+  await page.goto(VALIDATION_PATH)
+  await submit(page, url)
+  const panel = panelOf(page)
   await expect(panel).toBeVisible()
   return panel
-}
-
-async function expectRow(
-  page: Page,
-  label: string,
-  status: 'Passed' | 'Failed' | 'Unknown',
-  description: string,
-) {
-  const row = page
-    .getByRole('region', { name: 'Validation results' })
-    .getByRole('list', { name: 'Checks' })
-    .getByRole('listitem')
-    .filter({ has: page.getByText(label, { exact: true }) })
-  await expect(row.getByRole('img', { name: status })).toBeVisible()
-  await expect(row).toContainText(description)
 }
 
 test('a ready database gets the success banner', async ({ page }) => {

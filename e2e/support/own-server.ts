@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto'
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { expect } from '@playwright/test'
 import pg from 'pg'
 import { freePort } from '../../src/server/control/embedded-postgres.ts'
 import { databaseUrlFile } from './paths.ts'
@@ -16,15 +17,6 @@ export type OwnServer = {
   stop(): Promise<void>
   start(): Promise<void>
   destroy(): Promise<void>
-}
-
-async function until(check: () => Promise<boolean>, what: string) {
-  const deadline = Date.now() + 60_000
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error(`timed out waiting for ${what}`)
 }
 
 export async function startOwnServer(): Promise<OwnServer> {
@@ -63,10 +55,16 @@ export async function startOwnServer(): Promise<OwnServer> {
           },
         },
       )
-      await until(
-        async () => (await fetch(`${url}/api/public/health`)).ok,
-        `the server on ${url}`,
-      )
+      await expect
+        .poll(
+          () =>
+            fetch(`${url}/api/public/health`).then(
+              (response) => response.ok,
+              () => false,
+            ),
+          { message: `the server on ${url}`, timeout: 60_000 },
+        )
+        .toBe(true)
     },
     async stop() {
       const running = child

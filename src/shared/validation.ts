@@ -37,6 +37,18 @@ export const databaseValidationSchema = z.object({
 })
 export type DatabaseValidation = z.infer<typeof databaseValidationSchema>
 
+/** Nothing could be checked: every flag false, with the reason (spec §7). */
+export const unreachableValidation = (
+  connection_error: string,
+): DatabaseValidation => ({
+  has_replication_permissions: false,
+  has_logical_wal: false,
+  can_connect: false,
+  can_connect_without_replication: false,
+  has_create_privilege: false,
+  connection_error,
+})
+
 /** Ready for the sync engine (spec §3): every one of these holds. */
 export const isReady = (v: DatabaseValidation): boolean =>
   v.has_replication_permissions &&

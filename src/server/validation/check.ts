@@ -1,9 +1,10 @@
 // checkDatabase: is this Postgres ready for the sync engine? One pass runs every check (a
 // normal connection, a replication connection, one catalog query) and reports all of them.
 import type pg from 'pg'
-import type {
-  DatabaseValidation,
-  ValidationDiagnostics,
+import {
+  unreachableValidation,
+  type DatabaseValidation,
+  type ValidationDiagnostics,
 } from '../../shared/validation.ts'
 import { DeadlineError, withConnection } from './connect.ts'
 import { describeConnectionError, redact } from './errors.ts'
@@ -88,12 +89,7 @@ function diagnostics(
 
 function failure(target: DatabaseTarget, message: string): DatabaseValidation {
   return {
-    has_replication_permissions: false,
-    has_logical_wal: false,
-    can_connect: false,
-    can_connect_without_replication: false,
-    has_create_privilege: false,
-    connection_error: redact(message, target.password),
+    ...unreachableValidation(redact(message, target.password)),
     diagnostics: diagnostics(target, undefined),
   }
 }

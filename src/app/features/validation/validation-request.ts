@@ -3,6 +3,7 @@
 import { z } from 'zod'
 import {
   databaseValidationSchema,
+  unreachableValidation,
   VALIDATE_DATABASE_URL_PATH,
   type DatabaseValidation,
 } from '../../../shared/validation.ts'
@@ -37,17 +38,7 @@ export function validationErrorText(status: number, body: unknown): string {
 
 /** A failure reads as a database that could not be reached, so every panel stays truthful. */
 export function failedValidation(message: string): ValidationOutcome {
-  return {
-    error: message,
-    result: {
-      has_replication_permissions: false,
-      has_logical_wal: false,
-      can_connect: false,
-      can_connect_without_replication: false,
-      has_create_privilege: false,
-      connection_error: message,
-    },
-  }
+  return { error: message, result: unreachableValidation(message) }
 }
 
 function parseJson(text: string): unknown {
