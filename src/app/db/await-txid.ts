@@ -23,6 +23,35 @@ export class TxidTimeoutError extends Error {
   }
 }
 
+/**
+ * Resolves true once the live query's single `ok` column reads true, false when `timeoutMs`
+ * passes first. The one way this module waits on the synced store.
+ */
+export async function whenTrue(
+  store: LiveStore,
+  sql: string,
+  params: unknown[],
+  timeoutMs: number,
+): Promise<boolean> {
+  let done: (ok: boolean) => void = () => {}
+  const settled = new Promise<boolean>((resolve) => (done = resolve))
+  const live = await store.live.query<{ ok: boolean }>(
+    sql,
+    params,
+    (result) => {
+      if (result.rows[0]?.ok) done(true)
+    },
+  )
+  if (live.initialResults.rows[0]?.ok) done(true)
+  const timer = setTimeout(() => done(false), timeoutMs)
+  try {
+    return await settled
+  } finally {
+    clearTimeout(timer)
+    await live.unsubscribe()
+  }
+}
+
 /** Resolves once a row of `table` synced by transaction `txid` is in the local store. */
 export async function awaitTxid(
   store: LiveStore,
@@ -30,29 +59,13 @@ export async function awaitTxid(
   txid: number,
   timeoutMs = TXID_WAIT_MS,
 ): Promise<void> {
-  let done = () => {}
-  const applied = new Promise<void>((resolve) => (done = resolve))
-  const live = await store.live.query<{ applied: boolean }>(
-    `select exists (select 1 from ${table} where synced_txids @> array[$1::bigint]) as applied`,
+  const applied = await whenTrue(
+    store,
+    `select exists (select 1 from ${table} where synced_txids @> array[$1::bigint]) as ok`,
     [txid],
-    (result) => {
-      if (result.rows[0]?.applied) done()
-    },
+    timeoutMs,
   )
-  if (live.initialResults.rows[0]?.applied) done()
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new TxidTimeoutError(txid, timeoutMs)),
-      timeoutMs,
-    )
-  })
-  try {
-    await Promise.race([applied, expired])
-  } finally {
-    clearTimeout(timer)
-    await live.unsubscribe()
-  }
+  if (!applied) throw new TxidTimeoutError(txid, timeoutMs)
 }
 
 /**

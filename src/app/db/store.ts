@@ -4,6 +4,7 @@ import type { PGliteInterface } from '@electric-sql/pglite'
 import { live, type LiveNamespace } from '@electric-sql/pglite/live'
 import { electricSync } from '@electric-sql/pglite-sync'
 import { PGliteWorker } from '@electric-sql/pglite/worker'
+import { whenTrue } from './await-txid.ts'
 import { startSync } from './sync.ts'
 import { startWorkerThread } from './worker-thread.ts'
 
@@ -60,7 +61,17 @@ export async function releaseStore(): Promise<void> {
   const pg = await openStore()
   await pg.query('delete from local_owner')
   startSyncing()
+  // The syncing tab stops its shapes, then empties the tables. Waiting for that keeps the
+  // session alive until no shape request is in flight (otherwise they end in 401s).
+  await whenTrue(
+    pg,
+    'select not exists (select 1 from users) as ok',
+    [],
+    RELEASE_WAIT_MS,
+  )
 }
+
+const RELEASE_WAIT_MS = 5_000
 
 /** Whose data the store holds; how the app knows who was signed in while offline. */
 export async function localOwner(store: LocalStore): Promise<string | null> {
