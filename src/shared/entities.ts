@@ -50,6 +50,13 @@ export const sourceSchema = z.object({
   target_electric_url: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** Why the source is in `error` or `reconnecting`. */
+  state_reason: z.string().nullable(),
+  /** Replication health as the engine last measured it; null until measured. */
+  wal_retained_bytes: z.coerce.number().nullable(),
+  wal_lag_bytes: z.coerce.number().nullable(),
+  wal_status: z.string().nullable(),
+  health_checked_at: z.string().nullable(),
 })
 export type Source = z.infer<typeof sourceSchema>
 

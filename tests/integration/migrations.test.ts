@@ -52,6 +52,12 @@ const expectedColumns: Record<string, string[]> = {
     'target_electric_url',
     'created_at',
     'updated_at',
+    'database_key',
+    'state_reason',
+    'wal_retained_bytes',
+    'wal_lag_bytes',
+    'wal_status',
+    'health_checked_at',
   ],
   source_event_logs: [
     'id',

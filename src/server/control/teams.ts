@@ -46,7 +46,10 @@ export async function listTeamUsers(
 
 const sourceColumns = `s.id, s.team_id, s.name, s.state, s.region, s.connection_url,
   s.source_secret, to_json(s.deleted_at) #>> '{}' as deleted_at, s.target_electric_url,
-  to_json(s.created_at) #>> '{}' as created_at, to_json(s.updated_at) #>> '{}' as updated_at`
+  to_json(s.created_at) #>> '{}' as created_at, to_json(s.updated_at) #>> '{}' as updated_at,
+  s.state_reason, s.wal_retained_bytes::float8 as wal_retained_bytes,
+  s.wal_lag_bytes::float8 as wal_lag_bytes, s.wal_status,
+  to_json(s.health_checked_at) #>> '{}' as health_checked_at`
 
 /** Sources of every team the user belongs to; passwords are never selected. */
 export async function listSources(db: Db, userId: string): Promise<Source[]> {

@@ -27,6 +27,11 @@ export const SOURCE_COLUMNS = [
   'target_electric_url',
   'created_at',
   'updated_at',
+  'state_reason',
+  'wal_retained_bytes',
+  'wal_lag_bytes',
+  'wal_status',
+  'health_checked_at',
 ]
 
 export const dashboardShapes = {

@@ -4,6 +4,7 @@ import type { Env } from '../env.ts'
 import type { Db } from '../control/database.ts'
 import type { SessionUser } from '../auth/sessions.ts'
 import type { Logger } from '../log.ts'
+import type { SourceRuntime } from '../sources/runtime.ts'
 import type { DatabaseCheckSettings } from '../validation/routes.ts'
 
 export type AppDeps = {
@@ -14,6 +15,10 @@ export type AppDeps = {
   distDir?: string
   /** The control plane as the engine serves it: the dashboard's synced shapes. */
   shapes?: ShapeDatabase
+  /** Runs users' sources; absent in tests that need no engine (source actions then answer 503). */
+  sources?: SourceRuntime
+  /** AES-256-GCM key for source passwords (crypto/source-passwords.ts), derived from the secret. */
+  sourcePasswordKey?: Buffer
   /** The readiness check's resolver and limits; tests stub the one and tighten the other. */
   databaseChecks?: DatabaseCheckSettings
 }

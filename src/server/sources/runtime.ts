@@ -1,0 +1,20 @@
+// What the HTTP side asks of the part that runs sources (attaching them to the engine, keeping
+// their state and event logs, removing them). The API only writes rows and then asks here.
+import type { ShapeDatabase } from '../../engine/database.ts'
+
+export interface SourceRuntime {
+  /** The instance id written into event logs by this server's engine. */
+  readonly instanceId: string
+  /** Look at the sources table now (after a create or a delete) rather than at the next poll. */
+  kick(): void
+  /**
+   * Rotates every shape of a source this server runs: clients get 409 and refetch. Answers how
+   * many shapes were rotated, or null when the source is not running here.
+   */
+  clearCache(sourceId: string): Promise<number | null>
+  /** Restarts the source's replication stream without clearing its shapes. */
+  restart(sourceId: string): Promise<boolean>
+  /** The engine database serving an active source here; undefined otherwise. */
+  database(sourceId: string): ShapeDatabase | undefined
+  stop(): Promise<void>
+}

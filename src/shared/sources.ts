@@ -1,0 +1,90 @@
+// Sources as the API and the dashboard speak of them (spec §3, §7, §9): regions, the create,
+// delete and restart calls, and the stable set of event names the engine logs.
+import { z } from 'zod'
+import { idSchema } from './entities.ts'
+
+export const REGIONS = [
+  { id: 'us-east-1', label: 'US East (N. Virginia)', selectable: true },
+  { id: 'eu-west-1', label: 'EU West (Ireland)', selectable: true },
+  { id: 'ca-west-1', label: 'CA West (Canada)', selectable: false },
+] as const
+
+export const SELECTABLE_REGIONS = ['us-east-1', 'eu-west-1'] as const
+export type Region = (typeof SELECTABLE_REGIONS)[number]
+export const regionSchema = z.enum(SELECTABLE_REGIONS)
+
+export function regionLabel(id: string): string {
+  return REGIONS.find((region) => region.id === id)?.label ?? id
+}
+
+/** PUT /api/v1/sources (query `skip_validation=true` skips the readiness check). */
+export const createSourceRequestSchema = z.object({
+  region: regionSchema,
+  team_id: idSchema,
+  database_url: z.string().trim().min(1, 'A database URL is required'),
+  /** Sent by the spec's client; its meaning is not shown, so it is accepted and not stored. */
+  instance: z.string().optional(),
+})
+export type CreateSourceRequest = z.infer<typeof createSourceRequestSchema>
+
+/** The API's view of a source's state (spec §3). */
+export const apiSourceStatuses = ['error', 'pending', 'active'] as const
+export type ApiSourceStatus = (typeof apiSourceStatuses)[number]
+
+/**
+ * 201 for a new source, 200 when the same database is already registered by that team in that
+ * region (then `id` and `source_secret` are the existing source's). `txid`: the transaction that
+ * wrote the row, so the dashboard waits until it has synced.
+ */
+export const createSourceResponseSchema = z.object({
+  id: idSchema,
+  source_secret: z.string(),
+  status: z.enum(apiSourceStatuses),
+  message: z.string().optional(),
+  txid: z.number().int(),
+})
+export type CreateSourceResponse = z.infer<typeof createSourceResponseSchema>
+
+/** POST /api/v1/sources/{id}/restart */
+export const restartSourceRequestSchema = z.object({
+  clear_cache: z.boolean().default(false),
+})
+
+/** DELETE and restart answer the id and the transaction of their change. */
+export const sourceChangeResponseSchema = z.object({
+  id: idSchema,
+  txid: z.number().int(),
+})
+
+export const ALREADY_REGISTERED_MESSAGE =
+  'This source is already registered in this region.'
+
+/**
+ * Every event name a source's log can hold. Stable: dashboards and users' alerts match on them.
+ * `event_details` is always an object; the keys each event carries are listed beside it.
+ */
+export const SOURCE_EVENTS = {
+  /** The API registered the source. { region, database } (host:port/name, no credentials) */
+  created: 'source_created',
+  /** The engine created the publication and the slot. { slot, publication } */
+  slotCreated: 'replication_slot_created',
+  /** The slot was missing or lost and was made anew; shapes refetch. { slot, reason } */
+  slotRecreated: 'replication_slot_recreated',
+  /** Streaming changes. { slot } */
+  active: 'source_active',
+  /** Connection lost; retrying with backoff. { reason } */
+  reconnecting: 'source_reconnecting',
+  /** A problem no retry fixes (rights, wal_level, slot). { reason } */
+  error: 'source_error',
+  /** Every shape of the source was rotated. { shapes } */
+  cacheCleared: 'cache_cleared',
+  /** Replication was restarted without clearing the cache. {} */
+  restarted: 'source_restarted',
+  /** The user deleted the source; the engine is removing its slot. {} */
+  deleteRequested: 'delete_requested',
+  /** Removing the slot and publication failed. { reason } */
+  deleteFailed: 'delete_failed',
+  /** The slot keeps more WAL than is healthy. { wal_status, wal_retained_bytes } */
+  healthWarning: 'replication_health_warning',
+} as const
+export type SourceEventName = (typeof SOURCE_EVENTS)[keyof typeof SOURCE_EVENTS]
