@@ -10,6 +10,7 @@ import {
 import type { ShapeDefinition } from '../../engine/shapes/definition.ts'
 import { idSchema } from '../../shared/entities.ts'
 import { requireUser } from '../auth/middleware.ts'
+import { findMemberSource } from '../control/sources.ts'
 import { getTeam } from '../control/teams.ts'
 import type { AppEnv } from '../http/context.ts'
 import { dashboardShapes } from './definitions.ts'
@@ -56,12 +57,8 @@ async function memberTeam(c: Context<AppEnv>, teamId: string | undefined) {
 async function memberSource(c: Context<AppEnv>, sourceId: string | undefined) {
   const id = idSchema.safeParse(sourceId)
   if (!id.success) return null
-  const { rows } = await c.var.deps.db.query<{ id: string }>(
-    `select s.id from sources s join memberships m on m.team_id = s.team_id
-      where s.id = $1 and m.user_id = $2`,
-    [id.data, c.var.user.id],
-  )
-  return rows[0]?.id ?? null
+  const source = await findMemberSource(c.var.deps.db, c.var.user.id, id.data)
+  return source?.id ?? null
 }
 
 export const gatewayRoutes = new Hono<AppEnv>()
