@@ -33,15 +33,16 @@ export type ApiSourceStatus = (typeof apiSourceStatuses)[number]
 
 /**
  * 201 for a new source, 200 when the same database is already registered by that team in that
- * region (then `id` and `source_secret` are the existing source's). `txid`: the transaction that
- * wrote the row, so the dashboard waits until it has synced.
+ * region (then `id` and `source_secret` are the existing source's, `message` says so, and there
+ * is no `txid`: nothing was written). `txid`: the transaction that wrote the row, so the
+ * dashboard waits until it has synced.
  */
 export const createSourceResponseSchema = z.object({
   id: idSchema,
   source_secret: z.string(),
   status: z.enum(apiSourceStatuses),
   message: z.string().optional(),
-  txid: z.number().int(),
+  txid: z.number().int().optional(),
 })
 export type CreateSourceResponse = z.infer<typeof createSourceResponseSchema>
 
