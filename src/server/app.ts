@@ -5,6 +5,7 @@ import { HTTPException } from 'hono/http-exception'
 import { ingestRoutes } from './analytics/ingest.ts'
 import { analyticsRoutes } from './analytics/routes.ts'
 import { apiRoutes } from './api/routes.ts'
+import { sourceRoutes } from './api/sources.ts'
 import { authRoutes } from './auth/routes.ts'
 import { gatewayRoutes } from './gateway/routes.ts'
 import type { AppDeps, AppEnv } from './http/context.ts'
@@ -31,6 +32,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/api/public/auth', authRoutes)
   app.route('/api/public/analytics', analyticsRoutes)
   app.route(VALIDATE_DATABASE_URL_PATH, validationRoutes(deps.databaseChecks))
+  // Before /api/v1: PUT /api/v1/sources answers here; GET /api/v1/sources stays in apiRoutes.
+  app.route('/api/v1/sources', sourceRoutes(deps.databaseChecks))
   app.route('/api/v1', apiRoutes)
   app.route('/', gatewayRoutes)
   app.route('/ingest', ingestRoutes())

@@ -9,7 +9,7 @@ import { pruneExpired } from './auth/sessions.ts'
 import { checkWalLevel, createPool, type Db } from './control/database.ts'
 import { startEmbeddedPostgres } from './control/embedded-postgres.ts'
 import { migrateControlPlane } from './control/migrations.ts'
-import { loadSecret } from './crypto/secret.ts'
+import { deriveKey, loadSecret } from './crypto/secret.ts'
 import type { Env } from './env.ts'
 import type { Logger } from './log.ts'
 
@@ -72,7 +72,14 @@ export async function start(env: Env, log: Logger): Promise<Started> {
       ),
   })
 
-  const app = createApp({ env, db, log, distDir: DIST, shapes })
+  const app = createApp({
+    env,
+    db,
+    log,
+    distDir: DIST,
+    shapes,
+    sourcePasswordKey: deriveKey(secret, 'source-passwords'),
+  })
   return {
     app,
     db,

@@ -1,0 +1,93 @@
+// PUT /api/v1/sources: adds a source (spec §7). 201 with the new source and its txid; 200 with
+// the team's existing source for that database and region; 400 for a body, URL or host we
+// refuse and for a database that is not ready (the UI shows the message after 'Failed to add
+// source: '); 404 for a team the user is not in; 429 past the limit on readiness checks.
+import { Hono } from 'hono'
+import {
+  ALREADY_REGISTERED_MESSAGE,
+  createSourceRequestSchema,
+  type CreateSourceResponse,
+} from '../../shared/sources.ts'
+import { requireUser } from '../auth/middleware.ts'
+import { getTeam } from '../control/teams.ts'
+import type { AppEnv } from '../http/context.ts'
+import { readJson } from '../http/json.ts'
+import {
+  checkSourceReady,
+  guardSourceUrl,
+  type CheckSettings,
+} from '../sources/create-checks.ts'
+import { createSource } from '../sources/create-source.ts'
+import { systemResolver } from '../validation/guard.ts'
+import { createCheckLimiter } from '../validation/rate-limit.ts'
+import type { DatabaseCheckSettings } from '../validation/routes.ts'
+
+export function sourceRoutes(settings: DatabaseCheckSettings = {}) {
+  // Each check connects to a host the user chose: limited per user, like the public check per IP.
+  const limiter = createCheckLimiter(settings.limits)
+  let reportedMissingKey = false
+
+  return new Hono<AppEnv>().use(requireUser).put('/', async (c) => {
+    const { deps, user } = c.var
+    const key = deps.sourcePasswordKey
+    if (!key) {
+      if (!reportedMissingKey)
+        deps.log.error('sources cannot be added: no source password key')
+      reportedMissingKey = true
+      return c.json({ message: 'Internal server error' }, 500)
+    }
+    const body = await readJson(c, createSourceRequestSchema)
+    if (!body.success) return body.response
+    const { team_id, region, database_url } = body.data
+    if (!(await getTeam(deps.db, user.id, team_id)))
+      return c.json({ message: 'Team not found' }, 404)
+
+    const checks: CheckSettings = {
+      allowPrivate: deps.env.allowPrivateDatabaseTargets,
+      resolve: settings.resolve ?? systemResolver,
+    }
+    let checked = await guardSourceUrl(database_url, checks)
+    if (checked.ok && c.req.query('skip_validation') !== 'true') {
+      const admission = limiter.admit(`user:${user.id}`)
+      if (!admission.admitted) {
+        c.header('retry-after', String(admission.retryAfterSeconds))
+        return c.json(
+          { message: 'Too many checks; please try again later.' },
+          429,
+        )
+      }
+      try {
+        checked = await checkSourceReady(checked.address, database_url, checks)
+      } finally {
+        admission.release()
+      }
+    }
+    if (!checked.ok) return c.json({ message: checked.message }, 400)
+
+    const outcome = await createSource(deps.db, key, {
+      teamId: team_id,
+      region,
+      address: checked.address,
+      instanceId: deps.sources?.instanceId ?? 'api',
+    })
+    if (!outcome.created) {
+      const { id, source_secret, status } = outcome
+      const existing: CreateSourceResponse = {
+        id,
+        source_secret,
+        status,
+        message: ALREADY_REGISTERED_MESSAGE,
+      }
+      return c.json(existing, 200)
+    }
+    deps.sources?.kick()
+    const { id, source_secret, txid } = outcome
+    const created: CreateSourceResponse = {
+      id,
+      source_secret,
+      status: 'pending',
+      txid,
+    }
+    return c.json(created, 201)
+  })
+}
