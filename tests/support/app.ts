@@ -2,6 +2,8 @@
 // cookies and sends what a browser would (Origin on POST, a Content-Length on every body).
 import { createApp } from '../../src/server/app.ts'
 import type { Db } from '../../src/server/control/database.ts'
+import { deriveKey } from '../../src/server/crypto/secret.ts'
+import type { AppDeps } from '../../src/server/http/context.ts'
 import { parseEnv } from '../../src/server/env.ts'
 import { silentLogger } from '../../src/server/log.ts'
 import { CookieJar } from './cookie-jar.ts'
@@ -10,9 +12,25 @@ export type App = ReturnType<typeof createApp>
 
 export const ORIGIN = 'http://localhost'
 
+/** The source password key every built app uses, so tests can open what it sealed. */
+export const TEST_SOURCE_PASSWORD_KEY = deriveKey(
+  'test-secret-'.padEnd(32, 'x'),
+  'source-passwords',
+)
+
 /** createApp with a parsed env built only from `vars` (never from process.env). */
-export function buildApp(db: Db, vars: Record<string, string> = {}): App {
-  return createApp({ env: parseEnv(vars), db, log: silentLogger })
+export function buildApp(
+  db: Db,
+  vars: Record<string, string> = {},
+  deps: Partial<AppDeps> = {},
+): App {
+  return createApp({
+    env: parseEnv(vars),
+    db,
+    log: silentLogger,
+    sourcePasswordKey: TEST_SOURCE_PASSWORD_KEY,
+    ...deps,
+  })
 }
 
 export class Browser {
