@@ -9,9 +9,10 @@ import { pruneExpired } from './auth/sessions.ts'
 import { checkWalLevel, createPool, type Db } from './control/database.ts'
 import { startEmbeddedPostgres } from './control/embedded-postgres.ts'
 import { migrateControlPlane } from './control/migrations.ts'
-import { loadSecret } from './crypto/secret.ts'
+import { deriveKey, loadSecret } from './crypto/secret.ts'
 import type { Env } from './env.ts'
 import type { Logger } from './log.ts'
+import { EngineSourceRuntime } from './sources/engine-runtime.ts'
 
 const DIST = fileURLToPath(new URL('../../dist/', import.meta.url))
 const PRUNE_EVERY_MS = 15 * 60 * 1000
@@ -72,13 +73,31 @@ export async function start(env: Env, log: Logger): Promise<Started> {
       ),
   })
 
-  const app = createApp({ env, db, log, distDir: DIST, shapes })
+  const sourcePasswordKey = deriveKey(secret, 'source-passwords')
+  const sources = new EngineSourceRuntime({
+    engine,
+    db,
+    key: sourcePasswordKey,
+    log,
+  })
+  sources.start()
+
+  const app = createApp({
+    env,
+    db,
+    log,
+    distDir: DIST,
+    shapes,
+    sources,
+    sourcePasswordKey,
+  })
   return {
     app,
     db,
     secret,
     async stop() {
       clearInterval(prune)
+      await sources.stop()
       await engine.stop()
       await db.end().catch(() => {})
       await stopPostgres()
