@@ -5,8 +5,10 @@ import { HTTPException } from 'hono/http-exception'
 import { ingestRoutes } from './analytics/ingest.ts'
 import { analyticsRoutes } from './analytics/routes.ts'
 import { apiRoutes } from './api/routes.ts'
+import { sourceActionRoutes } from './api/source-actions.ts'
 import { authRoutes } from './auth/routes.ts'
 import { gatewayRoutes } from './gateway/routes.ts'
+import { sourceShapeRoutes } from './gateway/source-shapes.ts'
 import type { AppDeps, AppEnv } from './http/context.ts'
 import { requestLog, sameOriginOnly, securityHeaders } from './http/security.ts'
 import { mountSpa } from './http/spa.ts'
@@ -31,7 +33,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/api/public/auth', authRoutes)
   app.route('/api/public/analytics', analyticsRoutes)
   app.route(VALIDATE_DATABASE_URL_PATH, validationRoutes(deps.databaseChecks))
+  app.route('/api/v1/sources', sourceActionRoutes)
   app.route('/api/v1', apiRoutes)
+  app.route('/v1/shape', sourceShapeRoutes)
   app.route('/', gatewayRoutes)
   app.route('/ingest', ingestRoutes())
 
