@@ -52,7 +52,11 @@ afterAll(async () => {
 const shapeUrl = (params: Record<string, string>) =>
   `${server.origin}/v1/shape?${new URLSearchParams(params)}`
 
-function follow(params: Record<string, string>) {
+function follow(params: {
+  table: string
+  source_id: string
+  source_secret: string
+}) {
   const aborter = new AbortController()
   const stream = new ShapeStream({
     url: `${server.origin}/v1/shape`,
@@ -105,7 +109,7 @@ describe('the apps’ shape endpoint', () => {
   })
 
   it('answers the same 401 for a wrong secret, an unknown id, no secret and no id', async () => {
-    const attempts = [
+    const attempts: Record<string, string>[] = [
       { source_id: source.id, source_secret: `${source.secret}x` },
       { source_id: source.id, source_secret: source.secret.slice(0, -1) },
       { source_id: crypto.randomUUID(), source_secret: source.secret },
@@ -139,10 +143,7 @@ describe('the apps’ shape endpoint', () => {
     const unreachable = await insertSource(
       control.db,
       server.key,
-      await personalTeam(
-        control.db,
-        (await signInLocally(server.app)).user.id,
-      ),
+      await personalTeam(control.db, (await signInLocally(server.app)).user.id),
       'postgres://nobody:secret@127.0.0.1:1/nothing',
     )
     await expect
