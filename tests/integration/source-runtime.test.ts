@@ -1,8 +1,14 @@
 // The source runtime against real source databases: a new source becomes active with its slot
 // and events, its health is measured, a dropped connection reconnects, and lost rights end in
 // an error a user can act on. Passwords never reach the rows or the event logs.
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Engine } from '../../src/engine/engine.ts'
 import { replicationNames } from '../../src/engine/replication/names.ts'
+import { silentLogger } from '../../src/server/log.ts'
+import { EngineSourceRuntime } from '../../src/server/sources/engine-runtime.ts'
 import { signInLocally } from '../support/app.ts'
 import { useControlPlaneDatabase } from '../support/database.ts'
 import {
@@ -143,5 +149,47 @@ describe('the source runtime', () => {
     // Several polls and a kick later, the log is the same.
     for (let i = 0; i < 3; i++) await server.runtime.reconcile()
     expect(await eventNames(control.db, id)).toEqual(before)
+  }, 60_000)
+
+  it('is run by one server at a time; another takes over when it stops', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'sluice-second-'))
+    const engine = new Engine({ dataDir })
+    const second = new EngineSourceRuntime({
+      engine,
+      db: control.db,
+      key: server.key,
+      log: silentLogger,
+      pollIntervalMs: 100,
+    })
+    second.start()
+    try {
+      const { database, id } = await newSource()
+      await expect.poll(() => stateOf(id), { timeout: 20_000 }).toBe('active')
+      // Both have looked at the table since; only one of them streams the slot.
+      await second.reconcile()
+      const runner = server.runtime.database(id) ? server.runtime : second
+      const other = runner === second ? server.runtime : second
+      expect(other.database(id)).toBeUndefined()
+      expect(runner.database(id)).toBeDefined()
+      // The runner stopping (its claims session ends with it) hands the source over.
+      await runner.stop()
+      await expect
+        .poll(() => other.database(id) !== undefined, { timeout: 20_000 })
+        .toBe(true)
+      const { rows } = await database.admin.query(
+        'select 1 from pg_replication_slots where slot_name = $1 and active',
+        [replicationNames(id).slot],
+      )
+      expect(rows).toHaveLength(1)
+      expect(await stateOf(id)).toBe('active')
+      if (runner === server.runtime) {
+        await server.stop()
+        server = await startSourceServer(control.db)
+      }
+    } finally {
+      await second.stop()
+      await engine.stop()
+      await rm(dataDir, { recursive: true, force: true })
+    }
   }, 60_000)
 })
