@@ -162,8 +162,16 @@ export class ShapeDatabase {
       this.rotate(shape)
   }
 
-  rotateAll(): void {
-    for (const shape of [...this.shapes.values()]) this.rotate(shape)
+  /** Rotates every shape (a cache clear); answers how many there were. */
+  rotateAll(): number {
+    const shapes = [...this.shapes.values()]
+    for (const shape of shapes) this.rotate(shape)
+    return shapes.length
+  }
+
+  /** Reconnects the replication stream; shapes and their logs stay. */
+  restartStream(): Promise<void> {
+    return this.supervisor.restart()
   }
 
   private async createShape(definition: ShapeDefinition): Promise<Shape> {

@@ -1,5 +1,6 @@
 // The engine: every attached database under one data dir, each with its own slot and shapes.
 import { randomBytes } from 'node:crypto'
+import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ShapeDatabase, type LogLimit } from './database.ts'
 import type { SupervisorEvents } from './supervisor.ts'
@@ -31,11 +32,7 @@ export class Engine {
     const database = new ShapeDatabase({
       id,
       connectionString,
-      dataDir: join(
-        this.options.dataDir,
-        'databases',
-        id.replace(/[^A-Za-z0-9_-]/g, '_'),
-      ),
+      dataDir: this.dataDirOf(id),
       events,
       logLimit,
     })
@@ -60,6 +57,23 @@ export class Engine {
     const database = this.databases.get(id)
     this.databases.delete(id)
     await database?.destroy()
+  }
+
+  /**
+   * Stops streaming and deletes the shape logs kept here, without touching the database
+   * (slot and publication stay): for a database that is gone or no longer ours to clean.
+   */
+  async discard(id: string): Promise<void> {
+    await this.detach(id)
+    await rm(this.dataDirOf(id), { recursive: true, force: true })
+  }
+
+  private dataDirOf(id: string): string {
+    return join(
+      this.options.dataDir,
+      'databases',
+      id.replace(/[^A-Za-z0-9_-]/g, '_'),
+    )
   }
 
   async stop(): Promise<void> {

@@ -9,6 +9,7 @@ import {
   slotHealth,
 } from './replication/slot.ts'
 import { replicationNames } from './replication/names.ts'
+import { ReplicationSetupError } from './replication/publication.ts'
 import { startReplication } from './replication/stream.ts'
 import type { Relation, ReplicationHandler } from './replication/types.ts'
 
@@ -16,8 +17,10 @@ export type SupervisorStatus =
   'starting' | 'active' | 'reconnecting' | 'error' | 'stopped'
 
 export type SupervisorEvents = {
-  onStatus?(status: SupervisorStatus, reason?: string): void
-  onSlotRecreated?(): void
+  /** `code`: the SQLSTATE or Node error code behind `reason`, when there is one. */
+  onStatus?(status: SupervisorStatus, reason?: string, code?: string): void
+  /** The slot was missing (first start, or dropped by someone) or lost its WAL, and was made. */
+  onSlotRecreated?(cause: 'missing' | 'lost'): void
 }
 
 export type SupervisorOptions = {
@@ -34,6 +37,7 @@ const BACKOFF_START_MS = 100
 const BACKOFF_MAX_MS = 10_000
 // Errors no retry will fix without someone changing the database: shown as `error`.
 const FATAL_CODES = new Set(['42501', '55000', '28000', '28P01', '3D000'])
+const INSUFFICIENT_PRIVILEGE = '42501'
 
 export class ReplicationSupervisor {
   status: SupervisorStatus = 'starting'
@@ -64,6 +68,16 @@ export class ReplicationSupervisor {
     await this.stopStream?.()
     await this.running
     this.setStatus('stopped')
+  }
+
+  /**
+   * Ends the current stream and reconnects at once (also cutting a backoff wait short); the
+   * slot, the publication and the shapes stay.
+   */
+  async restart(): Promise<void> {
+    if (this.stopped) return
+    this.wake?.()
+    await this.stopStream?.()
   }
 
   /** Stops and removes the slot and the publication. */
@@ -100,22 +114,21 @@ export class ReplicationSupervisor {
     }
   }
 
-  private setStatus(status: SupervisorStatus, reason?: string) {
+  private setStatus(status: SupervisorStatus, reason?: string, code?: string) {
     if (status === this.status && reason === (this.lastError ?? undefined))
       return
     this.status = status
     this.lastError = reason ?? null
-    this.events.onStatus?.(status, reason)
+    this.events.onStatus?.(status, reason, code)
   }
 
   private async loop(): Promise<void> {
     let delay = BACKOFF_START_MS
     while (!this.stopped) {
       try {
-        const recreated = await this.withClient((client) =>
-          this.prepare(client),
-        )
-        if (recreated) this.events.onSlotRecreated?.()
+        const cause = await this.withClient((client) => this.prepare(client))
+        const recreated = cause !== null
+        if (cause) this.events.onSlotRecreated?.(cause)
         await this.options.beforeStream(recreated)
         if (this.stopped) break
         const stream = await startReplication({
@@ -134,11 +147,16 @@ export class ReplicationSupervisor {
         await stream.done
       } catch (error) {
         if (this.stopped) break
-        const code = (error as { code?: string }).code
+        // A setup step the role may not perform says which SQL fixes it: no retry will.
+        const code =
+          error instanceof ReplicationSetupError
+            ? INSUFFICIENT_PRIVILEGE
+            : (error as { code?: string }).code
         const reason = (error as Error).message
         this.setStatus(
           code && FATAL_CODES.has(code) ? 'error' : 'reconnecting',
           reason,
+          code,
         )
       } finally {
         this.stopStream = null
@@ -155,12 +173,13 @@ export class ReplicationSupervisor {
     }
   }
 
-  // Publication and slot exist together; a lost slot means both are made anew.
-  private async prepare(client: pg.Client): Promise<boolean> {
+  // Publication and slot exist together; a lost slot means both are made anew. Answers why
+  // the slot was made, or null when it was there.
+  private async prepare(client: pg.Client): Promise<'missing' | 'lost' | null> {
     const health = await slotHealth(client, this.names.slot)
     if (health.exists && health.walStatus !== 'lost') {
       await ensurePublication(client, this.names.publication)
-      return false
+      return null
     }
     await dropSlotAndPublication(
       client,
@@ -170,6 +189,6 @@ export class ReplicationSupervisor {
     this.included.clear()
     await ensurePublication(client, this.names.publication)
     await ensureSlot(client, this.names.slot)
-    return true
+    return health.exists ? 'lost' : 'missing'
   }
 }

@@ -6,8 +6,10 @@ import { ingestRoutes } from './analytics/ingest.ts'
 import { analyticsRoutes } from './analytics/routes.ts'
 import { apiRoutes } from './api/routes.ts'
 import { sourceRoutes } from './api/sources.ts'
+import { sourceActionRoutes } from './api/source-actions.ts'
 import { authRoutes } from './auth/routes.ts'
 import { gatewayRoutes } from './gateway/routes.ts'
+import { sourceShapeRoutes } from './gateway/source-shapes.ts'
 import type { AppDeps, AppEnv } from './http/context.ts'
 import { requestLog, sameOriginOnly, securityHeaders } from './http/security.ts'
 import { mountSpa } from './http/spa.ts'
@@ -32,9 +34,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/api/public/auth', authRoutes)
   app.route('/api/public/analytics', analyticsRoutes)
   app.route(VALIDATE_DATABASE_URL_PATH, validationRoutes(deps.databaseChecks))
-  // Before /api/v1: PUT /api/v1/sources answers here; GET /api/v1/sources stays in apiRoutes.
+  // Before /api/v1: PUT /api/v1/sources and the /:id actions answer here; GET /api/v1/sources
+  // stays in apiRoutes.
   app.route('/api/v1/sources', sourceRoutes(deps.databaseChecks))
+  app.route('/api/v1/sources', sourceActionRoutes)
   app.route('/api/v1', apiRoutes)
+  app.route('/v1/shape', sourceShapeRoutes)
   app.route('/', gatewayRoutes)
   app.route('/ingest', ingestRoutes())
 

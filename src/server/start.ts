@@ -12,6 +12,7 @@ import { migrateControlPlane } from './control/migrations.ts'
 import { deriveKey, loadSecret } from './crypto/secret.ts'
 import type { Env } from './env.ts'
 import type { Logger } from './log.ts'
+import { EngineSourceRuntime } from './sources/engine-runtime.ts'
 
 const DIST = fileURLToPath(new URL('../../dist/', import.meta.url))
 const PRUNE_EVERY_MS = 15 * 60 * 1000
@@ -72,13 +73,23 @@ export async function start(env: Env, log: Logger): Promise<Started> {
       ),
   })
 
+  const sourcePasswordKey = deriveKey(secret, 'source-passwords')
+  const sources = new EngineSourceRuntime({
+    engine,
+    db,
+    key: sourcePasswordKey,
+    log,
+  })
+  sources.start()
+
   const app = createApp({
     env,
     db,
     log,
     distDir: DIST,
     shapes,
-    sourcePasswordKey: deriveKey(secret, 'source-passwords'),
+    sources,
+    sourcePasswordKey,
   })
   return {
     app,
@@ -86,6 +97,7 @@ export async function start(env: Env, log: Logger): Promise<Started> {
     secret,
     async stop() {
       clearInterval(prune)
+      await sources.stop()
       await engine.stop()
       await db.end().catch(() => {})
       await stopPostgres()

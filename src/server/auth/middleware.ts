@@ -1,10 +1,12 @@
-// Resolves the session cookie into c.var.user, or answers 401.
+// Resolves the session cookie into c.var.user, or answers 401. Once per request: routers
+// mounted on the same path may each require a user without a second session lookup.
 import { createMiddleware } from 'hono/factory'
 import type { AppEnv } from '../http/context.ts'
 import { readSessionCookie } from './cookies.ts'
 import { resolveSession } from './sessions.ts'
 
 export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
+  if (c.get('user') as AppEnv['Variables']['user'] | undefined) return next()
   const user = await resolveSession(c.var.deps.db, readSessionCookie(c))
   if (!user) return c.json({ message: 'Not signed in' }, 401)
   c.set('user', user)

@@ -1,0 +1,115 @@
+// Replication health of one source's slot: how much WAL the user's server keeps for us, how
+// far our confirmed position trails its WAL, and Postgres's wal_status for the slot. The
+// measurement reads the server; deciding whether it is worth writing (or warning) is pure.
+import type { Queryable } from '../replication/sql.ts'
+
+export type HealthReading = {
+  walStatus: string | null
+  retainedBytes: number | null
+  lagBytes: number | null
+}
+
+export type HealthRecord = HealthReading & {
+  /** When the stored reading was taken (ms since epoch); null when never. */
+  checkedAt: number | null
+}
+
+export type HealthLimits = {
+  /**
+   * Retained WAL above which a replication_health_warning is logged: 1 GiB by default, far
+   * above what a streaming slot that confirms every second keeps, and well before it fills a
+   * typical small disk (max_slot_wal_keep_size is unlimited by default).
+   */
+  retainedWarningBytes: number
+  /** Byte counts moving less than this (and less than 10 %) are not rewritten. */
+  minChangeBytes: number
+  /** An unchanged reading is still rewritten this often, so its time shows it is fresh. */
+  refreshMs: number
+}
+
+export const DEFAULT_HEALTH_LIMITS: HealthLimits = {
+  retainedWarningBytes: 1024 ** 3,
+  minChangeBytes: 1024 ** 2,
+  refreshMs: 5 * 60_000,
+}
+
+/** wal_status values that mean the slot is at risk of, or past, losing WAL it needs. */
+const WARNING_STATUSES = new Set(['extended', 'unreserved', 'lost'])
+
+/** Reads the slot's health; null when the slot does not exist. */
+export async function measureSlot(
+  client: Queryable,
+  slot: string,
+): Promise<HealthReading | null> {
+  const { rows } = await client.query<{
+    wal_status: string | null
+    retained: string | null
+    lag: string | null
+  }>(
+    // On a standby the current position is the last WAL received.
+    `with here as (
+       select case when pg_is_in_recovery() then pg_last_wal_receive_lsn()
+                   else pg_current_wal_lsn() end as lsn)
+     select s.wal_status::text,
+            floor(pg_wal_lsn_diff(here.lsn, s.restart_lsn))::text as retained,
+            floor(pg_wal_lsn_diff(here.lsn, s.confirmed_flush_lsn))::text as lag
+       from pg_replication_slots s, here
+      where s.slot_name = $1`,
+    [slot],
+  )
+  const row = rows[0]
+  if (!row) return null
+  const bytes = (text: string | null) =>
+    text === null ? null : Math.max(0, Number(text))
+  return {
+    walStatus: row.wal_status,
+    retainedBytes: bytes(row.retained),
+    lagBytes: bytes(row.lag),
+  }
+}
+
+function moved(
+  before: number | null,
+  after: number | null,
+  limits: HealthLimits,
+): boolean {
+  if (before === null || after === null) return before !== after
+  const delta = Math.abs(after - before)
+  return delta >= limits.minChangeBytes && delta >= before * 0.1
+}
+
+/**
+ * Whether a reading is worth writing over the stored one (the dashboard syncs every write),
+ * and the warning to log when the slot just entered a risky state.
+ */
+export function assessHealth(
+  stored: HealthRecord,
+  reading: HealthReading,
+  now: number,
+  limits: HealthLimits = DEFAULT_HEALTH_LIMITS,
+): { write: boolean; warning: Record<string, unknown> | null } {
+  const changed =
+    stored.checkedAt === null ||
+    now - stored.checkedAt >= limits.refreshMs ||
+    stored.walStatus !== reading.walStatus ||
+    moved(stored.retainedBytes, reading.retainedBytes, limits) ||
+    moved(stored.lagBytes, reading.lagBytes, limits)
+  const enteredRiskyStatus =
+    reading.walStatus !== null &&
+    WARNING_STATUSES.has(reading.walStatus) &&
+    reading.walStatus !== stored.walStatus
+  const crossedThreshold =
+    reading.retainedBytes !== null &&
+    reading.retainedBytes >= limits.retainedWarningBytes &&
+    (stored.retainedBytes === null ||
+      stored.retainedBytes < limits.retainedWarningBytes)
+  const warning =
+    enteredRiskyStatus || crossedThreshold
+      ? {
+          wal_status: reading.walStatus,
+          wal_retained_bytes: reading.retainedBytes,
+        }
+      : null
+  // A warning always writes the reading, so the next one compares against it and stays quiet.
+  return { write: changed || warning !== null, warning }
+}

@@ -1,0 +1,150 @@
+// A source's lifecycle as users see it: what the replication supervisor reports (status,
+// slot made, a failed removal) becomes a source state, a reason a user can act on, and exactly
+// one event. Pure: the runtime feeds it the current state and writes what it answers.
+import { SOURCE_EVENTS, type SourceEventName } from '../../shared/sources.ts'
+import type { SupervisorStatus } from '../supervisor.ts'
+
+export type SourceSnapshot = { state: string; reason: string | null }
+
+/** An error as the supervisor or a driver reports it: SQLSTATE or Node code, and message. */
+export type Problem = { code?: string; message: string }
+
+export type LifecycleSignal =
+  | { kind: 'status'; status: SupervisorStatus; problem?: Problem }
+  | { kind: 'slot-made'; cause: 'missing' | 'lost' }
+  | { kind: 'delete-failed'; problem: Problem }
+  /** The runtime cannot start the source at all (e.g. its password does not decrypt). */
+  | { kind: 'unusable'; reason: string }
+
+export type SourceContext = {
+  slot: string
+  publication: string
+  /** The role in the connection URL, named in fixes. */
+  role?: string
+}
+
+export type Transition = SourceSnapshot & {
+  event: { name: SourceEventName; details: Record<string, unknown> }
+}
+
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+])
+
+const quoteRole = (role: string) => `"${role.replace(/"/g, '""')}"`
+
+function needsReplication(role: string | undefined): string {
+  const who = role ? `Role ${quoteRole(role)}` : 'The role'
+  const fix = role
+    ? ` Run as a superuser: ALTER ROLE ${quoteRole(role)} WITH REPLICATION;`
+    : ''
+  return `${who} lacks the REPLICATION attribute, so changes cannot be streamed.${fix}`
+}
+
+/** Words a user can act on for a problem; never more than Postgres or the driver said. */
+export function describeProblem(problem: Problem, role?: string): string {
+  const { code, message } = problem
+  if (code && UNREACHABLE.has(code))
+    return `The database server cannot be reached (${message}). Check that it is running and accepts connections.`
+  if (/WAL sender|walsender|replication role/i.test(message))
+    return needsReplication(role)
+  switch (code) {
+    case '42501':
+      return message.startsWith('Role ')
+        ? message
+        : `Permission denied: ${message}. Grant the role what replication needs (REPLICATION and CREATE on the database).`
+    case '55000':
+      if (/wal_level/i.test(message))
+        return 'wal_level is no longer logical on the database server. Set wal_level = logical and restart Postgres.'
+      return `The replication slot can no longer be used (${message}).`
+    case '28P01':
+      return 'Authentication failed: the database no longer accepts the user and password this source was added with. Delete the source and add it again with the current credentials.'
+    case '28000':
+      return `The database server refused the connection (${message}). Check pg_hba.conf allows this role, including replication connections.`
+    case '3D000':
+      return 'The database no longer exists on the server.'
+    case '57P01':
+    case '57P02':
+    case '57P03':
+      return `The database server closed the connection (${message}).`
+  }
+  return message
+}
+
+const to = (
+  state: string,
+  reason: string | null,
+  name: SourceEventName,
+  details: Record<string, unknown>,
+): Transition => ({ state, reason, event: { name, details } })
+
+/** The change a signal makes, or null when it changes nothing (nothing is written then). */
+export function transition(
+  current: SourceSnapshot,
+  signal: LifecycleSignal,
+  context: SourceContext,
+): Transition | null {
+  switch (signal.kind) {
+    case 'status':
+      return statusTransition(current, signal.status, signal.problem, context)
+    case 'slot-made':
+      // Not a change of state, but worth a line in the log: shapes start over after a loss.
+      return current.state === 'initializing'
+        ? to(current.state, current.reason, SOURCE_EVENTS.slotCreated, {
+            slot: context.slot,
+            publication: context.publication,
+          })
+        : to(current.state, current.reason, SOURCE_EVENTS.slotRecreated, {
+            slot: context.slot,
+            reason: signal.cause,
+          })
+    case 'delete-failed': {
+      const reason =
+        `The replication slot and publication could not be removed from the database: ` +
+        `${describeProblem(signal.problem, context.role)} Forget the source to remove only ` +
+        `its record, then drop the slot ${context.slot} and the publication yourself.`
+      if (current.state === 'error' && current.reason === reason) return null
+      return to('error', reason, SOURCE_EVENTS.deleteFailed, { reason })
+    }
+    case 'unusable':
+      if (current.state === 'error' && current.reason === signal.reason)
+        return null
+      return to('error', signal.reason, SOURCE_EVENTS.error, {
+        reason: signal.reason,
+      })
+  }
+}
+
+function statusTransition(
+  current: SourceSnapshot,
+  status: SupervisorStatus,
+  problem: Problem | undefined,
+  context: SourceContext,
+): Transition | null {
+  if (status === 'active')
+    return current.state === 'active'
+      ? null
+      : to('active', null, SOURCE_EVENTS.active, { slot: context.slot })
+  if (status !== 'reconnecting' && status !== 'error') return null
+  const reason = describeProblem(
+    problem ?? { message: 'Replication stopped' },
+    context.role,
+  )
+  // Retries of a lost connection report varied errors: one event per outage is enough.
+  if (current.state === 'reconnecting' && status === 'reconnecting') return null
+  if (
+    current.state === 'error' &&
+    status === 'error' &&
+    current.reason === reason
+  )
+    return null
+  return status === 'error'
+    ? to('error', reason, SOURCE_EVENTS.error, { reason })
+    : to('reconnecting', reason, SOURCE_EVENTS.reconnecting, { reason })
+}

@@ -1,0 +1,76 @@
+// The apps' shape endpoint: GET /v1/shape?source_id=..&source_secret=..&table=.. plus the
+// Electric protocol parameters, served by the engine running that source. Apps call it from
+// their own origins, so it answers CORS; the secret, not a session, is the credential.
+import { createHash, timingSafeEqual } from 'node:crypto'
+import { Hono, type Context } from 'hono'
+import {
+  parseDefinition,
+  parseProtocol,
+  type Errors,
+} from '../../engine/http/request.ts'
+import {
+  EXPOSED_HEADERS,
+  invalid,
+  jsonResponse,
+  serveShape,
+} from '../../engine/http/serve-shape.ts'
+import { idSchema } from '../../shared/entities.ts'
+import type { AppEnv } from '../http/context.ts'
+
+const CREDENTIALS = ['source_id', 'source_secret']
+
+const unauthorized = () => jsonResponse(401, { message: 'Unauthorized' })
+
+// Digests have one length, so the comparison takes the same time whatever was sent.
+const digest = (text: string) => createHash('sha256').update(text).digest()
+
+/** The source the credentials open, or null: unknown, deleted and wrong look the same. */
+async function authorize(c: Context<AppEnv>): Promise<string | null> {
+  const id = idSchema.safeParse(c.req.query('source_id'))
+  const given = c.req.query('source_secret') ?? ''
+  const { rows } = await c.var.deps.db.query<{ source_secret: string }>(
+    'select source_secret from sources where id = $1 and deleted_at is null',
+    [id.success ? id.data : null],
+  )
+  const expected = rows[0]?.source_secret
+  const same = timingSafeEqual(digest(given), digest(expected ?? ''))
+  return same && expected && id.success ? id.data : null
+}
+
+export const sourceShapeRoutes = new Hono<AppEnv>()
+  .use(async (c, next) => {
+    await next()
+    c.res.headers.set('access-control-allow-origin', '*')
+    // Apps' fetches are CORS requests, which the app-wide same-origin CORP does not block.
+    c.res.headers.set('access-control-expose-headers', EXPOSED_HEADERS)
+  })
+  .options('/', (c) =>
+    c.body(null, 204, {
+      'access-control-allow-methods': 'GET, OPTIONS',
+      'access-control-allow-headers': '*',
+      'access-control-max-age': '86400',
+    }),
+  )
+  .get('/', async (c) => {
+    const sourceId = await authorize(c)
+    if (!sourceId) return unauthorized()
+    const database = c.var.deps.sources?.database(sourceId)
+    if (!database)
+      return jsonResponse(
+        503,
+        { message: 'The source is not active yet' },
+        { 'retry-after': '5' },
+      )
+    const query = new URL(c.req.url).searchParams
+    for (const name of CREDENTIALS) query.delete(name)
+    const errors: Errors = {}
+    const request = parseProtocol(query, errors)
+    const definition = parseDefinition(query, errors)
+    if (Object.keys(errors).length > 0 || !definition) return invalid(errors)
+    return serveShape({
+      database,
+      definition,
+      request,
+      signal: c.req.raw.signal,
+    })
+  })

@@ -1,0 +1,68 @@
+// Which sources this server runs: a session advisory lock per source, held on one dedicated
+// control-plane connection, so several servers sharing a control plane never stream the same
+// slot. When that connection drops every lock is gone with it, and the runtime lets go of all.
+import type pg from 'pg'
+import type { Db } from '../control/database.ts'
+
+// A fixed prefix keeps these keys apart from any other advisory lock on the control plane.
+const LOCK_KEY = `pg_try_advisory_lock(hashtextextended('sluice-source:' || $1, 0))`
+const UNLOCK_KEY = `pg_advisory_unlock(hashtextextended('sluice-source:' || $1, 0))`
+
+export class SourceClaims {
+  private client: pg.PoolClient | null = null
+  private connecting: Promise<pg.PoolClient> | null = null
+  readonly held = new Set<string>()
+
+  constructor(
+    private readonly db: Db,
+    /** Called once when the connection (and so every lock) is lost. */
+    private readonly onLost: () => void,
+  ) {}
+
+  /** Takes the source's lock unless another server holds it; true when this server does. */
+  async claim(sourceId: string): Promise<boolean> {
+    if (this.held.has(sourceId)) return true
+    const client = await this.connection()
+    const { rows } = await client.query<{ ok: boolean }>(
+      `select ${LOCK_KEY} as ok`,
+      [sourceId],
+    )
+    // Locks are re-entrant per session: take each at most once, so one unlock releases it.
+    if (rows[0]?.ok && this.client === client) this.held.add(sourceId)
+    return this.held.has(sourceId)
+  }
+
+  async release(sourceId: string): Promise<void> {
+    if (!this.held.delete(sourceId)) return
+    await this.client?.query(`select ${UNLOCK_KEY}`, [sourceId]).catch(() => {})
+  }
+
+  /** Releases every lock by ending the session. */
+  close(): void {
+    const client = this.client
+    this.client = null
+    this.held.clear()
+    client?.release(true)
+  }
+
+  private connection(): Promise<pg.PoolClient> {
+    if (this.client) return Promise.resolve(this.client)
+    this.connecting ??= this.db
+      .connect()
+      .then((client) => {
+        const lost = () => {
+          if (this.client !== client) return
+          this.client = null
+          this.held.clear()
+          client.release(true)
+          this.onLost()
+        }
+        client.on('error', lost)
+        client.on('end', lost)
+        this.client = client
+        return client
+      })
+      .finally(() => (this.connecting = null))
+    return this.connecting
+  }
+}

@@ -1,0 +1,314 @@
+// Runs users' sources on this server's engine and keeps the engine equal to the sources table:
+// on start, every poll and every kick it attaches the sources it can claim, removes deleted
+// ones (slot and publication on the user's database, then the row), and lets go of rows that
+// vanished. Supervisor reports become source states and events through the pure lifecycle.
+import type { ShapeDatabase } from '../../engine/database.ts'
+import type { Engine } from '../../engine/engine.ts'
+import { replicationNames } from '../../engine/replication/names.ts'
+import {
+  assessHealth,
+  DEFAULT_HEALTH_LIMITS,
+  measureSlot,
+  type HealthLimits,
+  type HealthRecord,
+} from '../../engine/sources/health.ts'
+import {
+  transition,
+  type LifecycleSignal,
+  type Problem,
+  type SourceContext,
+  type SourceSnapshot,
+} from '../../engine/sources/lifecycle.ts'
+import type { Db } from '../control/database.ts'
+import { openPassword } from '../crypto/source-passwords.ts'
+import type { Logger } from '../log.ts'
+import { SourceClaims } from './claims.ts'
+import { redact, roleOf, withPassword } from './connection-url.ts'
+import { dropReplication } from './removal.ts'
+import {
+  deleteSourceRow,
+  listSources,
+  writeHealth,
+  writeTransition,
+  type RunnableSource,
+} from './rows.ts'
+import type { SourceRuntime } from './runtime.ts'
+
+export type EngineRuntimeOptions = {
+  engine: Engine
+  db: Db
+  /** deriveKey(secret, 'source-passwords') */
+  key: Buffer
+  log: Logger
+  /** How often the sources table is read when nobody kicks: 5 s. */
+  pollIntervalMs?: number
+  /** How often active slots are measured: 15 s. */
+  healthIntervalMs?: number
+  /** How long after a failed slot removal it is tried again: 30 s. */
+  dropRetryMs?: number
+  healthLimits?: HealthLimits
+}
+
+type Running = {
+  id: string
+  context: SourceContext
+  password: string | null
+  /** The state as last written; transitions are computed against it. */
+  current: SourceSnapshot
+  health: HealthRecord
+  /** Null when the source could not be started (its password does not decrypt). */
+  database: ShapeDatabase | null
+  /** State writes, one after another, in the order the supervisor reported. */
+  writes: Promise<void>
+}
+
+const UNDECRYPTABLE =
+  "The stored password cannot be decrypted with this server's key (was SLUICE_SECRET changed?). Delete the source and add it again."
+
+export class EngineSourceRuntime implements SourceRuntime {
+  readonly instanceId: string
+  private readonly running = new Map<string, Running>()
+  private readonly failedDrops = new Map<string, number>()
+  private readonly claims: SourceClaims
+  private timers: NodeJS.Timeout[] = []
+  private reconciling: Promise<void> | null = null
+  private again = false
+  private measuring: Promise<void> | null = null
+  private stopped = false
+
+  constructor(private readonly options: EngineRuntimeOptions) {
+    this.instanceId = options.engine.instanceId
+    this.claims = new SourceClaims(options.db, () => this.onClaimsLost())
+  }
+
+  start(): void {
+    const { pollIntervalMs = 5_000, healthIntervalMs = 15_000 } = this.options
+    this.timers.push(
+      setInterval(() => this.kick(), pollIntervalMs),
+      setInterval(() => void this.measureAll(), healthIntervalMs),
+    )
+    this.kick()
+  }
+
+  kick(): void {
+    void this.reconcile()
+  }
+
+  /** Reads the table and acts on it now; resolves once a pass that started after the call ends. */
+  reconcile(): Promise<void> {
+    if (this.stopped) return Promise.resolve()
+    if (this.reconciling) {
+      this.again = true
+      return this.reconciling
+    }
+    this.reconciling = (async () => {
+      do {
+        this.again = false
+        await this.reconcileOnce().catch((error: Error) =>
+          this.options.log.warn(`sources: reconcile failed: ${error.message}`),
+        )
+      } while (this.again && !this.stopped)
+    })().finally(() => (this.reconciling = null))
+    return this.reconciling
+  }
+
+  async clearCache(sourceId: string): Promise<number | null> {
+    const database = this.running.get(sourceId)?.database
+    return database ? database.rotateAll() : null
+  }
+
+  async restart(sourceId: string): Promise<boolean> {
+    const database = this.running.get(sourceId)?.database
+    if (!database) return false
+    await database.restartStream()
+    return true
+  }
+
+  database(sourceId: string): ShapeDatabase | undefined {
+    const database = this.running.get(sourceId)?.database
+    return database?.status === 'active' ? database : undefined
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true
+    for (const timer of this.timers) clearInterval(timer)
+    await this.reconciling
+    await this.measuring
+    await Promise.all([...this.running.keys()].map((id) => this.detach(id)))
+    this.claims.close()
+  }
+
+  private async reconcileOnce(): Promise<void> {
+    const rows = await listSources(this.options.db)
+    const present = new Set(rows.map((row) => row.id))
+    // Force-deleted: the record is gone; the user's database is not ours to touch any more.
+    for (const id of new Set([...this.claims.held, ...this.running.keys()]))
+      if (!present.has(id)) await this.forget(id)
+    for (const row of rows) {
+      if (this.stopped) return
+      if (!(await this.claims.claim(row.id))) continue
+      if (row.deleted) await this.remove(row)
+      else if (!this.running.has(row.id)) this.attach(row)
+    }
+  }
+
+  private attach(row: RunnableSource): void {
+    const names = replicationNames(row.id)
+    const entry: Running = {
+      id: row.id,
+      context: { ...names, role: roleOf(row.connection_url) },
+      password: null,
+      current: { state: row.state, reason: row.state_reason },
+      health: row.health,
+      database: null,
+      writes: Promise.resolve(),
+    }
+    this.running.set(row.id, entry)
+    const password = this.decrypt(row)
+    if (password instanceof Error)
+      return this.signal(entry, { kind: 'unusable', reason: UNDECRYPTABLE })
+    entry.password = password
+    entry.database = this.options.engine.attach(
+      row.id,
+      withPassword(row.connection_url, password),
+      {
+        onStatus: (status, reason, code) =>
+          this.signal(entry, {
+            kind: 'status',
+            status,
+            problem: reason ? this.problem(entry, reason, code) : undefined,
+          }),
+        onSlotRecreated: (cause) =>
+          this.signal(entry, { kind: 'slot-made', cause }),
+      },
+    )
+  }
+
+  /** Stops streaming, removes slot and publication, then the shape logs and the row. */
+  private async remove(row: RunnableSource): Promise<void> {
+    const failedAt = this.failedDrops.get(row.id)
+    const retryMs = this.options.dropRetryMs ?? 30_000
+    if (failedAt !== undefined && Date.now() - failedAt < retryMs) return
+    const entry = this.running.get(row.id)
+    const current = entry
+      ? (await this.detach(row.id), entry.current)
+      : { state: row.state, reason: row.state_reason }
+    const names = replicationNames(row.id)
+    const password = this.decrypt(row)
+    try {
+      if (password instanceof Error) throw password
+      await dropReplication(withPassword(row.connection_url, password), names)
+    } catch (error) {
+      this.failedDrops.set(row.id, Date.now())
+      const problem = {
+        code: (error as { code?: string }).code,
+        message: redact(
+          (error as Error).message,
+          password instanceof Error ? null : password,
+        ),
+      }
+      const change = transition(
+        current,
+        { kind: 'delete-failed', problem },
+        { ...names, role: roleOf(row.connection_url) },
+      )
+      if (change)
+        await writeTransition(this.options.db, row.id, change, this.instanceId)
+      this.options.log.warn(`sources: ${row.id} removal failed`)
+      return
+    }
+    await this.options.engine.discard(row.id)
+    await deleteSourceRow(this.options.db, row.id)
+    this.failedDrops.delete(row.id)
+    await this.claims.release(row.id)
+    this.options.log.info(`sources: ${row.id} removed`)
+  }
+
+  private async forget(id: string): Promise<void> {
+    const entry = this.running.get(id)
+    this.running.delete(id)
+    await this.options.engine.discard(id)
+    await entry?.writes
+    this.failedDrops.delete(id)
+    await this.claims.release(id)
+  }
+
+  private async detach(id: string): Promise<void> {
+    const entry = this.running.get(id)
+    this.running.delete(id)
+    await this.options.engine.detach(id)
+    await entry?.writes
+  }
+
+  private decrypt(row: RunnableSource): string | null | Error {
+    if (!row.encrypted_password) return null
+    try {
+      return openPassword(this.options.key, row.id, row.encrypted_password)
+    } catch (error) {
+      return error as Error
+    }
+  }
+
+  private problem(entry: Running, message: string, code?: string): Problem {
+    return { code, message: redact(message, entry.password) }
+  }
+
+  private signal(entry: Running, signal: LifecycleSignal): void {
+    entry.writes = entry.writes
+      .then(async () => {
+        const change = transition(entry.current, signal, entry.context)
+        if (!change) return
+        const written = await writeTransition(
+          this.options.db,
+          entry.id,
+          change,
+          this.instanceId,
+        )
+        if (!written) return
+        entry.current = { state: change.state, reason: change.reason }
+        this.options.log.info(
+          `sources: ${entry.id} ${change.event.name} (${change.state})`,
+        )
+      })
+      .catch((error: Error) =>
+        this.options.log.warn(
+          `sources: ${entry.id} state not written: ${error.message}`,
+        ),
+      )
+  }
+
+  private measureAll(): Promise<void> {
+    this.measuring ??= (async () => {
+      for (const entry of [...this.running.values()])
+        await this.measure(entry).catch(() => {})
+    })().finally(() => (this.measuring = null))
+    return this.measuring
+  }
+
+  private async measure(entry: Running): Promise<void> {
+    const database = entry.database
+    if (this.stopped || database?.status !== 'active') return
+    const reading = await measureSlot(database.pool, entry.context.slot)
+    if (!reading) return
+    const limits = this.options.healthLimits ?? DEFAULT_HEALTH_LIMITS
+    const now = Date.now()
+    const { write, warning } = assessHealth(entry.health, reading, now, limits)
+    if (!write) return
+    await writeHealth(
+      this.options.db,
+      entry.id,
+      reading,
+      warning,
+      this.instanceId,
+    )
+    entry.health = { ...reading, checkedAt: now }
+  }
+
+  // Another server may claim these sources now: stop streaming them at once.
+  private onClaimsLost(): void {
+    this.options.log.warn(
+      'sources: lost the control-plane session holding source claims; letting go of all',
+    )
+    for (const id of [...this.running.keys()]) void this.detach(id)
+  }
+}

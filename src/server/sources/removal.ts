@@ -1,0 +1,26 @@
+// Removing what Sluice created on a user's database when its source is deleted: the slot
+// (which otherwise keeps WAL forever) and the publication.
+import pg from 'pg'
+import { dropSlotAndPublication } from '../../engine/replication/slot.ts'
+import type { ReplicationNames } from '../../engine/replication/names.ts'
+
+const CONNECT_TIMEOUT_MS = 10_000
+const STATEMENT_TIMEOUT_MS = 30_000
+
+export async function dropReplication(
+  connectionString: string,
+  names: ReplicationNames,
+): Promise<void> {
+  const client = new pg.Client({
+    connectionString,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    statement_timeout: STATEMENT_TIMEOUT_MS,
+  })
+  client.on('error', () => {})
+  await client.connect()
+  try {
+    await dropSlotAndPublication(client, names.slot, names.publication)
+  } finally {
+    await client.end().catch(() => {})
+  }
+}

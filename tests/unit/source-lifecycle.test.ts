@@ -1,0 +1,243 @@
+// The pure part of running a source: supervisor reports to states, reasons and events, and
+// whether a health reading is worth writing or warning about.
+import { describe, expect, it } from 'vitest'
+import {
+  DEFAULT_HEALTH_LIMITS,
+  assessHealth,
+  type HealthRecord,
+} from '../../src/engine/sources/health.ts'
+import {
+  describeProblem,
+  transition,
+  type SourceSnapshot,
+} from '../../src/engine/sources/lifecycle.ts'
+
+const context = { slot: 'sluice_x', publication: 'sluice_x', role: 'app' }
+const at = (state: string, reason: string | null = null): SourceSnapshot => ({
+  state,
+  reason,
+})
+
+describe('the source lifecycle', () => {
+  it('logs the slot as created for a new source and recreated later', () => {
+    expect(
+      transition(
+        at('initializing'),
+        { kind: 'slot-made', cause: 'missing' },
+        context,
+      ),
+    ).toEqual({
+      state: 'initializing',
+      reason: null,
+      event: {
+        name: 'replication_slot_created',
+        details: { slot: 'sluice_x', publication: 'sluice_x' },
+      },
+    })
+    expect(
+      transition(at('active'), { kind: 'slot-made', cause: 'lost' }, context),
+    ).toEqual({
+      state: 'active',
+      reason: null,
+      event: {
+        name: 'replication_slot_recreated',
+        details: { slot: 'sluice_x', reason: 'lost' },
+      },
+    })
+  })
+
+  it('goes active once, with one event, and clears the reason', () => {
+    const active = { kind: 'status', status: 'active' } as const
+    for (const state of ['initializing', 'reconnecting', 'error'])
+      expect(transition(at(state, 'why'), active, context)).toEqual({
+        state: 'active',
+        reason: null,
+        event: { name: 'source_active', details: { slot: 'sluice_x' } },
+      })
+    expect(transition(at('active'), active, context)).toBeNull()
+  })
+
+  it('writes one reconnecting per outage, whatever each retry reports', () => {
+    const refused = {
+      kind: 'status',
+      status: 'reconnecting',
+      problem: {
+        code: 'ECONNREFUSED',
+        message: 'connect ECONNREFUSED 10.0.0.1:5432',
+      },
+    } as const
+    const first = transition(at('active'), refused, context)
+    expect(first?.state).toBe('reconnecting')
+    expect(first?.event.name).toBe('source_reconnecting')
+    expect(first?.reason).toMatch(/cannot be reached \(connect ECONNREFUSED/)
+    expect(first?.event.details).toEqual({ reason: first?.reason })
+    const terminated = {
+      kind: 'status',
+      status: 'reconnecting',
+      problem: { code: '57P01', message: 'terminating connection' },
+    } as const
+    expect(transition(at('reconnecting', 'x'), terminated, context)).toBeNull()
+  })
+
+  it('turns fatal problems into an error a user can act on', () => {
+    const error = (code: string, message: string) =>
+      transition(
+        at('active'),
+        { kind: 'status', status: 'error', problem: { code, message } },
+        context,
+      )
+    expect(
+      error('42501', 'permission denied to start WAL sender')?.reason,
+    ).toBe(
+      'Role "app" lacks the REPLICATION attribute, so changes cannot be streamed. ' +
+        'Run as a superuser: ALTER ROLE "app" WITH REPLICATION;',
+    )
+    expect(
+      error('55000', 'logical decoding requires "wal_level" >= "logical"')
+        ?.reason,
+    ).toMatch(/^wal_level is no longer logical/)
+    expect(
+      error('28P01', 'password authentication failed for user "app"')?.reason,
+    ).toMatch(/^Authentication failed/)
+    expect(error('3D000', 'database "gone" does not exist')?.reason).toBe(
+      'The database no longer exists on the server.',
+    )
+    const setup =
+      'Role "app" may not create replication slots. Run as a superuser: ALTER ROLE "app" WITH REPLICATION;'
+    expect(error('42501', setup)?.reason).toBe(setup)
+    expect(error('42501', setup)?.event).toEqual({
+      name: 'source_error',
+      details: { reason: setup },
+    })
+  })
+
+  it('writes an error again only when its reason changes', () => {
+    const signal = {
+      kind: 'status',
+      status: 'error',
+      problem: { code: '3D000', message: 'database "gone" does not exist' },
+    } as const
+    const first = transition(at('active'), signal, context)
+    expect(
+      transition(at('error', first?.reason ?? ''), signal, context),
+    ).toBeNull()
+    expect(
+      transition(at('error', 'something else'), signal, context)?.event.name,
+    ).toBe('source_error')
+  })
+
+  it('ignores starting and stopped: detaching is not a state change', () => {
+    for (const status of ['starting', 'stopped'] as const)
+      expect(
+        transition(at('active'), { kind: 'status', status }, context),
+      ).toBeNull()
+  })
+
+  it('settles a failed removal in error with one delete_failed', () => {
+    const failed = {
+      kind: 'delete-failed',
+      problem: {
+        code: 'ECONNREFUSED',
+        message: 'connect ECONNREFUSED 10.0.0.1:5432',
+      },
+    } as const
+    const first = transition(at('reconnecting', 'down'), failed, context)
+    expect(first?.state).toBe('error')
+    expect(first?.event.name).toBe('delete_failed')
+    expect(first?.reason).toContain('sluice_x')
+    expect(
+      transition(at('error', first?.reason ?? ''), failed, context),
+    ).toBeNull()
+  })
+
+  it('marks an unusable source as error once', () => {
+    const unusable = { kind: 'unusable', reason: 'cannot decrypt' } as const
+    expect(transition(at('initializing'), unusable, context)?.event).toEqual({
+      name: 'source_error',
+      details: { reason: 'cannot decrypt' },
+    })
+    expect(
+      transition(at('error', 'cannot decrypt'), unusable, context),
+    ).toBeNull()
+  })
+
+  it('describes an unknown problem with the message alone', () => {
+    expect(describeProblem({ message: 'something odd' })).toBe('something odd')
+  })
+})
+
+describe('replication health', () => {
+  const stored: HealthRecord = {
+    walStatus: 'reserved',
+    retainedBytes: 10 * 1024 ** 2,
+    lagBytes: 0,
+    checkedAt: 1_000_000,
+  }
+  const now = stored.checkedAt! + 30_000
+
+  it('writes the first reading', () => {
+    const first = assessHealth(
+      { walStatus: null, retainedBytes: null, lagBytes: null, checkedAt: null },
+      { walStatus: 'reserved', retainedBytes: 100, lagBytes: 0 },
+      now,
+    )
+    expect(first).toEqual({ write: true, warning: null })
+  })
+
+  it('skips small moves and rewrites a stale reading', () => {
+    const reading = {
+      walStatus: 'reserved',
+      retainedBytes: 10.5 * 1024 ** 2,
+      lagBytes: 4096,
+    }
+    expect(assessHealth(stored, reading, now).write).toBe(false)
+    expect(
+      assessHealth(
+        stored,
+        reading,
+        stored.checkedAt! + DEFAULT_HEALTH_LIMITS.refreshMs,
+      ).write,
+    ).toBe(true)
+    expect(
+      assessHealth(stored, { ...reading, retainedBytes: 20 * 1024 ** 2 }, now)
+        .write,
+    ).toBe(true)
+  })
+
+  it('warns when wal_status turns risky, once', () => {
+    const extended = {
+      walStatus: 'extended',
+      retainedBytes: 10 * 1024 ** 2,
+      lagBytes: 0,
+    }
+    expect(assessHealth(stored, extended, now)).toEqual({
+      write: true,
+      warning: { wal_status: 'extended', wal_retained_bytes: 10 * 1024 ** 2 },
+    })
+    expect(
+      assessHealth({ ...stored, walStatus: 'extended' }, extended, now).warning,
+    ).toBeNull()
+  })
+
+  it('warns when retained WAL crosses the threshold, and writes that reading', () => {
+    const limit = DEFAULT_HEALTH_LIMITS.retainedWarningBytes
+    const below = { ...stored, retainedBytes: limit - 1024 }
+    const crossed = assessHealth(
+      below,
+      { walStatus: 'reserved', retainedBytes: limit + 1024, lagBytes: 0 },
+      now,
+    )
+    expect(crossed.write).toBe(true)
+    expect(crossed.warning).toEqual({
+      wal_status: 'reserved',
+      wal_retained_bytes: limit + 1024,
+    })
+    expect(
+      assessHealth(
+        { ...below, retainedBytes: limit + 1024 },
+        { walStatus: 'reserved', retainedBytes: limit + 2048, lagBytes: 0 },
+        now,
+      ).warning,
+    ).toBeNull()
+  })
+})
