@@ -136,6 +136,22 @@ describe('deleting a source', () => {
         (await eventNames(control.db, id)).filter((e) => e === 'delete_failed'),
       ).toHaveLength(1)
 
+      // 'Retry clear cache' of a deleted source retries the removal: still unreachable.
+      const retried = await owner.postJson(`/api/v1/sources/${id}/restart`, {
+        clear_cache: true,
+      })
+      expect(retried.status).toBe(200)
+      expect(await retried.json()).toEqual({ id, txid: expect.any(Number) })
+      await server.runtime.reconcile()
+      expect((await sourceRow(control.db, id))?.state).toBe('error')
+      const { rows: retries } = await control.db.query<{ details: unknown }>(
+        `select event_details as details from source_event_logs
+          where source_id = $1 and event_name = 'delete_requested'
+          order by emitted_at`,
+        [id],
+      )
+      expect(retries.map((r) => r.details)).toEqual([{}, { retry: true }])
+
       const forgotten = await remove(owner, id, true)
       expect(forgotten.status).toBe(200)
       expect(await forgotten.json()).toEqual({ id, txid: expect.any(Number) })

@@ -47,10 +47,23 @@ export const sourceActionRoutes = new Hono<AppEnv>()
         ? { success: true as const, data: restartSourceRequestSchema.parse({}) }
         : await readJson(c, restartSourceRequestSchema)
     if (!body.success) return body.response
-    if (source.deleted_at)
-      return c.json({ message: 'The source is being deleted.' }, 409)
     const runtime = c.var.deps.sources
     if (!runtime) return notRunning(c)
+    // A deleted source has no shapes left to clear: its 'Retry clear cache' (spec §4) retries
+    // what is still pending, the removal of its slot and publication.
+    if (source.deleted_at) {
+      runtime.retryRemoval(source.id)
+      const { txid } = await transactionWithTxid(c.var.deps.db, (client) =>
+        logSourceEvent(
+          client,
+          source.id,
+          SOURCE_EVENTS.deleteRequested,
+          { retry: true },
+          runtime.instanceId,
+        ),
+      )
+      return c.json({ id: source.id, txid })
+    }
     let event: { name: SourceEventName; details: Record<string, unknown> }
     if (body.data.clear_cache) {
       const shapes = await runtime.clearCache(source.id)

@@ -94,6 +94,11 @@ export class EngineSourceRuntime implements SourceRuntime {
     void this.reconcile()
   }
 
+  retryRemoval(sourceId: string): void {
+    this.failedDrops.delete(sourceId)
+    this.kick()
+  }
+
   /** Reads the table and acts on it now; resolves once a pass that started after the call ends. */
   reconcile(): Promise<void> {
     if (this.stopped) return Promise.resolve()

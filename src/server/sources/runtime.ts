@@ -12,6 +12,8 @@ export interface SourceRuntime {
    * many shapes were rotated, or null when the source is not running here.
    */
   clearCache(sourceId: string): Promise<number | null>
+  /** A deleted source whose removal failed: try removing its slot again now. */
+  retryRemoval(sourceId: string): void
   /** Restarts the source's replication stream without clearing its shapes. */
   restart(sourceId: string): Promise<boolean>
   /** The engine database serving an active source here; undefined otherwise. */
