@@ -7,7 +7,8 @@
 //  5. commit-to-screen latency of a source's state change (and, as a diagnostic, the same with
 //     the browser's HTTP cache bypassed for shape requests).
 // The offline visits run last, so the server is stopped once and never restarted.
-// `npm run bench:web [-- --no-build]` prints `BENCH_JSON {...}` and a table.
+// `npm run bench:web [-- --no-build] [--visits-only]` prints `BENCH_JSON {...}` and a table;
+// --visits-only stops after the online repeat visits (for quick comparisons).
 import { spawnSync } from 'node:child_process'
 import { availableParallelism, loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
@@ -57,6 +58,8 @@ async function measure(report: Report, cleanup: Cleanup): Promise<void> {
   report.firstVisitMs = await firstVisit(context, SOURCE_NAME)
   log(`online: ${VISITS} repeat visits`)
   report.online = await repeatVisits(context, SOURCE_NAME, VISITS, log)
+
+  if (process.argv.includes('--visits-only')) return
 
   log(`commit-to-screen: ${SAMPLES} state changes`)
   let page = await openLive(context, SOURCE_NAME)

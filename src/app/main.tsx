@@ -5,11 +5,14 @@ import { RouterProvider } from '@tanstack/react-router'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { showToast, ToastProvider } from './components/toast.tsx'
+import { startStoreEarly } from './db/worker-thread.ts'
 import { startAnalytics, trackPageView } from './lib/analytics.ts'
 import { registerServiceWorker } from './lib/service-worker.ts'
 import { router } from './router.tsx'
 import { theme } from './theme.ts'
 
+// Before anything else: a returning user's Postgres opens while the app starts.
+startStoreEarly()
 const root = document.getElementById('root')
 if (!root) throw new Error('index.html has no #root element')
 

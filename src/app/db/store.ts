@@ -6,7 +6,7 @@ import { electricSync } from '@electric-sql/pglite-sync'
 import { PGliteWorker } from '@electric-sql/pglite/worker'
 import { whenTrue } from './await-txid.ts'
 import { startSync } from './sync.ts'
-import { startWorkerThread } from './worker-thread.ts'
+import { rememberStore, startWorkerThread } from './worker-thread.ts'
 
 export type LocalStore = PGliteWorker & { live: LiveNamespace }
 
@@ -18,9 +18,10 @@ export function openStore(): Promise<LocalStore> {
 }
 
 async function start(): Promise<LocalStore> {
-  const { worker: thread, leader, failed } = startWorkerThread()
+  // Usually started at boot already (main.tsx); then this returns the running thread.
+  const { port, leader, failed } = startWorkerThread()
   const pg = await Promise.race([
-    PGliteWorker.create(thread, {
+    PGliteWorker.create(port, {
       extensions: { live, electric: electricSync() },
     }),
     failed,
@@ -53,12 +54,14 @@ export async function claimStore(userId: string): Promise<LocalStore> {
        on conflict (singleton) do update set user_id = excluded.user_id`,
       [userId],
     )
+  rememberStore(true)
   return pg
 }
 
 /** Signing out: nobody owns the store, so it is emptied. */
 export async function releaseStore(): Promise<void> {
   const pg = await openStore()
+  rememberStore(false)
   await pg.query('delete from local_owner')
   startSyncing()
   // The syncing tab stops its shapes, then empties the tables. Waiting for that keeps the
