@@ -48,3 +48,19 @@ export function sourceDisplay(
   const state = displayedState(source)
   return { state, color: badgeColor(state) }
 }
+
+export type SourceLifecycle = 'live' | 'deletion_pending' | 'deletion_failed'
+
+/**
+ * Where a source is in its life, for the actions its page offers (spec §4): a deletion that
+ * failed can only be forgotten; one still pending cannot be asked for again.
+ */
+export function sourceLifecycle(
+  source: Pick<Source, 'state' | 'deleted_at'>,
+): SourceLifecycle {
+  if (!source.deleted_at) return 'live'
+  // The engine reports a failed cleanup as error, or as delete_failed (the event's name).
+  if (source.state === 'error' || source.state === 'delete_failed')
+    return 'deletion_failed'
+  return 'deletion_pending'
+}

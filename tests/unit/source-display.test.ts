@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { sourceDisplay } from '../../src/shared/source-display.ts'
+import {
+  sourceDisplay,
+  sourceLifecycle,
+} from '../../src/shared/source-display.ts'
 
 const source = (
   state: string,
@@ -100,4 +103,24 @@ describe('sourceDisplay: the raw state otherwise', () => {
       color: null,
     })
   })
+})
+
+describe('sourceLifecycle', () => {
+  it('is live while deleted_at is not set, whatever the state', () => {
+    expect(sourceLifecycle(source('error'))).toBe('live')
+  })
+
+  it.each(['error', 'delete_failed'])(
+    'has a failed deletion when deleted with state %s',
+    (state) => {
+      expect(sourceLifecycle(source(state, DELETED))).toBe('deletion_failed')
+    },
+  )
+
+  it.each(['active', 'stopping'])(
+    'has a pending deletion when deleted with state %s',
+    (state) => {
+      expect(sourceLifecycle(source(state, DELETED))).toBe('deletion_pending')
+    },
+  )
 })
