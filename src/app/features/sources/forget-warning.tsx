@@ -6,7 +6,7 @@ import { cleanupSql, type SlotNames } from './slot-cleanup.ts'
 export function ForgetWarning({ names }: { names: SlotNames | null }) {
   return (
     <>
-      <Alert severity="warning">
+      <Alert severity="warning" role="note">
         Forgetting removes the source from Sluice without removing its
         replication slot from your database. The slot stays, so the write-ahead
         log keeps growing, storage fills up and Postgres may crash. You must

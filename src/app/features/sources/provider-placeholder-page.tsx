@@ -12,7 +12,7 @@ export function ProviderPlaceholderPage({ provider }: { provider: string }) {
         <WizardBreadcrumbs steps={[provider]} />
         <PageTitle>Connect with {provider}</PageTitle>
       </div>
-      <Alert severity="info">
+      <Alert severity="info" role="note">
         Connecting a {provider} database through your {provider} account is
         coming soon. Until then, paste its connection string: {provider} shows
         it in your project&apos;s connection settings.

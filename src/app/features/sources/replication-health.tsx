@@ -71,7 +71,7 @@ export function ReplicationHealth({ source }: { source: Source }) {
         </Stack>
       )}
       {warns && (
-        <Alert severity="warning" sx={{ mt: 2 }}>
+        <Alert severity="warning" role="note" sx={{ mt: 2 }}>
           The replication slot holds more write-ahead log than max_wal_size
           (wal_status {source.wal_status}). The database&apos;s disk keeps
           growing until the engine catches up; a lost slot is recreated and its

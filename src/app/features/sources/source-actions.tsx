@@ -106,7 +106,7 @@ export function SourceActions(props: {
         </NeedsNetwork>
       </Stack>
       {notice && (
-        <Alert severity="info" onClose={() => setNotice(null)}>
+        <Alert severity="info" role="status" onClose={() => setNotice(null)}>
           {notice}
         </Alert>
       )}

@@ -28,6 +28,7 @@ export function SourcePage() {
       {source.state_reason && (
         <Alert
           severity={source.state === 'error' ? 'error' : 'warning'}
+          role="status"
           sx={{ maxWidth: 720 }}
         >
           {source.state_reason}
