@@ -3,6 +3,7 @@
 import { FetchError, Shape, ShapeStream } from '@electric-sql/client'
 import { useEffect, useState } from 'react'
 import { z } from 'zod'
+import { idSchema } from '../../../shared/entities.ts'
 
 const statusRowSchema = z.object({
   id: z.string(),
@@ -30,7 +31,10 @@ export function useSourceStatus(sourceId: string): SourceStatus {
     sourceId: string
     status: SourceStatus
   }>()
+  // No source has an id that is not a uuid: nothing to ask the server (it would answer 404).
+  const wellFormed = idSchema.safeParse(sourceId).success
   useEffect(() => {
+    if (!wellFormed) return
     const setStatus = (status: SourceStatus) => setAnswer({ sourceId, status })
     const aborter = new AbortController()
     const stream = new ShapeStream({
@@ -67,6 +71,7 @@ export function useSourceStatus(sourceId: string): SourceStatus {
       unsubscribe()
       aborter.abort()
     }
-  }, [sourceId])
+  }, [sourceId, wellFormed])
+  if (!wellFormed) return { kind: 'not-found' }
   return answer?.sourceId === sourceId ? answer.status : { kind: 'loading' }
 }

@@ -11,9 +11,12 @@ export const Route = createFileRoute(
     skip_validation: z.boolean().optional().catch(undefined),
   }),
   // Earlier steps' choices missing (a reload drops the connection string): back to them.
-  beforeLoad: () => {
+  beforeLoad: ({ search }) => {
     const target = sourceConfigurationRedirect(sourceDraft.get())
-    if (target) throw redirect(target)
+    if (!target) return
+    // Back at the start, the wizard keeps its team and skip_validation.
+    if (target.to === '/sources/new') throw redirect({ to: target.to, search })
+    throw redirect(target)
   },
   component: SourceConfigurationPage,
 })
