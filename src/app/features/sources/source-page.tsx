@@ -1,6 +1,7 @@
 // /teams/{teamId}/{sourceId}: one source, its actions, replication health and event logs.
 import { Alert, Box, Stack } from '@mui/material'
 import { getRouteApi } from '@tanstack/react-router'
+import type { Source } from '../../../shared/entities.ts'
 import { PageTitle } from '../../components/page-title.tsx'
 import { useSource, useSourceEventLogs } from '../../db/hooks.ts'
 import { EventLogTable } from './event-log-table.tsx'
@@ -13,11 +14,16 @@ const route = getRouteApi('/_dashboard/teams/$teamId/$sourceId')
 export function SourcePage() {
   const { teamId, sourceId } = route.useParams()
   const source = useSource(sourceId)
-  const logs = useSourceEventLogs(sourceId)
   if (source === undefined) return null
   // A source of another of the user's teams under this team's path is not this page's source.
   if (source === null || source.team_id !== teamId)
     return <PageTitle>Source not found</PageTitle>
+  return <SourceDetails source={source} />
+}
+
+// Split out so only a source the user has is followed for its event logs.
+function SourceDetails({ source }: { source: Source }) {
+  const logs = useSourceEventLogs(source.id)
   return (
     <Stack spacing={3}>
       <PageTitle>Source: {source.name ?? source.id}</PageTitle>
