@@ -14,10 +14,17 @@ import { Route as DashboardRouteImport } from './routes/_dashboard'
 import { Route as ValidatePostgresForElectricCloudRouteImport } from './routes/validate-postgres-for-electric-cloud'
 import { Route as DashboardPreferencesRouteImport } from './routes/_dashboard/preferences'
 import { Route as SignInLocalRouteImport } from './routes/sign-in/local'
+import { Route as SourceStatusSourceIdRouteImport } from './routes/source-status/$sourceId'
 import { Route as DashboardShapeExplorerIndexRouteImport } from './routes/_dashboard/shape-explorer/index'
 import { Route as DashboardSourcesIndexRouteImport } from './routes/_dashboard/sources/index'
 import { Route as DashboardSourcesNewRouteImport } from './routes/_dashboard/sources/new'
+import { Route as DashboardSourcesNewIndexRouteImport } from './routes/_dashboard/sources/new/index'
+import { Route as DashboardSourcesNewSourceConfigurationRouteImport } from './routes/_dashboard/sources/new/source-configuration'
 import { Route as DashboardTeamsTeamIdIndexRouteImport } from './routes/_dashboard/teams/$teamId/index'
+import { Route as DashboardTeamsTeamIdSourceIdRouteImport } from './routes/_dashboard/teams/$teamId/$sourceId'
+import { Route as DashboardSourcesNewNeonIndexRouteImport } from './routes/_dashboard/sources/new/neon/index'
+import { Route as DashboardSourcesNewNeonDatabasesRouteImport } from './routes/_dashboard/sources/new/neon/databases'
+import { Route as DashboardSourcesNewSupabaseIndexRouteImport } from './routes/_dashboard/sources/new/supabase/index'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -44,6 +51,11 @@ const SignInLocalRoute = SignInLocalRouteImport.update({
   path: '/sign-in/local',
   getParentRoute: () => rootRouteImport,
 } as any)
+const SourceStatusSourceIdRoute = SourceStatusSourceIdRouteImport.update({
+  id: '/source-status/$sourceId',
+  path: '/source-status/$sourceId',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const DashboardShapeExplorerIndexRoute =
   DashboardShapeExplorerIndexRouteImport.update({
     id: '/shape-explorer/',
@@ -60,11 +72,47 @@ const DashboardSourcesNewRoute = DashboardSourcesNewRouteImport.update({
   path: '/sources/new',
   getParentRoute: () => DashboardRoute,
 } as any)
+const DashboardSourcesNewIndexRoute =
+  DashboardSourcesNewIndexRouteImport.update({
+    id: '/',
+    path: '/',
+    getParentRoute: () => DashboardSourcesNewRoute,
+  } as any)
+const DashboardSourcesNewSourceConfigurationRoute =
+  DashboardSourcesNewSourceConfigurationRouteImport.update({
+    id: '/source-configuration',
+    path: '/source-configuration',
+    getParentRoute: () => DashboardSourcesNewRoute,
+  } as any)
 const DashboardTeamsTeamIdIndexRoute =
   DashboardTeamsTeamIdIndexRouteImport.update({
     id: '/teams/$teamId/',
     path: '/teams/$teamId/',
     getParentRoute: () => DashboardRoute,
+  } as any)
+const DashboardTeamsTeamIdSourceIdRoute =
+  DashboardTeamsTeamIdSourceIdRouteImport.update({
+    id: '/teams/$teamId/$sourceId',
+    path: '/teams/$teamId/$sourceId',
+    getParentRoute: () => DashboardRoute,
+  } as any)
+const DashboardSourcesNewNeonIndexRoute =
+  DashboardSourcesNewNeonIndexRouteImport.update({
+    id: '/neon/',
+    path: '/neon/',
+    getParentRoute: () => DashboardSourcesNewRoute,
+  } as any)
+const DashboardSourcesNewNeonDatabasesRoute =
+  DashboardSourcesNewNeonDatabasesRouteImport.update({
+    id: '/neon/databases',
+    path: '/neon/databases',
+    getParentRoute: () => DashboardSourcesNewRoute,
+  } as any)
+const DashboardSourcesNewSupabaseIndexRoute =
+  DashboardSourcesNewSupabaseIndexRouteImport.update({
+    id: '/supabase/',
+    path: '/supabase/',
+    getParentRoute: () => DashboardSourcesNewRoute,
   } as any)
 
 export interface FileRoutesByFullPath {
@@ -72,20 +120,33 @@ export interface FileRoutesByFullPath {
   '/validate-postgres-for-electric-cloud': typeof ValidatePostgresForElectricCloudRoute
   '/preferences': typeof DashboardPreferencesRoute
   '/sign-in/local': typeof SignInLocalRoute
-  '/sources/new': typeof DashboardSourcesNewRoute
+  '/source-status/$sourceId': typeof SourceStatusSourceIdRoute
+  '/sources/new': typeof DashboardSourcesNewRouteWithChildren
   '/shape-explorer/': typeof DashboardShapeExplorerIndexRoute
   '/sources/': typeof DashboardSourcesIndexRoute
+  '/sources/new/source-configuration': typeof DashboardSourcesNewSourceConfigurationRoute
+  '/teams/$teamId/$sourceId': typeof DashboardTeamsTeamIdSourceIdRoute
+  '/sources/new/': typeof DashboardSourcesNewIndexRoute
   '/teams/$teamId/': typeof DashboardTeamsTeamIdIndexRoute
+  '/sources/new/neon/databases': typeof DashboardSourcesNewNeonDatabasesRoute
+  '/sources/new/neon/': typeof DashboardSourcesNewNeonIndexRoute
+  '/sources/new/supabase/': typeof DashboardSourcesNewSupabaseIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/validate-postgres-for-electric-cloud': typeof ValidatePostgresForElectricCloudRoute
   '/preferences': typeof DashboardPreferencesRoute
   '/sign-in/local': typeof SignInLocalRoute
-  '/sources/new': typeof DashboardSourcesNewRoute
+  '/source-status/$sourceId': typeof SourceStatusSourceIdRoute
   '/shape-explorer': typeof DashboardShapeExplorerIndexRoute
   '/sources': typeof DashboardSourcesIndexRoute
+  '/sources/new/source-configuration': typeof DashboardSourcesNewSourceConfigurationRoute
+  '/teams/$teamId/$sourceId': typeof DashboardTeamsTeamIdSourceIdRoute
+  '/sources/new': typeof DashboardSourcesNewIndexRoute
   '/teams/$teamId': typeof DashboardTeamsTeamIdIndexRoute
+  '/sources/new/neon/databases': typeof DashboardSourcesNewNeonDatabasesRoute
+  '/sources/new/neon': typeof DashboardSourcesNewNeonIndexRoute
+  '/sources/new/supabase': typeof DashboardSourcesNewSupabaseIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -94,10 +155,17 @@ export interface FileRoutesById {
   '/validate-postgres-for-electric-cloud': typeof ValidatePostgresForElectricCloudRoute
   '/_dashboard/preferences': typeof DashboardPreferencesRoute
   '/sign-in/local': typeof SignInLocalRoute
-  '/_dashboard/sources/new': typeof DashboardSourcesNewRoute
+  '/source-status/$sourceId': typeof SourceStatusSourceIdRoute
+  '/_dashboard/sources/new': typeof DashboardSourcesNewRouteWithChildren
   '/_dashboard/shape-explorer/': typeof DashboardShapeExplorerIndexRoute
   '/_dashboard/sources/': typeof DashboardSourcesIndexRoute
+  '/_dashboard/sources/new/source-configuration': typeof DashboardSourcesNewSourceConfigurationRoute
+  '/_dashboard/teams/$teamId/$sourceId': typeof DashboardTeamsTeamIdSourceIdRoute
+  '/_dashboard/sources/new/': typeof DashboardSourcesNewIndexRoute
   '/_dashboard/teams/$teamId/': typeof DashboardTeamsTeamIdIndexRoute
+  '/_dashboard/sources/new/neon/databases': typeof DashboardSourcesNewNeonDatabasesRoute
+  '/_dashboard/sources/new/neon/': typeof DashboardSourcesNewNeonIndexRoute
+  '/_dashboard/sources/new/supabase/': typeof DashboardSourcesNewSupabaseIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -106,20 +174,33 @@ export interface FileRouteTypes {
     | '/validate-postgres-for-electric-cloud'
     | '/preferences'
     | '/sign-in/local'
+    | '/source-status/$sourceId'
     | '/sources/new'
     | '/shape-explorer/'
     | '/sources/'
+    | '/sources/new/source-configuration'
+    | '/teams/$teamId/$sourceId'
+    | '/sources/new/'
     | '/teams/$teamId/'
+    | '/sources/new/neon/databases'
+    | '/sources/new/neon/'
+    | '/sources/new/supabase/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
     | '/validate-postgres-for-electric-cloud'
     | '/preferences'
     | '/sign-in/local'
-    | '/sources/new'
+    | '/source-status/$sourceId'
     | '/shape-explorer'
     | '/sources'
+    | '/sources/new/source-configuration'
+    | '/teams/$teamId/$sourceId'
+    | '/sources/new'
     | '/teams/$teamId'
+    | '/sources/new/neon/databases'
+    | '/sources/new/neon'
+    | '/sources/new/supabase'
   id:
     | '__root__'
     | '/'
@@ -127,10 +208,17 @@ export interface FileRouteTypes {
     | '/validate-postgres-for-electric-cloud'
     | '/_dashboard/preferences'
     | '/sign-in/local'
+    | '/source-status/$sourceId'
     | '/_dashboard/sources/new'
     | '/_dashboard/shape-explorer/'
     | '/_dashboard/sources/'
+    | '/_dashboard/sources/new/source-configuration'
+    | '/_dashboard/teams/$teamId/$sourceId'
+    | '/_dashboard/sources/new/'
     | '/_dashboard/teams/$teamId/'
+    | '/_dashboard/sources/new/neon/databases'
+    | '/_dashboard/sources/new/neon/'
+    | '/_dashboard/sources/new/supabase/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -138,6 +226,7 @@ export interface RootRouteChildren {
   DashboardRoute: typeof DashboardRouteWithChildren
   ValidatePostgresForElectricCloudRoute: typeof ValidatePostgresForElectricCloudRoute
   SignInLocalRoute: typeof SignInLocalRoute
+  SourceStatusSourceIdRoute: typeof SourceStatusSourceIdRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -177,6 +266,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SignInLocalRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/source-status/$sourceId': {
+      id: '/source-status/$sourceId'
+      path: '/source-status/$sourceId'
+      fullPath: '/source-status/$sourceId'
+      preLoaderRoute: typeof SourceStatusSourceIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/_dashboard/shape-explorer/': {
       id: '/_dashboard/shape-explorer/'
       path: '/shape-explorer'
@@ -198,6 +294,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DashboardSourcesNewRouteImport
       parentRoute: typeof DashboardRoute
     }
+    '/_dashboard/sources/new/': {
+      id: '/_dashboard/sources/new/'
+      path: '/'
+      fullPath: '/sources/new/'
+      preLoaderRoute: typeof DashboardSourcesNewIndexRouteImport
+      parentRoute: typeof DashboardSourcesNewRoute
+    }
+    '/_dashboard/sources/new/source-configuration': {
+      id: '/_dashboard/sources/new/source-configuration'
+      path: '/source-configuration'
+      fullPath: '/sources/new/source-configuration'
+      preLoaderRoute: typeof DashboardSourcesNewSourceConfigurationRouteImport
+      parentRoute: typeof DashboardSourcesNewRoute
+    }
     '/_dashboard/teams/$teamId/': {
       id: '/_dashboard/teams/$teamId/'
       path: '/teams/$teamId'
@@ -205,22 +315,72 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DashboardTeamsTeamIdIndexRouteImport
       parentRoute: typeof DashboardRoute
     }
+    '/_dashboard/teams/$teamId/$sourceId': {
+      id: '/_dashboard/teams/$teamId/$sourceId'
+      path: '/teams/$teamId/$sourceId'
+      fullPath: '/teams/$teamId/$sourceId'
+      preLoaderRoute: typeof DashboardTeamsTeamIdSourceIdRouteImport
+      parentRoute: typeof DashboardRoute
+    }
+    '/_dashboard/sources/new/neon/': {
+      id: '/_dashboard/sources/new/neon/'
+      path: '/neon'
+      fullPath: '/sources/new/neon/'
+      preLoaderRoute: typeof DashboardSourcesNewNeonIndexRouteImport
+      parentRoute: typeof DashboardSourcesNewRoute
+    }
+    '/_dashboard/sources/new/neon/databases': {
+      id: '/_dashboard/sources/new/neon/databases'
+      path: '/neon/databases'
+      fullPath: '/sources/new/neon/databases'
+      preLoaderRoute: typeof DashboardSourcesNewNeonDatabasesRouteImport
+      parentRoute: typeof DashboardSourcesNewRoute
+    }
+    '/_dashboard/sources/new/supabase/': {
+      id: '/_dashboard/sources/new/supabase/'
+      path: '/supabase'
+      fullPath: '/sources/new/supabase/'
+      preLoaderRoute: typeof DashboardSourcesNewSupabaseIndexRouteImport
+      parentRoute: typeof DashboardSourcesNewRoute
+    }
   }
 }
 
+interface DashboardSourcesNewRouteChildren {
+  DashboardSourcesNewSourceConfigurationRoute: typeof DashboardSourcesNewSourceConfigurationRoute
+  DashboardSourcesNewIndexRoute: typeof DashboardSourcesNewIndexRoute
+  DashboardSourcesNewNeonDatabasesRoute: typeof DashboardSourcesNewNeonDatabasesRoute
+  DashboardSourcesNewNeonIndexRoute: typeof DashboardSourcesNewNeonIndexRoute
+  DashboardSourcesNewSupabaseIndexRoute: typeof DashboardSourcesNewSupabaseIndexRoute
+}
+
+const DashboardSourcesNewRouteChildren: DashboardSourcesNewRouteChildren = {
+  DashboardSourcesNewSourceConfigurationRoute:
+    DashboardSourcesNewSourceConfigurationRoute,
+  DashboardSourcesNewIndexRoute: DashboardSourcesNewIndexRoute,
+  DashboardSourcesNewNeonDatabasesRoute: DashboardSourcesNewNeonDatabasesRoute,
+  DashboardSourcesNewNeonIndexRoute: DashboardSourcesNewNeonIndexRoute,
+  DashboardSourcesNewSupabaseIndexRoute: DashboardSourcesNewSupabaseIndexRoute,
+}
+
+const DashboardSourcesNewRouteWithChildren =
+  DashboardSourcesNewRoute._addFileChildren(DashboardSourcesNewRouteChildren)
+
 interface DashboardRouteChildren {
   DashboardPreferencesRoute: typeof DashboardPreferencesRoute
-  DashboardSourcesNewRoute: typeof DashboardSourcesNewRoute
+  DashboardSourcesNewRoute: typeof DashboardSourcesNewRouteWithChildren
   DashboardShapeExplorerIndexRoute: typeof DashboardShapeExplorerIndexRoute
   DashboardSourcesIndexRoute: typeof DashboardSourcesIndexRoute
+  DashboardTeamsTeamIdSourceIdRoute: typeof DashboardTeamsTeamIdSourceIdRoute
   DashboardTeamsTeamIdIndexRoute: typeof DashboardTeamsTeamIdIndexRoute
 }
 
 const DashboardRouteChildren: DashboardRouteChildren = {
   DashboardPreferencesRoute: DashboardPreferencesRoute,
-  DashboardSourcesNewRoute: DashboardSourcesNewRoute,
+  DashboardSourcesNewRoute: DashboardSourcesNewRouteWithChildren,
   DashboardShapeExplorerIndexRoute: DashboardShapeExplorerIndexRoute,
   DashboardSourcesIndexRoute: DashboardSourcesIndexRoute,
+  DashboardTeamsTeamIdSourceIdRoute: DashboardTeamsTeamIdSourceIdRoute,
   DashboardTeamsTeamIdIndexRoute: DashboardTeamsTeamIdIndexRoute,
 }
 
@@ -233,6 +393,7 @@ const rootRouteChildren: RootRouteChildren = {
   DashboardRoute: DashboardRouteWithChildren,
   ValidatePostgresForElectricCloudRoute: ValidatePostgresForElectricCloudRoute,
   SignInLocalRoute: SignInLocalRoute,
+  SourceStatusSourceIdRoute: SourceStatusSourceIdRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -82,3 +82,37 @@ export async function writeAndAwait<T extends { txid: number }>(
   await awaitTxid(store, table, answer.txid, timeoutMs)
   return answer
 }
+
+/** How long a deleted source may take to leave the store: the engine drops its slot first. */
+export const SOURCE_REMOVAL_WAIT_MS = 15_000
+
+/**
+ * After DELETE answered `txid`: resolves 'gone' once the source has left the store, or
+ * 'pending' when its deletion has synced (the row carries the txid) but the source is still
+ * there after `removalMs` (the engine is still removing its replication slot, or failed to).
+ */
+export async function awaitSourceRemoval(
+  store: LiveStore,
+  sourceId: string,
+  txid: number,
+  timeoutMs = TXID_WAIT_MS,
+  removalMs = SOURCE_REMOVAL_WAIT_MS,
+): Promise<'gone' | 'pending'> {
+  // A deleted row cannot carry the txid, so "gone" counts as synced too.
+  const synced = await whenTrue(
+    store,
+    `select (not exists (select 1 from sources where id::text = $1)
+             or exists (select 1 from sources
+                         where id::text = $1 and synced_txids @> array[$2::bigint])) as ok`,
+    [sourceId, txid],
+    timeoutMs,
+  )
+  if (!synced) throw new TxidTimeoutError(txid, timeoutMs)
+  const gone = await whenTrue(
+    store,
+    'select not exists (select 1 from sources where id::text = $1) as ok',
+    [sourceId],
+    removalMs,
+  )
+  return gone ? 'gone' : 'pending'
+}

@@ -1,7 +1,12 @@
 // Named live reads of the local store. Every list is scoped to the store's owner, so rows of a
 // previous user still being cleared can never show. `undefined` means "not read yet".
 import { useLiveQuery, usePGlite } from '@electric-sql/pglite-react'
-import { useEffect } from 'react'
+import { useEffect, useMemo } from 'react'
+import {
+  awaitSourceRemoval,
+  awaitTxid,
+  type SyncedTable,
+} from './await-txid.ts'
 import type {
   Source,
   SourceEventLog,
@@ -40,10 +45,22 @@ export function useTeam(teamId: string): Team | null | undefined {
   return teams && (teams.find((team) => team.id === teamId) ?? null)
 }
 
-type SourceRow = Omit<Source, 'deleted_at' | 'created_at' | 'updated_at'> & {
+type SourceRow = Omit<
+  Source,
+  | 'deleted_at'
+  | 'created_at'
+  | 'updated_at'
+  | 'health_checked_at'
+  | 'wal_retained_bytes'
+  | 'wal_lag_bytes'
+> & {
   deleted_at: unknown
   created_at: unknown
   updated_at: unknown
+  health_checked_at: unknown
+  // bigint columns: PGlite gives a BigInt for values past 2^53.
+  wal_retained_bytes: number | bigint | null
+  wal_lag_bytes: number | bigint | null
 }
 
 const toSource = (row: SourceRow): Source => ({
@@ -51,6 +68,11 @@ const toSource = (row: SourceRow): Source => ({
   deleted_at: row.deleted_at == null ? null : iso(row.deleted_at),
   created_at: iso(row.created_at),
   updated_at: iso(row.updated_at),
+  health_checked_at:
+    row.health_checked_at == null ? null : iso(row.health_checked_at),
+  wal_retained_bytes:
+    row.wal_retained_bytes == null ? null : Number(row.wal_retained_bytes),
+  wal_lag_bytes: row.wal_lag_bytes == null ? null : Number(row.wal_lag_bytes),
 })
 
 export function useAllSources(): Source[] | undefined {
@@ -66,6 +88,31 @@ export function useTeamSources(teamId: string): Source[] | undefined {
       order by created_at, id`,
     [teamId],
   )?.rows.map(toSource)
+}
+
+/** One of the owner's sources; null when there is no such source (or it is not theirs). */
+export function useSource(sourceId: string): Source | null | undefined {
+  const rows = useLiveQuery<SourceRow>(
+    `select * from sources where id::text = $1 and team_id in ${OWNER_TEAMS}`,
+    [sourceId],
+  )?.rows
+  if (!rows) return undefined
+  const row = rows[0]
+  return row ? toSource(row) : null
+}
+
+/** Waits on this tab's store for a write to show: a txid synced, a source gone. */
+export function useSyncedWrites() {
+  const pg = usePGlite()
+  return useMemo(
+    () => ({
+      awaitTxid: (table: SyncedTable, txid: number) =>
+        awaitTxid(pg, table, txid),
+      awaitSourceRemoval: (sourceId: string, txid: number) =>
+        awaitSourceRemoval(pg, sourceId, txid),
+    }),
+    [pg],
+  )
 }
 
 /** Members of a team the owner belongs to; null when it is not one of theirs. */

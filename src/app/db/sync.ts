@@ -160,8 +160,10 @@ export function startSync(base: PGliteInterface, origin: string): void {
     [],
     (r) => serial(() => followTeams(r.rows.map((row) => row.team_id))),
   )
+  // Only sources still in the store: a deleted (or never visible) source's log shape is a 404.
   void pg.live.query<{ source_id: string }>(
-    'select source_id from followed_sources order by 1',
+    `select f.source_id from followed_sources f join sources s on s.id = f.source_id
+      order by 1`,
     [],
     (r) => serial(() => followSources(r.rows.map((row) => row.source_id))),
   )

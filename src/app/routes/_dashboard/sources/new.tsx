@@ -1,8 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router'
 import { z } from 'zod'
-import { NewSourcePage } from '../../../features/sources/new-source-page.tsx'
 
+// The wizard's root: its pages render in the dashboard's outlet; the team a link preselects
+// (team_id) is kept in the search of every step.
 export const Route = createFileRoute('/_dashboard/sources/new')({
-  validateSearch: z.object({ team_id: z.string().optional() }),
-  component: NewSourcePage,
+  validateSearch: z.object({ team_id: z.string().optional().catch(undefined) }),
 })

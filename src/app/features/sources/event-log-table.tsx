@@ -1,0 +1,75 @@
+// A source's event logs, newest first (spec §2), live from the local store.
+import {
+  Paper,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material'
+import type { SourceEventLog } from '../../../shared/entities.ts'
+import { eventDetailsLines, formatDateTime } from './format.ts'
+
+/** `logs` newest first, as useSourceEventLogs reads them; undefined while not read yet. */
+export function EventLogTable({
+  logs,
+}: {
+  logs: SourceEventLog[] | undefined
+}) {
+  return (
+    <section aria-label="Event Logs">
+      <Typography variant="h5" component="h2" sx={{ mb: 2 }}>
+        Event Logs
+      </Typography>
+      <TableContainer component={Paper} variant="outlined">
+        <Table size="small" aria-label="Event Logs">
+          <TableHead>
+            <TableRow>
+              <TableCell>Event</TableCell>
+              <TableCell>Details</TableCell>
+              <TableCell>Instance ID</TableCell>
+              <TableCell>Time</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {logs?.length === 0 && (
+              <TableRow>
+                <TableCell colSpan={4}>
+                  <Typography variant="body2" color="text.secondary">
+                    No events yet.
+                  </Typography>
+                </TableCell>
+              </TableRow>
+            )}
+            {(logs ?? []).map((log) => (
+              <TableRow key={log.id}>
+                <TableCell sx={{ fontFamily: 'monospace' }}>
+                  {log.event_name}
+                </TableCell>
+                <TableCell>
+                  {eventDetailsLines(log.event_details).map((line, index) => (
+                    <Typography
+                      key={index}
+                      variant="body2"
+                      sx={{ wordBreak: 'break-word' }}
+                    >
+                      {line}
+                    </Typography>
+                  ))}
+                </TableCell>
+                <TableCell sx={{ fontFamily: 'monospace' }}>
+                  {log.instance_id}
+                </TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                  {formatDateTime(log.emitted_at)}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </TableContainer>
+    </section>
+  )
+}

@@ -1,0 +1,165 @@
+// The source page's actions (spec §2, §4): clear the cache, delete, or forget a source whose
+// deletion failed. Each asks first; delete and forget then wait until the store shows the
+// source gone before leaving for /sources.
+import { Alert, Button, Stack, TextField, Typography } from '@mui/material'
+import { useNavigate } from '@tanstack/react-router'
+import { useState } from 'react'
+import type { Source, SourceEventLog } from '../../../shared/entities.ts'
+import { sourceLifecycle } from '../../../shared/source-display.ts'
+import { NeedsNetwork } from '../../components/needs-network.tsx'
+import { useToast } from '../../components/toast.tsx'
+import { TxidTimeoutError } from '../../db/await-txid.ts'
+import { useSyncedWrites } from '../../db/hooks.ts'
+import { ConfirmDialog } from './confirm-dialog.tsx'
+import { ForgetWarning } from './forget-warning.tsx'
+import { reportedSlot } from './slot-cleanup.ts'
+import { clearSourceCache, codeMessage, deleteSource } from './source-api.ts'
+
+type DialogName = 'clear' | 'delete' | 'forget'
+
+const DELETION_PENDING =
+  'Deletion requested. The source disappears once its replication slot and publication have been removed from your database.'
+
+export function SourceActions(props: {
+  source: Source
+  logs: SourceEventLog[] | undefined
+}) {
+  const { source } = props
+  const [open, setOpen] = useState<DialogName | null>(null)
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const [notice, setNotice] = useState<string | null>(null)
+  const [typedId, setTypedId] = useState('')
+  const { awaitSourceRemoval } = useSyncedWrites()
+  const navigate = useNavigate()
+  const toast = useToast()
+
+  const lifecycle = sourceLifecycle(source)
+  const failed = lifecycle === 'deletion_failed'
+  const deletionPending = lifecycle === 'deletion_pending'
+
+  const show = (name: DialogName) => {
+    setError(null)
+    setTypedId('')
+    setOpen(name)
+  }
+
+  const clearCache = async () => {
+    setBusy(true)
+    setError(null)
+    try {
+      await clearSourceCache(source.id)
+      setOpen(null)
+      toast('Cache cleared: shapes will be re-created.', 'success')
+    } catch (e) {
+      setError(codeMessage(e))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const remove = async (force: boolean) => {
+    setBusy(true)
+    setError(null)
+    try {
+      const { txid } = await deleteSource(source.id, force)
+      if ((await awaitSourceRemoval(source.id, txid)) === 'gone') {
+        await navigate({ to: '/sources' })
+        return
+      }
+      setOpen(null)
+      setNotice(DELETION_PENDING)
+    } catch (e) {
+      // Accepted by the server but not synced yet: not a failure to retry.
+      if (e instanceof TxidTimeoutError) {
+        setOpen(null)
+        setNotice(e.message)
+      } else setError(codeMessage(e))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const dialogState = {
+    busy,
+    error,
+    onClose: () => setOpen(null),
+  }
+
+  return (
+    <Stack spacing={2}>
+      <Stack direction="row" spacing={2}>
+        <NeedsNetwork>
+          <Button variant="outlined" onClick={() => show('clear')}>
+            {source.deleted_at ? 'Retry clear cache' : 'Clear cache'}
+          </Button>
+        </NeedsNetwork>
+        <NeedsNetwork>
+          <Button
+            variant="outlined"
+            color="error"
+            disabled={deletionPending}
+            onClick={() => show(failed ? 'forget' : 'delete')}
+          >
+            {failed ? 'Forget source' : 'Delete'}
+          </Button>
+        </NeedsNetwork>
+      </Stack>
+      {notice && (
+        <Alert severity="info" role="status" onClose={() => setNotice(null)}>
+          {notice}
+        </Alert>
+      )}
+
+      <ConfirmDialog
+        {...dialogState}
+        open={open === 'clear'}
+        title="Clear cache?"
+        confirmLabel="Clear cache"
+        busyLabel="Clearing..."
+        onConfirm={() => void clearCache()}
+      >
+        <Typography>
+          Clearing the cache forces every shape of this source to be re-created.
+          Clients refetch their data, which can spike queries on your database.
+        </Typography>
+      </ConfirmDialog>
+
+      <ConfirmDialog
+        {...dialogState}
+        open={open === 'delete'}
+        title="Delete source?"
+        confirmLabel="Delete"
+        busyLabel="Deleting..."
+        onConfirm={() => void remove(false)}
+      >
+        <Typography>
+          Sluice stops syncing this source, removes its replication slot and
+          publication from your database, then deletes the source. Apps using
+          its shapes stop receiving changes.
+        </Typography>
+      </ConfirmDialog>
+
+      <ConfirmDialog
+        {...dialogState}
+        open={open === 'forget'}
+        title="Forget source?"
+        confirmLabel="Forget source"
+        busyLabel="Forgetting..."
+        canConfirm={typedId === source.id}
+        onConfirm={() => void remove(true)}
+      >
+        <ForgetWarning names={reportedSlot(props.logs)} />
+        <TextField
+          label="Type the source id to confirm"
+          value={typedId}
+          onChange={(e) => setTypedId(e.target.value)}
+          placeholder={source.id}
+          autoComplete="off"
+          spellCheck={false}
+          fullWidth
+        />
+      </ConfirmDialog>
+    </Stack>
+  )
+}

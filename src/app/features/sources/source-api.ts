@@ -1,0 +1,53 @@
+// The source calls of spec §7, through the app's one fetch wrapper, and how their failures read.
+import {
+  createSourceResponseSchema,
+  sourceChangeResponseSchema,
+  type CreateSourceRequest,
+} from '../../../shared/sources.ts'
+import { ApiError, api } from '../../lib/api.ts'
+
+const sourcePath = (sourceId: string) =>
+  `/api/v1/sources/${encodeURIComponent(sourceId)}`
+
+export function createSource(
+  request: CreateSourceRequest,
+  skipValidation: boolean,
+) {
+  return api(
+    `/api/v1/sources${skipValidation ? '?skip_validation=true' : ''}`,
+    createSourceResponseSchema,
+    { method: 'PUT', body: request },
+  )
+}
+
+export function deleteSource(sourceId: string, force: boolean) {
+  return api(
+    `${sourcePath(sourceId)}${force ? '?force_delete=true' : ''}`,
+    sourceChangeResponseSchema,
+    { method: 'DELETE' },
+  )
+}
+
+export function clearSourceCache(sourceId: string) {
+  return api(`${sourcePath(sourceId)}/restart`, sourceChangeResponseSchema, {
+    method: 'POST',
+    body: { clear_cache: true },
+  })
+}
+
+function bodyText(body: unknown): string {
+  if (typeof body === 'string') return body
+  return JSON.stringify(body)
+}
+
+/** 'Code {status}: {body}' (spec §8) for a refused call; the error's own text otherwise. */
+export function codeMessage(error: unknown): string {
+  if (error instanceof ApiError)
+    return `Code ${error.status}: ${bodyText(error.body ?? error.message)}`
+  return error instanceof Error ? error.message : String(error)
+}
+
+/** The server's message for a refused call; the error's own text otherwise. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}

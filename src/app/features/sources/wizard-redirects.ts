@@ -1,0 +1,63 @@
+// Where the wizard sends a user whose draft lacks what a page needs (spec §2, §4), and where
+// the configuration page's Back goes. Pure: the routes call these with the current draft.
+import { finalConnectionString, type SourceDraft } from './draft.ts'
+
+/** Each path a wizard redirect or Back can lead to. */
+export type WizardTarget =
+  | { to: '/sources/new' }
+  | { to: '/sources/new/supabase' }
+  | { to: '/sources/new/neon' }
+  | {
+      to: '/sources/new/neon/databases'
+      search: { projectId: string; branchId: string }
+    }
+
+const START: WizardTarget = { to: '/sources/new' }
+
+/** Where each provider's flow starts. */
+function providerStart(draft: SourceDraft): WizardTarget {
+  if (draft.type === 'supabase') return { to: '/sources/new/supabase' }
+  if (draft.type === 'neon') return { to: '/sources/new/neon' }
+  return START
+}
+
+/** The choices each type needs made before its source can be configured. */
+function choicesMade(draft: SourceDraft): boolean {
+  switch (draft.type) {
+    case 'connection_string':
+      return true
+    case 'supabase':
+      return draft.organization !== null && draft.project !== null
+    case 'neon':
+      return (
+        draft.project !== null &&
+        draft.branch !== null &&
+        draft.database !== null &&
+        draft.role !== null
+      )
+    default:
+      return false
+  }
+}
+
+/** Null when the configuration page can show; otherwise where to go instead. */
+export function sourceConfigurationRedirect(
+  draft: SourceDraft,
+): WizardTarget | null {
+  if (!draft.type) return START
+  if (!choicesMade(draft)) return providerStart(draft)
+  // Pasted or built last, and kept in memory only: after a reload the step that made it is
+  // where the user gets it back.
+  if (!finalConnectionString(draft)) return backFromConfiguration(draft)
+  return null
+}
+
+/** Back from configuration (spec §4): to the step that produced the connection string. */
+export function backFromConfiguration(draft: SourceDraft): WizardTarget {
+  if (draft.type === 'neon' && draft.project && draft.branch)
+    return {
+      to: '/sources/new/neon/databases',
+      search: { projectId: draft.project.id, branchId: draft.branch.id },
+    }
+  return providerStart(draft)
+}
