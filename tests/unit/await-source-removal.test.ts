@@ -1,6 +1,6 @@
 // Waiting for a deleted source to leave the store, on real PGlite with the shipped client
 // schema: the deletion's txid may arrive on the row (soft delete, engine cleans up later) or
-// the row may simply go (removed in the same transaction).
+// the row may simply go (removed in the same transaction), or the engine may give up.
 import { PGlite } from '@electric-sql/pglite'
 import { live } from '@electric-sql/pglite/live'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -64,6 +64,15 @@ describe('awaitSourceRemoval', { timeout: 60_000 }, () => {
     await expect(awaitSourceRemoval(store, id, 30, 5_000, 50)).resolves.toBe(
       'pending',
     )
+  })
+
+  it('resolves failed when the engine gives up removing the slot', async () => {
+    const id = newId()
+    await syncSource(id, [1])
+    const waiting = awaitSourceRemoval(store, id, 35)
+    await markDeleted(id, 35)
+    await store.query(`update sources set state = 'error' where id = $1`, [id])
+    await expect(waiting).resolves.toBe('failed')
   })
 
   it('fails clearly when the deletion never reaches the store', async () => {

@@ -87,9 +87,9 @@ export async function writeAndAwait<T extends { txid: number }>(
 export const SOURCE_REMOVAL_WAIT_MS = 15_000
 
 /**
- * After DELETE answered `txid`: resolves 'gone' once the source has left the store, or
- * 'pending' when its deletion has synced (the row carries the txid) but the source is still
- * there after `removalMs` (the engine is still removing its replication slot, or failed to).
+ * After DELETE answered `txid`: resolves 'gone' once the source has left the store, 'failed'
+ * once the engine has given up removing its replication slot (error with deleted_at set), or
+ * 'pending' when its deletion has synced but neither happened within `removalMs`.
  */
 export async function awaitSourceRemoval(
   store: LiveStore,
@@ -97,7 +97,7 @@ export async function awaitSourceRemoval(
   txid: number,
   timeoutMs = TXID_WAIT_MS,
   removalMs = SOURCE_REMOVAL_WAIT_MS,
-): Promise<'gone' | 'pending'> {
+): Promise<'gone' | 'failed' | 'pending'> {
   // A deleted row cannot carry the txid, so "gone" counts as synced too.
   const synced = await whenTrue(
     store,
@@ -108,11 +108,18 @@ export async function awaitSourceRemoval(
     timeoutMs,
   )
   if (!synced) throw new TxidTimeoutError(txid, timeoutMs)
-  const gone = await whenTrue(
+  // Then until the engine has removed it, or given up (the source shows deletion failed).
+  const settled = await whenTrue(
     store,
-    'select not exists (select 1 from sources where id::text = $1) as ok',
+    `select not exists (select 1 from sources where id::text = $1
+                          and not (deleted_at is not null and state = 'error')) as ok`,
     [sourceId],
     removalMs,
   )
-  return gone ? 'gone' : 'pending'
+  if (!settled) return 'pending'
+  const { rows } = await store.query<{ n: number }>(
+    'select count(*)::int as n from sources where id::text = $1',
+    [sourceId],
+  )
+  return rows[0]?.n ? 'failed' : 'gone'
 }

@@ -31,7 +31,23 @@ export function startSync(base: PGliteInterface, origin: string): void {
   const follow = async (key: string, shapes: Shapes) => {
     if (running.has(key)) return
     running.set(key, { unsubscribe() {} })
-    const sub = await pg.electric.syncShapesToTables({ key, shapes })
+    // 404: the shape is no longer ours (a source deleted, a team left) before its removal
+    // reached this store; the stream stops, and the lists below stop following it once the
+    // removal arrives. Anything else is left to the client's own retries.
+    const onError = (error: Error) => {
+      if ((error as { status?: number }).status !== 404) throw error
+      unfollow(key)
+    }
+    const withHandler = Object.fromEntries(
+      Object.entries(shapes).map(([name, s]) => [
+        name,
+        { ...s, shape: { ...s.shape, onError } },
+      ]),
+    ) as Shapes
+    const sub = await pg.electric.syncShapesToTables({
+      key,
+      shapes: withHandler,
+    })
     if (running.has(key)) running.set(key, sub)
     else sub.unsubscribe()
   }

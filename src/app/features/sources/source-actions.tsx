@@ -63,12 +63,15 @@ export function SourceActions(props: {
     setError(null)
     try {
       const { txid } = await deleteSource(source.id, force)
-      if ((await awaitSourceRemoval(source.id, txid)) === 'gone') {
+      const outcome = await awaitSourceRemoval(source.id, txid)
+      if (outcome === 'gone') {
         await navigate({ to: '/sources' })
         return
       }
       setOpen(null)
-      setNotice(DELETION_PENDING)
+      // A failed removal shows itself: the badge reads delete_failed, the reason is on the
+      // page, and the action is now 'Forget source'.
+      if (outcome === 'pending') setNotice(DELETION_PENDING)
     } catch (e) {
       // Accepted by the server but not synced yet: not a failure to retry.
       if (e instanceof TxidTimeoutError) {
