@@ -3,12 +3,12 @@ import { timingSafeEqual } from 'node:crypto'
 import { Hono } from 'hono'
 import type { ShapeDatabase } from '../database.ts'
 import { definitionKey } from '../shapes/definition.ts'
-import { parseDefinition, parseProtocol, type Errors } from './request.ts'
+import { parseDefinition, type Errors } from './request.ts'
 import {
   EXPOSED_HEADERS,
   invalid,
   jsonResponse,
-  serveShape,
+  serveShapeQuery,
 } from './serve-shape.ts'
 
 export type EngineAppOptions = {
@@ -48,19 +48,13 @@ export function createEngineApp(options: EngineAppOptions): Hono {
       return jsonResponse(401, { message: 'Unauthorized' })
     return next()
   })
-  app.get('/v1/shape', async (c) => {
-    const query = new URL(c.req.url).searchParams
-    const errors: Errors = {}
-    const request = parseProtocol(query, errors)
-    const definition = parseDefinition(query, errors)
-    if (Object.keys(errors).length > 0 || !definition) return invalid(errors)
-    return serveShape({
+  app.get('/v1/shape', (c) =>
+    serveShapeQuery(
       database,
-      definition,
-      request,
-      signal: c.req.raw.signal,
-    })
-  })
+      new URL(c.req.url).searchParams,
+      c.req.raw.signal,
+    ),
+  )
   app.delete('/v1/shape', async (c) => {
     if (!options.allowShapeDeletion)
       return jsonResponse(405, { message: 'Shape deletion is disabled' })

@@ -7,7 +7,12 @@ import { BEFORE_ALL, formatOffset, type Offset } from '../shapes/offset.ts'
 import type { Shape } from '../shapes/shape.ts'
 import { TableNotFoundError } from '../shapes/table-info.ts'
 import { WhereError } from '../shapes/where/index.ts'
-import type { ShapeRequest } from './request.ts'
+import {
+  parseDefinition,
+  parseProtocol,
+  type Errors,
+  type ShapeRequest,
+} from './request.ts'
 
 export const LONG_POLL_MS = 20_000
 const CHUNK_BYTES = 4 * 1024 * 1024
@@ -177,4 +182,17 @@ function cacheControl(
     return `${visibility}, max-age=604800, s-maxage=3600, stale-while-revalidate=2629746`
   if (response.upToDate) return `${visibility}, no-cache`
   return `${visibility}, max-age=60, stale-while-revalidate=300`
+}
+
+/** A whole request whose query names the shape itself (table, where...): parsed, then served. */
+export async function serveShapeQuery(
+  database: ShapeDatabase,
+  query: URLSearchParams,
+  signal?: AbortSignal,
+): Promise<Response> {
+  const errors: Errors = {}
+  const request = parseProtocol(query, errors)
+  const definition = parseDefinition(query, errors)
+  if (Object.keys(errors).length > 0 || !definition) return invalid(errors)
+  return serveShape({ database, definition, request, signal })
 }

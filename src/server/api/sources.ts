@@ -19,7 +19,7 @@ import {
 } from '../sources/create-checks.ts'
 import { createSource } from '../sources/create-source.ts'
 import { systemResolver } from '../validation/guard.ts'
-import { createCheckLimiter } from '../validation/rate-limit.ts'
+import { createCheckLimiter, tooManyChecks } from '../validation/rate-limit.ts'
 import type { DatabaseCheckSettings } from '../validation/routes.ts'
 
 export function sourceRoutes(settings: DatabaseCheckSettings = {}) {
@@ -49,13 +49,7 @@ export function sourceRoutes(settings: DatabaseCheckSettings = {}) {
     let checked = await guardSourceUrl(database_url, checks)
     if (checked.ok && c.req.query('skip_validation') !== 'true') {
       const admission = limiter.admit(`user:${user.id}`)
-      if (!admission.admitted) {
-        c.header('retry-after', String(admission.retryAfterSeconds))
-        return c.json(
-          { message: 'Too many checks; please try again later.' },
-          429,
-        )
-      }
+      if (!admission.admitted) return tooManyChecks(admission.retryAfterSeconds)
       try {
         checked = await checkSourceReady(checked.address, database_url, checks)
       } finally {

@@ -4,15 +4,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { Hono, type Context } from 'hono'
 import {
-  parseDefinition,
-  parseProtocol,
-  type Errors,
-} from '../../engine/http/request.ts'
-import {
   EXPOSED_HEADERS,
-  invalid,
   jsonResponse,
-  serveShape,
+  serveShapeQuery,
 } from '../../engine/http/serve-shape.ts'
 import { idSchema } from '../../shared/entities.ts'
 import type { AppEnv } from '../http/context.ts'
@@ -63,14 +57,5 @@ export const sourceShapeRoutes = new Hono<AppEnv>()
       )
     const query = new URL(c.req.url).searchParams
     for (const name of CREDENTIALS) query.delete(name)
-    const errors: Errors = {}
-    const request = parseProtocol(query, errors)
-    const definition = parseDefinition(query, errors)
-    if (Object.keys(errors).length > 0 || !definition) return invalid(errors)
-    return serveShape({
-      database,
-      definition,
-      request,
-      signal: c.req.raw.signal,
-    })
+    return serveShapeQuery(database, query, c.req.raw.signal)
   })

@@ -59,3 +59,11 @@ export function createCheckLimiter(
 }
 
 export type CheckLimiter = ReturnType<typeof createCheckLimiter>
+
+/** The answer past a limit: 429 with when to try again. */
+export function tooManyChecks(retryAfterSeconds: number): Response {
+  return Response.json(
+    { message: 'Too many checks; please try again later.' },
+    { status: 429, headers: { 'retry-after': String(retryAfterSeconds) } },
+  )
+}

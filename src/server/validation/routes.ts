@@ -9,7 +9,11 @@ import { checkDatabase } from './check.ts'
 import type { Resolver } from './guard.ts'
 import { RefusedTargetError } from './guard.ts'
 import { DatabaseUrlError } from './parse-url.ts'
-import { createCheckLimiter, type CheckLimits } from './rate-limit.ts'
+import {
+  createCheckLimiter,
+  tooManyChecks,
+  type CheckLimits,
+} from './rate-limit.ts'
 
 export type DatabaseCheckSettings = { resolve?: Resolver; limits?: CheckLimits }
 
@@ -27,13 +31,7 @@ export function validationRoutes(settings: DatabaseCheckSettings = {}) {
   const limiter = createCheckLimiter(settings.limits)
   return new Hono<AppEnv>().post('/', async (c) => {
     const admission = limiter.admit(clientIp(c))
-    if (!admission.admitted) {
-      c.header('retry-after', String(admission.retryAfterSeconds))
-      return c.json(
-        { message: 'Too many checks; please try again later.' },
-        429,
-      )
-    }
+    if (!admission.admitted) return tooManyChecks(admission.retryAfterSeconds)
     try {
       const body = await readJson(c, validateDatabaseRequestSchema)
       if (!body.success) return body.response
