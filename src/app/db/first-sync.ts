@@ -1,6 +1,7 @@
 // A first visit waits (briefly) until the user's rows and each team's lists have synced once,
 // so pages never show "Team not found" for data still on its way. Later visits pass at once,
 // and their sync starts after the stored rows are on screen.
+import { firstReadsShown } from './first-reads.ts'
 import { startSyncing, type LocalStore } from './store.ts'
 
 const FIRST_SYNC_LIMIT_MS = 15_000
@@ -36,7 +37,8 @@ export async function waitForFirstSync(
   const deadline = Date.now() + FIRST_SYNC_LIMIT_MS
   while (Date.now() < deadline) {
     if (await synced(store, userId)) {
-      // What the user is about to see is on disk before they see it, ready for offline use.
+      // Asks for what the user is about to see to be written to IndexedDB for offline use.
+      // With relaxed durability this does not wait; the write-back follows within 200 ms.
       await store.syncToFs()
       return
     }
@@ -44,8 +46,11 @@ export async function waitForFirstSync(
   }
 }
 
-// After the next paint; a background tab paints nothing, so a timer makes sure it starts.
+// After the next paint, once the page's first reads are on screen (first-reads.ts). A
+// background tab paints nothing, so a timer makes sure it starts.
 function startSyncingAfterPaint() {
-  requestAnimationFrame(() => setTimeout(startSyncing))
+  requestAnimationFrame(() =>
+    setTimeout(() => void firstReadsShown().then(startSyncing)),
+  )
   setTimeout(startSyncing, 1000)
 }

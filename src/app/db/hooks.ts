@@ -1,12 +1,13 @@
 // Named live reads of the local store. Every list is scoped to the store's owner, so rows of a
 // previous user still being cleared can never show. `undefined` means "not read yet".
-import { useLiveQuery, usePGlite } from '@electric-sql/pglite-react'
+import { usePGlite } from '@electric-sql/pglite-react'
 import { useEffect, useMemo } from 'react'
 import {
   awaitSourceRemoval,
   awaitTxid,
   type SyncedTable,
 } from './await-txid.ts'
+import { useStoreQuery } from './first-reads.ts'
 import type {
   Source,
   SourceEventLog,
@@ -25,7 +26,7 @@ const iso = (value: unknown): string =>
   value instanceof Date ? value.toISOString() : String(value)
 
 export function useCurrentUser(): User | undefined {
-  const result = useLiveQuery<User & { created_at: unknown }>(
+  const result = useStoreQuery<User & { created_at: unknown }>(
     `select id, name, email, team_id, created_at from users where id = ${OWNER}`,
     [],
   )
@@ -34,7 +35,7 @@ export function useCurrentUser(): User | undefined {
 }
 
 export function useTeams(): Team[] | undefined {
-  return useLiveQuery<Team>(
+  return useStoreQuery<Team>(
     `select team_id as id, name from user_teams where user_id = ${OWNER} order by name, team_id`,
     [],
   )?.rows
@@ -76,14 +77,14 @@ const toSource = (row: SourceRow): Source => ({
 })
 
 export function useAllSources(): Source[] | undefined {
-  return useLiveQuery<SourceRow>(
+  return useStoreQuery<SourceRow>(
     `select * from sources where team_id in ${OWNER_TEAMS} order by created_at, id`,
     [],
   )?.rows.map(toSource)
 }
 
 export function useTeamSources(teamId: string): Source[] | undefined {
-  return useLiveQuery<SourceRow>(
+  return useStoreQuery<SourceRow>(
     `select * from sources where team_id::text = $1 and team_id in ${OWNER_TEAMS}
       order by created_at, id`,
     [teamId],
@@ -92,7 +93,7 @@ export function useTeamSources(teamId: string): Source[] | undefined {
 
 /** One of the owner's sources; null when there is no such source (or it is not theirs). */
 export function useSource(sourceId: string): Source | null | undefined {
-  const rows = useLiveQuery<SourceRow>(
+  const rows = useStoreQuery<SourceRow>(
     `select * from sources where id::text = $1 and team_id in ${OWNER_TEAMS}`,
     [sourceId],
   )?.rows
@@ -118,7 +119,7 @@ export function useSyncedWrites() {
 /** Members of a team the owner belongs to; null when it is not one of theirs. */
 export function useTeamUsers(teamId: string): TeamUser[] | null | undefined {
   const team = useTeam(teamId)
-  const members = useLiveQuery<TeamUser>(
+  const members = useStoreQuery<TeamUser>(
     `select user_id as id, name, email from team_members
       where team_id::text = $1 and team_id in ${OWNER_TEAMS}
       order by name, email`,
@@ -152,7 +153,7 @@ export function useSourceEventLogs(
       })
       .catch((error: unknown) => console.warn('follow source', error))
   }, [pg, sourceId])
-  return useLiveQuery<SourceEventLog & { emitted_at: unknown }>(
+  return useStoreQuery<SourceEventLog & { emitted_at: unknown }>(
     `select l.id, l.source_id, l.event_name, l.event_details, l.instance_id, l.emitted_at
        from source_event_logs l
        join sources s on s.id = l.source_id and s.team_id in ${OWNER_TEAMS}

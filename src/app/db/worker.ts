@@ -51,7 +51,7 @@ async function open(): Promise<PGlite> {
     dataDir: LOCAL_DATABASE,
     // Statements do not wait for IndexedDB (waiting made every synced row a flush, and a first
     // visit several times slower). A tab closed within moments of a change can lose it; the
-    // sync fetches it again, and the first sync is flushed before it is shown (first-sync.ts).
+    // sync fetches it again on the next visit.
     relaxedDurability: true,
   }
   const pg = await PGlite.create({
@@ -59,5 +59,28 @@ async function open(): Promise<PGlite> {
     loadDataDir: await seedIfNew(),
   })
   await migrateLocal(pg)
+  coalesceWriteBacks(pg)
   return pg
+}
+
+// PGlite writes its files back to IndexedDB after every statement, reads included, and each
+// write-back compares every file in memory with every entry stored. Statements arriving
+// within WRITE_BACK_DELAY_MS share one write-back; what a closed tab can lose grows from
+// "the statements of the last moment" to that long, and the sync fetches it again.
+const WRITE_BACK_DELAY_MS = 200
+
+function coalesceWriteBacks(pg: PGlite) {
+  const fs = pg.fs
+  if (!fs) return
+  const writeBack = fs.syncToFs.bind(fs)
+  let next: Promise<void> | null = null
+  fs.syncToFs = (relaxedDurability?: boolean) => {
+    next ??= new Promise((resolve) =>
+      setTimeout(resolve, WRITE_BACK_DELAY_MS),
+    ).then(() => {
+      next = null
+      return writeBack(relaxedDurability)
+    })
+    return next
+  }
 }
