@@ -76,12 +76,36 @@ const toSource = (row: SourceRow): Source => ({
   wal_lag_bytes: row.wal_lag_bytes == null ? null : Number(row.wal_lag_bytes),
 })
 
-export function useAllSources(): Source[] | undefined {
-  return useStoreQuery<SourceRow>(
-    `select * from sources where team_id in ${OWNER_TEAMS} order by created_at, id`,
+export type TeamWithSources = { team: Team; sources: Source[] }
+
+/**
+ * The owner's teams, each with its sources (none: an empty list). One live query for the
+ * /sources page, which a repeat visit waits on before anything else.
+ */
+export function useSourcesByTeam(): TeamWithSources[] | undefined {
+  const rows = useStoreQuery<
+    { team_key: string; team_name: string } & Nullable<SourceRow>
+  >(
+    `select t.team_id as team_key, t.name as team_name, s.*
+       from user_teams t left join sources s on s.team_id = t.team_id
+      where t.user_id = ${OWNER}
+      order by t.name, t.team_id, s.created_at, s.id`,
     [],
-  )?.rows.map(toSource)
+  )?.rows
+  if (!rows) return undefined
+  const teams: TeamWithSources[] = []
+  for (const { team_key, team_name, ...source } of rows) {
+    let entry = teams.at(-1)
+    if (entry?.team.id !== team_key) {
+      entry = { team: { id: team_key, name: team_name }, sources: [] }
+      teams.push(entry)
+    }
+    if (source.id != null) entry.sources.push(toSource(source as SourceRow))
+  }
+  return teams
 }
+
+type Nullable<T> = { [K in keyof T]: T[K] | null }
 
 export function useTeamSources(teamId: string): Source[] | undefined {
   return useStoreQuery<SourceRow>(

@@ -3,7 +3,7 @@ import { Box, Card, CardContent, Stack, Typography } from '@mui/material'
 import { ButtonLink } from '../../components/links.tsx'
 import { NeedsNetwork } from '../../components/needs-network.tsx'
 import { PageTitle } from '../../components/page-title.tsx'
-import { useAllSources, useTeams } from '../../db/hooks.ts'
+import { useSourcesByTeam } from '../../db/hooks.ts'
 import type { Source } from '../../../shared/entities.ts'
 import { SourceGrid } from './source-grid.tsx'
 
@@ -19,21 +19,16 @@ function TeamSources({ name, sources }: { name: string; sources: Source[] }) {
 }
 
 export function SourcesPage() {
-  const teams = useTeams()
-  const sources = useAllSources()
-  if (!teams || !sources) return <PageTitle>All Sources</PageTitle>
-  const hasAny = sources.length > 0
+  const teams = useSourcesByTeam()
+  if (!teams) return <PageTitle>All Sources</PageTitle>
+  const hasAny = teams.some((entry) => entry.sources.length > 0)
   return (
     <>
       <PageTitle>All Sources</PageTitle>
       {hasAny ? (
         <Stack spacing={4}>
-          {teams.map((team) => (
-            <TeamSources
-              key={team.id}
-              name={team.name}
-              sources={sources.filter((s) => s.team_id === team.id)}
-            />
+          {teams.map(({ team, sources }) => (
+            <TeamSources key={team.id} name={team.name} sources={sources} />
           ))}
         </Stack>
       ) : (
