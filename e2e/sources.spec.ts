@@ -2,19 +2,14 @@
 // engine take it on, clear its cache, delete it; fail to delete one whose server is gone and
 // forget it; follow a source's state on the public status page.
 import type { APIRequestContext, Page } from '@playwright/test'
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import pg from 'pg'
-import {
-  startEmbeddedPostgres,
-  type RunningPostgres,
-} from '../src/server/control/embedded-postgres.ts'
+import type { RunningPostgres } from '../src/server/control/embedded-postgres.ts'
 import { expect, test } from './support/fixtures.ts'
 import {
   controlPlaneUrl,
   createSourceDatabase,
   slotCount,
+  startOwnPostgres,
   storedSource,
   type SourceDatabase,
 } from './support/source-databases.ts'
@@ -22,23 +17,16 @@ import {
 let control: pg.Pool
 // Users' databases live on a Postgres of their own: what a test does to them (holding a
 // transaction open, stopping the server) must not touch the control plane's cluster.
-let usersRoot: string
 let usersServer: RunningPostgres
 const databases: SourceDatabase[] = []
 
 test.beforeAll(async () => {
   control = new pg.Pool({ connectionString: controlPlaneUrl(), max: 2 })
-  usersRoot = mkdtempSync(join(tmpdir(), 'sluice-e2e-users-'))
-  chmodSync(usersRoot, 0o755)
-  usersServer = await startEmbeddedPostgres({
-    dir: join(usersRoot, 'postgres'),
-    database: 'postgres',
-  })
+  usersServer = await startOwnPostgres()
 })
 test.afterAll(async () => {
   for (const database of databases) await database.drop()
   await usersServer.stop()
-  rmSync(usersRoot, { recursive: true, force: true })
   await control.end()
 })
 
@@ -153,20 +141,13 @@ test('add a ready database through the wizard, watch it go active, clear its cac
 })
 
 test.describe('a source whose database server is gone', () => {
-  let root: string
   let server: RunningPostgres | null = null
 
   test.beforeAll(async () => {
-    root = mkdtempSync(join(tmpdir(), 'sluice-e2e-gone-'))
-    chmodSync(root, 0o755)
-    server = await startEmbeddedPostgres({
-      dir: join(root, 'postgres'),
-      database: 'postgres',
-    })
+    server = await startOwnPostgres()
   })
   test.afterAll(async () => {
     await server?.stop()
-    rmSync(root, { recursive: true, force: true })
   })
 
   test('fails to delete, then is forgotten with the typed id', async ({

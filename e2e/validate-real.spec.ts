@@ -3,16 +3,12 @@
 // database and a port nobody listens on. Local mode allows private targets, as on a laptop.
 import type { Page } from '@playwright/test'
 import { randomUUID } from 'node:crypto'
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
 import pg from 'pg'
-import {
-  freePort,
-  startEmbeddedPostgres,
-} from '../src/server/control/embedded-postgres.ts'
+import { freePort } from '../src/server/control/embedded-postgres.ts'
 import { expect, test } from './support/fixtures.ts'
 import { databaseUrlFile } from './support/paths.ts'
+import { startOwnPostgres } from './support/source-databases.ts'
 import {
   expectRow,
   panelOf,
@@ -138,12 +134,9 @@ test('a server with wal_level=replica gets the WAL step alone', async ({
   page,
 }) => {
   test.setTimeout(120_000)
-  const root = mkdtempSync(join(tmpdir(), 'sluice-e2e-replica-'))
-  // Postgres runs as the postgres user when we are root; it must reach its directory.
-  chmodSync(root, 0o755)
-  const server = await startEmbeddedPostgres({
-    dir: join(root, 'pg'),
-    settings: { wal_level: 'replica', fsync: 'off' },
+  const server = await startOwnPostgres({
+    wal_level: 'replica',
+    fsync: 'off',
   })
   try {
     const panel = await validate(page, server.url)
@@ -165,6 +158,5 @@ test('a server with wal_level=replica gets the WAL step alone', async ({
     await expect(steps).toContainText('wal_level')
   } finally {
     await server.stop()
-    rmSync(root, { recursive: true, force: true })
   }
 })

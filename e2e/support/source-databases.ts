@@ -2,8 +2,14 @@
 // (wal_level=logical) with a non-superuser role that has REPLICATION and owns it, and a
 // password a URL must encode. Also the control-plane reads the specs check against.
 import { randomUUID } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import pg from 'pg'
+import {
+  startEmbeddedPostgres,
+  type RunningPostgres,
+} from '../../src/server/control/embedded-postgres.ts'
 import { databaseUrlFile } from './paths.ts'
 
 export type SourceDatabase = {
@@ -18,6 +24,31 @@ export type SourceDatabase = {
 
 export function controlPlaneUrl(): string {
   return readFileSync(databaseUrlFile, 'utf8')
+}
+
+/**
+ * A Postgres of its own in a temporary directory, apart from the control plane's cluster;
+ * stop() also removes the directory. `settings` are server settings (wal_level=logical
+ * unless given).
+ */
+export async function startOwnPostgres(
+  settings?: Record<string, string>,
+): Promise<RunningPostgres> {
+  const root = mkdtempSync(join(tmpdir(), 'sluice-e2e-pg-'))
+  // Postgres runs as the postgres user when we are root; it must reach its directory.
+  chmodSync(root, 0o755)
+  const server = await startEmbeddedPostgres({
+    dir: join(root, 'postgres'),
+    database: 'postgres',
+    settings,
+  })
+  return {
+    ...server,
+    async stop() {
+      await server.stop()
+      rmSync(root, { recursive: true, force: true })
+    },
+  }
 }
 
 /** `serverUrl`: a superuser URL of the cluster to hold it. */

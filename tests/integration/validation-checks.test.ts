@@ -4,7 +4,6 @@ import { randomBytes } from 'node:crypto'
 import { chmod, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import {
   freePort,
@@ -12,6 +11,7 @@ import {
   type RunningPostgres,
 } from '../../src/server/control/embedded-postgres.ts'
 import { checkDatabase } from '../../src/server/validation/check.ts'
+import { adminQuery, uniqueName } from '../support/database.ts'
 
 const local = { allowPrivate: true }
 const created: { roles: string[]; databases: string[] } = {
@@ -19,29 +19,19 @@ const created: { roles: string[]; databases: string[] } = {
   databases: [],
 }
 
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: inject('pgAdminUrl') })
-  await client.connect()
-  try {
-    await client.query(sql)
-  } finally {
-    await client.end()
-  }
-}
-
-const unique = (prefix: string) => `${prefix}_${randomBytes(5).toString('hex')}`
-
 /** A login role (attributes as given) and a database it may connect to; returns its URL. */
 async function roleAndDatabase(attributes: string, grantCreate: boolean) {
-  const role = unique('check_role')
-  const database = unique('check_db')
+  const role = uniqueName('check_role')
+  const database = uniqueName('check_db')
   const password = randomBytes(12).toString('hex')
-  await admin(`create role ${role} login ${attributes} password '${password}'`)
+  await adminQuery(
+    `create role ${role} login ${attributes} password '${password}'`,
+  )
   created.roles.push(role)
-  await admin(`create database ${database}`)
+  await adminQuery(`create database ${database}`)
   created.databases.push(database)
   if (grantCreate)
-    await admin(`grant create on database ${database} to ${role}`)
+    await adminQuery(`grant create on database ${database} to ${role}`)
   const url = new URL(inject('pgAdminUrl'))
   url.username = role
   url.password = password
@@ -51,8 +41,9 @@ async function roleAndDatabase(attributes: string, grantCreate: boolean) {
 
 afterAll(async () => {
   for (const database of created.databases)
-    await admin(`drop database if exists ${database} with (force)`)
-  for (const role of created.roles) await admin(`drop role if exists ${role}`)
+    await adminQuery(`drop database if exists ${database} with (force)`)
+  for (const role of created.roles)
+    await adminQuery(`drop role if exists ${role}`)
 })
 
 const connected = {

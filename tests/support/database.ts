@@ -23,6 +23,15 @@ async function asAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
+/** One statement as the run's superuser (roles, databases, grants). */
+export async function adminQuery(sql: string): Promise<void> {
+  await asAdmin((client) => client.query(sql))
+}
+
+/** A name no other test uses: `prefix_` and ten hex digits. */
+export const uniqueName = (prefix: string) =>
+  `${prefix}_${randomBytes(5).toString('hex')}`
+
 /** Creates an empty database (no migrations); the caller drops it. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const name = `test_${randomBytes(6).toString('hex')}`

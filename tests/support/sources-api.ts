@@ -2,13 +2,12 @@
 // (dropped afterwards), a capturing logger, and a `put` that fails the test if an answer
 // carries any password a test used.
 import { randomBytes } from 'node:crypto'
-import pg from 'pg'
 import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest'
 import type { Db } from '../../src/server/control/database.ts'
 import type { AppDeps } from '../../src/server/http/context.ts'
 import type { Logger } from '../../src/server/log.ts'
 import { buildApp, signInLocally, type App, type Browser } from './app.ts'
-import { useControlPlaneDatabase } from './database.ts'
+import { adminQuery, uniqueName, useControlPlaneDatabase } from './database.ts'
 
 export type Answer = {
   status: number
@@ -29,18 +28,6 @@ export type SourceRow = {
 }
 
 export const skip = '?skip_validation=true'
-
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: inject('pgAdminUrl') })
-  await client.connect()
-  try {
-    await client.query(sql)
-  } finally {
-    await client.end()
-  }
-}
-
-const unique = (prefix: string) => `${prefix}_${randomBytes(5).toString('hex')}`
 
 /** The port of the run's Postgres, where every test database lives. */
 export const port = () => Number(new URL(inject('pgAdminUrl')).port)
@@ -85,14 +72,15 @@ export function useSourcesApi() {
   })
   afterAll(async () => {
     for (const name of created.databases)
-      await admin(`drop database if exists ${name} with (force)`)
-    for (const role of created.roles) await admin(`drop role if exists ${role}`)
+      await adminQuery(`drop database if exists ${name} with (force)`)
+    for (const role of created.roles)
+      await adminQuery(`drop role if exists ${role}`)
   })
 
   const helpers = {
     capture,
     passwords,
-    admin,
+    admin: adminQuery,
     get db(): Db {
       return database.db
     },
@@ -107,9 +95,9 @@ export function useSourcesApi() {
 
     /** A login role; its password has characters a URL must encode. */
     async role(attributes: string) {
-      const name = unique('src_role')
+      const name = uniqueName('src_role')
       const password = `p@ss:${randomBytes(8).toString('hex')}/x`
-      await admin(
+      await adminQuery(
         `create role ${name} login ${attributes} password '${password}'`,
       )
       created.roles.push(name)
@@ -118,8 +106,8 @@ export function useSourcesApi() {
     },
 
     async newDatabase(): Promise<string> {
-      const name = unique('src_db')
-      await admin(`create database ${name}`)
+      const name = uniqueName('src_db')
+      await adminQuery(`create database ${name}`)
       created.databases.push(name)
       return name
     },
@@ -128,7 +116,7 @@ export function useSourcesApi() {
     async readyDatabase() {
       const user = await helpers.role('replication')
       const db = await helpers.newDatabase()
-      await admin(`grant create on database ${db} to ${user.name}`)
+      await adminQuery(`grant create on database ${db} to ${user.name}`)
       return { user, db, url: urlFor(user, db) }
     },
 

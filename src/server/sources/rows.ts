@@ -19,13 +19,8 @@ export type RunnableSource = {
   health: HealthRecord
 }
 
-type Row = {
-  id: string
-  state: string
-  state_reason: string | null
-  connection_url: string
-  encrypted_password: Buffer | null
-  deleted: boolean
+// The health reading arrives as text columns and becomes `health`.
+type Row = Omit<RunnableSource, 'health'> & {
   wal_status: string | null
   wal_retained_bytes: string | null
   wal_lag_bytes: string | null

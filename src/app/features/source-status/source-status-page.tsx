@@ -2,9 +2,9 @@
 // the link. It shows nothing else: no team, secret or connection details.
 import { Alert, Box, Paper, Stack, Typography } from '@mui/material'
 import { getRouteApi } from '@tanstack/react-router'
-import { PUBLIC_PAGE_MAX_WIDTH_PX } from '../../../shared/constants.ts'
 import { sourceDisplay } from '../../../shared/source-display.ts'
 import { Logo } from '../../components/logo.tsx'
+import { PublicPage } from '../../components/public-page.tsx'
 import { StateBadge } from '../sources/state-badge.tsx'
 import { useSourceStatus, type SourceStatus } from './use-source-status.ts'
 
@@ -34,39 +34,28 @@ export function SourceStatusPage() {
   const { sourceId } = route.useParams()
   const status = useSourceStatus(sourceId)
   return (
-    <Box
-      sx={{
-        width: '100%',
-        maxWidth: PUBLIC_PAGE_MAX_WIDTH_PX,
-        mx: 'auto',
-        my: 'auto',
-        px: 2,
-        py: 6,
-      }}
-    >
-      <Stack spacing={3}>
-        <Box sx={{ display: 'flex', justifyContent: 'center' }}>
-          <Logo size={40} />
-        </Box>
-        <Paper variant="outlined" sx={{ p: 3 }}>
-          <Stack spacing={2}>
-            <Typography variant="h5" component="h1" sx={{ fontWeight: 700 }}>
-              Source status
+    <PublicPage>
+      <Box sx={{ display: 'flex', justifyContent: 'center' }}>
+        <Logo size={40} />
+      </Box>
+      <Paper variant="outlined" sx={{ p: 3 }}>
+        <Stack spacing={2}>
+          <Typography variant="h5" component="h1" sx={{ fontWeight: 700 }}>
+            Source status
+          </Typography>
+          <div>
+            <Typography color="text.secondary" variant="body2">
+              Source ID
             </Typography>
-            <div>
-              <Typography color="text.secondary" variant="body2">
-                Source ID
-              </Typography>
-              <Typography
-                sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}
-              >
-                {sourceId}
-              </Typography>
-            </div>
-            <Status status={status} />
-          </Stack>
-        </Paper>
-      </Stack>
-    </Box>
+            <Typography
+              sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}
+            >
+              {sourceId}
+            </Typography>
+          </div>
+          <Status status={status} />
+        </Stack>
+      </Paper>
+    </PublicPage>
   )
 }

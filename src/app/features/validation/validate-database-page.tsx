@@ -12,10 +12,8 @@ import {
 } from '@mui/material'
 import { useState, type FormEvent } from 'react'
 import { Logo } from '../../components/logo.tsx'
-import {
-  DATABASE_URL_HELP_LINK,
-  PUBLIC_PAGE_MAX_WIDTH_PX,
-} from '../../../shared/constants.ts'
+import { PublicPage } from '../../components/public-page.tsx'
+import { DATABASE_URL_HELP_LINK } from '../../../shared/constants.ts'
 import { useDatabaseValidation } from './use-database-validation.ts'
 import { ValidationResultsPanel } from './validation-results-panel.tsx'
 
@@ -33,70 +31,59 @@ export function ValidateDatabasePage() {
   }
 
   return (
-    <Box
-      sx={{
-        width: '100%',
-        maxWidth: PUBLIC_PAGE_MAX_WIDTH_PX,
-        mx: 'auto',
-        my: 'auto',
-        px: 2,
-        py: 6,
-      }}
-    >
-      <Stack spacing={3}>
-        <Stack spacing={1} sx={{ alignItems: 'center', textAlign: 'center' }}>
-          <Logo size={40} />
-          <Typography variant="h5" component="h1" sx={{ fontWeight: 700 }}>
-            Validate Database Connection
-          </Typography>
-          <Typography color="text.secondary">
-            Check your database connection and ensure it is ready for the sync
-            engine.
-          </Typography>
-        </Stack>
-
-        <Stack component="form" spacing={1.5} noValidate onSubmit={onSubmit}>
-          <Box
-            sx={{
-              display: 'flex',
-              justifyContent: 'space-between',
-              alignItems: 'baseline',
-            }}
-          >
-            <InputLabel htmlFor="database-url">Database URL</InputLabel>
-            <Link
-              href={DATABASE_URL_HELP_LINK}
-              target="_blank"
-              rel="noopener noreferrer"
-              variant="body2"
-            >
-              What does the database need?
-            </Link>
-          </Box>
-          <TextField
-            id="database-url"
-            name="database_url"
-            value={url}
-            onChange={(e) => setUrl(e.target.value)}
-            placeholder="postgresql://user:password@host:5432/database?sslmode=require"
-            autoComplete="off"
-            spellCheck={false}
-            fullWidth
-          />
-          <Typography variant="body2" color="text.secondary">
-            Note: Your database credentials are never stored.
-          </Typography>
-          <Button type="submit" variant="contained" disabled={isValidating}>
-            {isValidating ? 'Validating...' : 'Validate Connection'}
-          </Button>
-        </Stack>
-
-        {/* A failed call is about the request, not the database: its message, not the panel. */}
-        {error && <Alert severity="error">{error}</Alert>}
-        {result && !error && (
-          <ValidationResultsPanel result={result} databaseUrl={validatedUrl} />
-        )}
+    <PublicPage>
+      <Stack spacing={1} sx={{ alignItems: 'center', textAlign: 'center' }}>
+        <Logo size={40} />
+        <Typography variant="h5" component="h1" sx={{ fontWeight: 700 }}>
+          Validate Database Connection
+        </Typography>
+        <Typography color="text.secondary">
+          Check your database connection and ensure it is ready for the sync
+          engine.
+        </Typography>
       </Stack>
-    </Box>
+
+      <Stack component="form" spacing={1.5} noValidate onSubmit={onSubmit}>
+        <Box
+          sx={{
+            display: 'flex',
+            justifyContent: 'space-between',
+            alignItems: 'baseline',
+          }}
+        >
+          <InputLabel htmlFor="database-url">Database URL</InputLabel>
+          <Link
+            href={DATABASE_URL_HELP_LINK}
+            target="_blank"
+            rel="noopener noreferrer"
+            variant="body2"
+          >
+            What does the database need?
+          </Link>
+        </Box>
+        <TextField
+          id="database-url"
+          name="database_url"
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+          placeholder="postgresql://user:password@host:5432/database?sslmode=require"
+          autoComplete="off"
+          spellCheck={false}
+          fullWidth
+        />
+        <Typography variant="body2" color="text.secondary">
+          Note: Your database credentials are never stored.
+        </Typography>
+        <Button type="submit" variant="contained" disabled={isValidating}>
+          {isValidating ? 'Validating...' : 'Validate Connection'}
+        </Button>
+      </Stack>
+
+      {/* A failed call is about the request, not the database: its message, not the panel. */}
+      {error && <Alert severity="error">{error}</Alert>}
+      {result && !error && (
+        <ValidationResultsPanel result={result} databaseUrl={validatedUrl} />
+      )}
+    </PublicPage>
   )
 }
