@@ -10,5 +10,8 @@ export const chromiumLaunchOptions = {
     '--disable-background-networking',
     '--disable-component-update',
     '--disable-sync',
+    // Headless Chromium 156 builds the address bar's WebUI popup for every new tab: a renderer
+    // of its own that takes a whole core for about two seconds, with nothing ever shown.
+    '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup',
   ],
 }
