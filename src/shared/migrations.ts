@@ -51,6 +51,10 @@ export async function migrate(
   migrations: Migration[],
 ): Promise<string[]> {
   const ordered = sortMigrations(migrations)
+  const sums = await Promise.all(ordered.map((m) => checksum(m.sql)))
+  // The usual case, every start of an up-to-date database: one read, no lock. Migrations are
+  // only ever added, so "all recorded" cannot be made false by a concurrent run.
+  if (await allRecorded(target, ordered, sums)) return []
   await target.transaction(async (tx) => {
     await tx.query('select pg_advisory_xact_lock($1)', [LOCK_KEY])
     await tx.exec(`create table if not exists schema_migrations (
@@ -61,8 +65,8 @@ export async function migrate(
   })
 
   const applied: string[] = []
-  for (const migration of ordered) {
-    const sum = await checksum(migration.sql)
+  for (const [i, migration] of ordered.entries()) {
+    const sum = sums[i]
     const ran = await target.transaction(async (tx) => {
       await tx.query('select pg_advisory_xact_lock($1)', [LOCK_KEY])
       const { rows } = await tx.query<{ checksum: string }>(
@@ -87,4 +91,23 @@ export async function migrate(
     if (ran) applied.push(migration.name)
   }
   return applied
+}
+
+async function allRecorded(
+  target: MigrationTarget,
+  ordered: Migration[],
+  sums: string[],
+): Promise<boolean> {
+  return target.transaction(async (tx) => {
+    const { rows: found } = await tx.query<{ name: string | null }>(
+      `select to_regclass('schema_migrations')::text as name`,
+    )
+    if (!found[0]?.name) return false
+    const { rows } = await tx.query<{ name: string; checksum: string }>(
+      'select name, checksum from schema_migrations',
+    )
+    const recorded = new Map(rows.map((row) => [row.name, row.checksum]))
+    // A changed checksum is not "recorded": the full run reports it.
+    return ordered.every((m, i) => recorded.get(m.name) === sums[i])
+  })
 }

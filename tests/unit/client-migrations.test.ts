@@ -26,6 +26,19 @@ describe('client migrations on PGlite', { timeout: 60_000 }, () => {
     await pg.close()
   })
 
+  it('refuses a migration changed after it was applied, up to date otherwise', async () => {
+    const pg = await PGlite.create()
+    await migrateLocal(pg, shipped)
+    const [first, ...rest] = shipped
+      .slice()
+      .sort((a, b) => a.name.localeCompare(b.name))
+    const edited = { ...first!, sql: `${first!.sql}\n-- edited` }
+    await expect(migrateLocal(pg, [edited, ...rest])).rejects.toThrow(
+      `Migration "${first!.name}" was changed after it was applied; add a new migration instead`,
+    )
+    await pg.close()
+  })
+
   it('upgrades a database holding synced rows without losing them', async () => {
     const pg = await PGlite.create()
     await migrateLocal(pg, shipped)
