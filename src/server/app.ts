@@ -11,17 +11,26 @@ import { authRoutes } from './auth/routes.ts'
 import { gatewayRoutes } from './gateway/routes.ts'
 import { sourceShapeRoutes } from './gateway/source-shapes.ts'
 import type { AppDeps, AppEnv } from './http/context.ts'
-import { requestLog, sameOriginOnly, securityHeaders } from './http/security.ts'
-import { mountSpa } from './http/spa.ts'
+import {
+  inlineScriptSources,
+  requestLog,
+  sameOriginOnly,
+  securityHeaders,
+} from './http/security.ts'
+import { mountSpa, readIndexHtml } from './http/spa.ts'
 import { validationRoutes } from './validation/routes.ts'
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>()
+  const indexHtml = deps.distDir ? readIndexHtml(deps.distDir) : null
   app.use(async (c, next) => {
     c.set('deps', deps)
     await next()
   })
-  app.use(requestLog, securityHeaders)
+  app.use(
+    requestLog,
+    securityHeaders(indexHtml ? inlineScriptSources(indexHtml) : []),
+  )
   app.use('/api/*', sameOriginOnly)
   app.use('/api/*', async (c, next) => {
     await next()
@@ -50,7 +59,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     )
     return c.json({ message: 'Internal server error' }, 500)
   })
-  if (deps.distDir) mountSpa(app, deps.distDir)
+  if (deps.distDir) mountSpa(app, deps.distDir, indexHtml)
   else app.notFound((c) => c.json({ message: 'Not found' }, 404))
   return app
 }

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { AppEnv } from '../../src/server/http/context.ts'
-import { mountSpa } from '../../src/server/http/spa.ts'
+import { mountSpa, readIndexHtml } from '../../src/server/http/spa.ts'
 
 const dirs: string[] = []
 afterAll(() => {
@@ -22,7 +22,7 @@ function serving(files: Record<string, string>): Hono<AppEnv> {
     writeFileSync(join(dist, path), contents)
   }
   const app = new Hono<AppEnv>()
-  mountSpa(app, dist)
+  mountSpa(app, dist, readIndexHtml(dist))
   return app
 }
 

@@ -1,12 +1,15 @@
 // Headers every response carries, and the same-origin rule for state-changing requests.
+import { createHash } from 'node:crypto'
 import { createMiddleware } from 'hono/factory'
 import { secureHeaders } from 'hono/secure-headers'
 import { isHttps, ownOrigin, type AppEnv } from './context.ts'
 
-const contentSecurityPolicy = {
+const policy = (inlineScripts: string[]) => ({
   defaultSrc: ["'self'"],
-  // PGlite compiles WebAssembly; nothing in Sluice needs eval.
-  scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+  // PGlite compiles WebAssembly; nothing in Sluice needs eval. The built index.html's own
+  // inline script (it starts the local store early, src/app/pwa/early-store.ts) is allowed
+  // by its hash, and no other inline script is.
+  scriptSrc: ["'self'", "'wasm-unsafe-eval'", ...inlineScripts],
   // MUI (emotion) injects style elements at run time.
   styleSrc: ["'self'", "'unsafe-inline'"],
   imgSrc: ["'self'", 'data:', 'blob:'],
@@ -20,20 +23,37 @@ const contentSecurityPolicy = {
   baseUri: ["'self'"],
   formAction: ["'self'"],
   frameAncestors: ["'none'"],
+})
+
+/** CSP sources for the inline scripts of an HTML page: one 'sha256-…' each. */
+export function inlineScriptSources(html: string): string[] {
+  const scripts = html.matchAll(
+    /<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g,
+  )
+  return [...scripts].map(
+    ([, body]) =>
+      `'sha256-${createHash('sha256')
+        .update(body ?? '')
+        .digest('base64')}'`,
+  )
 }
 
-export const securityHeaders = createMiddleware<AppEnv>(async (c, next) => {
-  const https = isHttps(c.var.deps.env, c.req.url)
-  return secureHeaders({
-    contentSecurityPolicy,
-    strictTransportSecurity: https
-      ? 'max-age=63072000; includeSubDomains'
-      : false,
-    xFrameOptions: 'DENY',
-    referrerPolicy: 'strict-origin-when-cross-origin',
-    crossOriginEmbedderPolicy: false,
-  })(c, next)
-})
+/** `inlineScripts`: the sources inlineScriptSources gave for the page the server serves. */
+export const securityHeaders = (inlineScripts: string[] = []) => {
+  const contentSecurityPolicy = policy(inlineScripts)
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const https = isHttps(c.var.deps.env, c.req.url)
+    return secureHeaders({
+      contentSecurityPolicy,
+      strictTransportSecurity: https
+        ? 'max-age=63072000; includeSubDomains'
+        : false,
+      xFrameOptions: 'DENY',
+      referrerPolicy: 'strict-origin-when-cross-origin',
+      crossOriginEmbedderPolicy: false,
+    })(c, next)
+  })
+}
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 

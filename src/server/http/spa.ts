@@ -9,15 +9,23 @@ import type { AppEnv } from './context.ts'
 
 const FOREVER = 'public, max-age=31536000, immutable'
 
-export function mountSpa(app: Hono<AppEnv>, distDir: string): void {
+/** The built index.html, or null before the first build. */
+export function readIndexHtml(distDir: string): string | null {
   const indexFile = join(distDir, 'index.html')
-  if (!existsSync(indexFile)) {
+  return existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : null
+}
+
+export function mountSpa(
+  app: Hono<AppEnv>,
+  distDir: string,
+  indexHtml: string | null,
+): void {
+  if (indexHtml == null) {
     app.get('*', (c) =>
       c.text('The dashboard is not built yet: run "npm run build".', 503),
     )
     return
   }
-  const indexHtml = readFileSync(indexFile, 'utf8')
   const root = relative(process.cwd(), distDir) || '.'
   app.use('*', async (c, next) => {
     await next()
