@@ -2,6 +2,7 @@ import { tanstackRouter } from '@tanstack/router-plugin/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
 import { VitePWA } from 'vite-plugin-pwa'
+import { earlyStore } from './src/app/pwa/early-store.ts'
 import { webAppManifest } from './src/app/pwa/manifest.ts'
 import { precache } from './src/app/pwa/precache.ts'
 
@@ -19,6 +20,7 @@ export default defineConfig({
       generatedRouteTree: 'src/app/routeTree.gen.ts',
     }),
     react(),
+    earlyStore(),
     VitePWA({
       // Our own worker (sw/sw.ts, built to dist/sw.js) with the precache list injected.
       strategies: 'injectManifest',

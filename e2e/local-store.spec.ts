@@ -31,6 +31,15 @@ test('a reload resumes from the local store without refetching snapshots', async
     .poll(() => new Set(first.filter(isLive).map((u) => u.pathname)).size)
     .toBeGreaterThanOrEqual(4)
 
+  // A browser holding a store starts its worker from index.html, before the app's scripts run
+  // (they run after the parser is done, when the document turns "interactive").
+  await page.addInitScript(() =>
+    document.addEventListener('readystatechange', () => {
+      if (document.readyState !== 'interactive') return
+      const page = window as unknown as Record<string, unknown>
+      page.storeStartedBeforeApp = '__sluiceStore' in page
+    }),
+  )
   await page.reload()
   const second = shapeRequests(page)
   await expect(
@@ -40,6 +49,12 @@ test('a reload resumes from the local store without refetching snapshots', async
   expect(
     second.filter((u) => u.searchParams.get('offset') === '-1').map(String),
   ).toEqual([])
+  expect(
+    await page.evaluate(
+      () =>
+        (window as unknown as Record<string, unknown>).storeStartedBeforeApp,
+    ),
+  ).toBe(true)
 })
 
 test('signing out and in as someone else shows nothing of the first user', async ({

@@ -12,6 +12,18 @@ import { isAppRoute } from '../src/shared/app-routes.ts'
 
 declare const self: ServiceWorkerGlobalScope
 
+// Chromium keeps compiled WebAssembly only for responses from its HTTP cache, never for those a
+// service worker hands back. Postgres's wasm (9 MB) is therefore left to the browser: this
+// listener, registered before workbox's, ends the event without an answer, so the request goes
+// to the HTTP cache (the hashed file is served as immutable) and a repeat visit starts from the
+// compiled, optimized code Chromium kept instead of compiling it again. The precached copy
+// stays for when that cache was evicted and the server is unreachable: the store's worker then
+// reads it itself (src/app/db/postgres-wasm.ts).
+self.addEventListener('fetch', (event) => {
+  if (new URL(event.request.url).pathname.endsWith('.wasm'))
+    event.stopImmediatePropagation()
+})
+
 precacheAndRoute(self.__WB_MANIFEST)
 cleanupOutdatedCaches()
 

@@ -6,7 +6,8 @@ import { electricSync } from '@electric-sql/pglite-sync'
 import { PGliteWorker } from '@electric-sql/pglite/worker'
 import { whenTrue } from './await-txid.ts'
 import { startSync } from './sync.ts'
-import { rememberStore, startWorkerThread } from './worker-thread.ts'
+import { rememberStore, rememberSyncedFor } from './hints.ts'
+import { startWorkerThread } from './worker-thread.ts'
 
 export type LocalStore = PGliteWorker & { live: LiveNamespace }
 
@@ -48,12 +49,14 @@ export function startSyncing(): void {
 export async function claimStore(userId: string): Promise<LocalStore> {
   const pg = await openStore()
   // Usually it already is theirs: a read then, not a write.
-  if ((await localOwner(pg)) !== userId)
+  if ((await localOwner(pg)) !== userId) {
+    rememberSyncedFor(null)
     await pg.query(
       `insert into local_owner (user_id) values ($1)
        on conflict (singleton) do update set user_id = excluded.user_id`,
       [userId],
     )
+  }
   rememberStore(true)
   return pg
 }

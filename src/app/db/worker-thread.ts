@@ -1,11 +1,13 @@
 // The store's worker thread, startable before React and before PGlite's client code loads.
 //
-// PGliteWorker speaks a start-up handshake over the worker's port: the worker says "here",
-// the tab answers "init", the worker answers "ready" and, once elected, "leader-now". A
-// PGliteWorker attached late would miss those messages, so the port is wrapped: the tab's
-// "init" is sent as soon as the worker is here (Postgres starts opening at once), and every
-// message the worker has sent is replayed to each listener PGliteWorker adds later. Our worker
-// also says itself when it leads or fails (PGliteWorker cannot report a failed init).
+// The worker is started by bootStore (boot-store.ts), from index.html in a returning browser,
+// and starts opening Postgres by itself (store-worker.ts); bootStore keeps what it says.
+// PGliteWorker, attached later, would have missed its start-up handshake ("here", "ready",
+// "leader-now"), so it gets a replaying port: every message the worker has sent is replayed to
+// each listener PGliteWorker adds. Our worker also says itself when it leads or fails
+// (PGliteWorker cannot report a failed init).
+import { bootStore, STORE_HINT, type BootedStore } from './boot-store.ts'
+import storeWorkerUrl from './store-worker.ts?worker&url'
 import { STORE_FAILED, STORE_LEADER } from './worker-messages.ts'
 
 export type WorkerThread = {
@@ -19,33 +21,34 @@ export type WorkerThread = {
 
 type Listener = (event: MessageEvent) => void
 
-/** localStorage key: this browser holds a local store, so a visit may open it at boot. */
-const STORE_HINT = 'sluice.local-store'
+// The built worker's address (the early start in index.html finds it in the build output).
+const STORE_WORKER_URL = storeWorkerUrl
 
 let thread: WorkerThread | null = null
 
 export function startWorkerThread(): WorkerThread {
   if (thread) return thread
-  const worker = new Worker(new URL('./worker.ts', import.meta.url), {
-    type: 'module',
-  })
-  const heard: MessageEvent[] = []
+  // Null only when the hint is required; here it is not.
+  const booted = bootStore(STORE_WORKER_URL, null) as BootedStore
+  const { worker, heard } = booted
   let leading: () => void = () => {}
   const leader = new Promise<void>((resolve) => (leading = resolve))
   const failed = new Promise<never>((_, reject) => {
-    worker.addEventListener('message', (event: MessageEvent) => {
-      heard.push(event)
-      const data = event.data as { type?: string; message?: string }
-      // PGliteWorker sends no options but its extensions (which stay in the tab).
-      if (data.type === 'here')
-        worker.postMessage({ type: 'init', options: {} })
-      if (data.type === STORE_LEADER) leading()
-      if (data.type === STORE_FAILED)
+    const hear = (data: { type?: string; message?: string } | null) => {
+      if (data?.type === STORE_LEADER) leading()
+      if (data?.type === STORE_FAILED)
         reject(new Error(`The local store failed to open: ${data.message}`))
-    })
-    worker.addEventListener('error', (event) =>
-      reject(new Error(`The local store worker failed: ${event.message}`)),
+    }
+    // What was said before this module loaded, then what follows (no message can arrive
+    // between the two: events are tasks, and this runs in one).
+    for (const event of heard) hear(event.data as Parameters<typeof hear>[0])
+    worker.addEventListener('message', (event: MessageEvent) =>
+      hear(event.data as Parameters<typeof hear>[0]),
     )
+    const broken = (message: string) =>
+      reject(new Error(`The local store worker failed: ${message}`))
+    if (booted.error != null) broken(booted.error)
+    worker.addEventListener('error', (event) => broken(event.message))
   })
   // Nobody may be waiting yet; the store reports the failure when it is asked for.
   failed.catch(() => {})
@@ -55,8 +58,8 @@ export function startWorkerThread(): WorkerThread {
 
 /**
  * The worker as PGliteWorker sees it. A listener added late first gets what was already heard,
- * in order (a `once` listener only the first message), then live messages. Its own "init" is
- * dropped: ours went first, and the worker takes only one.
+ * in order (a `once` listener only the first message), then live messages. Its "init" is
+ * dropped: the worker gave itself one, and takes only one.
  */
 function replayingPort(worker: Worker, heard: MessageEvent[]): Worker {
   const removed = new Set<Listener>()
@@ -86,24 +89,11 @@ function replayingPort(worker: Worker, heard: MessageEvent[]): Worker {
   return port as unknown as Worker
 }
 
-/** A store exists in this browser (set when a user's data is claimed, cleared on sign-out). */
-export function rememberStore(present: boolean): void {
-  try {
-    if (present) localStorage.setItem(STORE_HINT, '1')
-    else localStorage.removeItem(STORE_HINT)
-  } catch {
-    // Storage refused (private mode): the store then opens when a dashboard page asks.
-  }
-}
-
 /**
  * At boot: a browser that holds a store starts Postgres at once, in parallel with the app's
- * own start-up and the session check. A first visit waits for the dashboard (after paint).
+ * own start-up and the session check (index.html has usually done so already). A first visit
+ * waits for the dashboard (after paint).
  */
 export function startStoreEarly(): void {
-  try {
-    if (localStorage.getItem(STORE_HINT)) startWorkerThread()
-  } catch {
-    // No storage: nothing to start early.
-  }
+  if (bootStore(STORE_WORKER_URL, STORE_HINT)) startWorkerThread()
 }

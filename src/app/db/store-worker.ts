@@ -3,10 +3,14 @@
 // PGliteWorker protocol, so tab transactions and sync writes never interleave.
 import { PGlite } from '@electric-sql/pglite'
 import { worker } from '@electric-sql/pglite/worker'
+import pgliteDataUrl from '@electric-sql/pglite/pglite.data?url'
 import { migrateLocal } from './migrations.ts'
+import { compilePostgres } from './postgres-wasm.ts'
+import { StoreFs } from './store-fs.ts'
 import { STORE_FAILED, STORE_LEADER } from './worker-messages.ts'
 
-export const LOCAL_DATABASE = 'idb://sluice'
+// IndexedDB database "/pglite/sluice".
+export const LOCAL_DATABASE = 'sluice'
 
 // On a fresh browser profile PGlite's IndexedDB filesystem leaves one rejected lookup of a
 // missing file (Emscripten's shared ENOENT error, errno 44) unhandled; the database opens and
@@ -22,14 +26,15 @@ const SEED_URL = '/local-store-seed.tar.gz'
 // A browser's first visit loads the prebuilt empty database instead of running initdb in wasm.
 async function seedIfNew(): Promise<Blob | undefined> {
   const existing = await indexedDB.databases()
-  if (
-    existing.some((db) =>
-      db.name?.endsWith(LOCAL_DATABASE.slice('idb://'.length)),
-    )
-  )
+  if (existing.some((db) => db.name?.endsWith(`/${LOCAL_DATABASE}`)))
     return undefined
   const response = await fetch(SEED_URL)
   return response.ok ? response.blob() : undefined
+}
+
+async function asBlob(response: Response): Promise<Blob> {
+  if (!response.ok) throw new Error(`${response.url}: ${response.status}`)
+  return response.blob()
 }
 
 void worker({
@@ -45,42 +50,35 @@ void worker({
     }
   },
 })
+// PGlite's worker waits for its tab's "init" before it runs the election and opens Postgres.
+// The tab sends it only once PGlite's client code has loaded and its main thread is free, and
+// the options it carries are empty here (PGliteWorker passes nothing else): the worker gives
+// itself that message and starts at once. The tab's own "init" is dropped (worker-thread.ts).
+self.dispatchEvent(
+  new MessageEvent('message', { data: { type: 'init', options: {} } }),
+)
 
 async function open(): Promise<PGlite> {
   const options = {
-    dataDir: LOCAL_DATABASE,
+    fs: new StoreFs(LOCAL_DATABASE),
     // Statements do not wait for IndexedDB (waiting made every synced row a flush, and a first
     // visit several times slower). A tab closed within moments of a change can lose it; the
     // sync fetches it again on the next visit.
     relaxedDurability: true,
   }
+  // PGlite would read its file-system image before it starts compiling Postgres: both begin
+  // here, at once, alongside the check for an existing database.
+  const [wasm, image, seed] = await Promise.all([
+    compilePostgres(),
+    fetch(pgliteDataUrl).then(asBlob),
+    seedIfNew(),
+  ])
   const pg = await PGlite.create({
     ...options,
-    loadDataDir: await seedIfNew(),
+    pgliteWasmModule: wasm,
+    fsBundle: image,
+    loadDataDir: seed,
   })
   await migrateLocal(pg)
-  coalesceWriteBacks(pg)
   return pg
-}
-
-// PGlite writes its files back to IndexedDB after every statement, reads included, and each
-// write-back compares every file in memory with every entry stored. Statements arriving
-// within WRITE_BACK_DELAY_MS share one write-back; what a closed tab can lose grows from
-// "the statements of the last moment" to that long, and the sync fetches it again.
-const WRITE_BACK_DELAY_MS = 200
-
-function coalesceWriteBacks(pg: PGlite) {
-  const fs = pg.fs
-  if (!fs) return
-  const writeBack = fs.syncToFs.bind(fs)
-  let next: Promise<void> | null = null
-  fs.syncToFs = (relaxedDurability?: boolean) => {
-    next ??= new Promise((resolve) =>
-      setTimeout(resolve, WRITE_BACK_DELAY_MS),
-    ).then(() => {
-      next = null
-      return writeBack(relaxedDurability)
-    })
-    return next
-  }
 }

@@ -1,0 +1,49 @@
+// The store's write-backs to IndexedDB (src/app/db/store-fs.ts): statements close together
+// share one, and the first after opening waits longer, past the visit's first screen. The
+// write-back itself is PGlite's (it needs a browser's IndexedDB), observed here by a spy.
+import { IdbFs } from '@electric-sql/pglite'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { StoreFs } from '../../src/app/db/store-fs.ts'
+
+let writeBacks: ReturnType<typeof vi.spyOn>
+beforeEach(() => {
+  vi.useFakeTimers()
+  writeBacks = vi
+    .spyOn(IdbFs.prototype, 'syncToFs')
+    .mockImplementation(() => Promise.resolve())
+})
+afterEach(() => {
+  vi.useRealTimers()
+  vi.restoreAllMocks()
+})
+
+describe('StoreFs write-backs', () => {
+  it('holds the first one a second, however many statements ask', async () => {
+    const fs = new StoreFs('test')
+    const asked = [fs.syncToFs(true), fs.syncToFs(true), fs.syncToFs(true)]
+    await vi.advanceTimersByTimeAsync(999)
+    expect(writeBacks).not.toHaveBeenCalled()
+    await vi.advanceTimersByTimeAsync(1)
+    await Promise.all(asked)
+    expect(writeBacks).toHaveBeenCalledTimes(1)
+    expect(writeBacks).toHaveBeenCalledWith(true)
+  })
+
+  it('then shares one among the statements of each 200 ms', async () => {
+    const fs = new StoreFs('test')
+    const first = fs.syncToFs(true)
+    await vi.advanceTimersByTimeAsync(1000)
+    await first
+    const next = [fs.syncToFs(true), fs.syncToFs(true)]
+    await vi.advanceTimersByTimeAsync(199)
+    expect(writeBacks).toHaveBeenCalledTimes(1)
+    await vi.advanceTimersByTimeAsync(1)
+    await Promise.all(next)
+    expect(writeBacks).toHaveBeenCalledTimes(2)
+    // A statement after that write-back started gets a write-back of its own.
+    const later = fs.syncToFs(true)
+    await vi.advanceTimersByTimeAsync(200)
+    await later
+    expect(writeBacks).toHaveBeenCalledTimes(3)
+  })
+})
