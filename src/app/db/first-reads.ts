@@ -1,8 +1,15 @@
-// A repeat visit shows what the store holds before the sync starts: the sync's own start-up
-// (a dozen statements) would otherwise queue ahead of the page's first live queries in the one
-// Postgres they share. Hooks count their first result here; the sync waits for the count.
-import { useLiveQuery } from '@electric-sql/pglite-react'
-import { useEffect, useRef } from 'react'
+// The first screen of a visit, read as early as the store allows.
+//
+// A live query's set-up is a transaction of about ten statements (a view, its tables'
+// triggers, a prepared statement, a LISTEN per table), each a round trip to the worker, and
+// the live queries of one screen queue behind each other. So each hook also reads its rows
+// once with a plain query, sent while the screen renders, before any live query has begun;
+// those rows show until the live query's own arrive (and from then on only the live ones).
+//
+// The sync's start-up (a dozen statements) would also queue ahead of those reads in the one
+// Postgres they share: hooks count their first result here, and the sync waits for the count.
+import { useLiveQuery, usePGlite } from '@electric-sql/pglite-react'
+import { useEffect, useRef, useState } from 'react'
 
 let waiting = 0
 let listeners: (() => void)[] = []
@@ -14,7 +21,7 @@ function settle() {
   for (const listener of ready) listener()
 }
 
-/** Resolves once every live query rendered so far has produced its first result. */
+/** Resolves once every hook rendered so far has produced its first result. */
 export function firstReadsShown(): Promise<void> {
   return new Promise((resolve) => {
     listeners.push(resolve)
@@ -22,21 +29,51 @@ export function firstReadsShown(): Promise<void> {
   })
 }
 
-/** useLiveQuery, counted until its first result (or until it unmounts without one). */
+type Rows<T> = { rows: T[] }
+type FirstRead<T> = { key: string; rows: Promise<Rows<T> | undefined> | null }
+
+/** A live query whose first rows come from a one-off read started during the first render. */
 export function useStoreQuery<T extends Record<string, unknown>>(
   sql: string,
   params: unknown[],
-): { rows: T[] } | undefined {
-  const first = useRef<{ done: boolean } | null>(null)
+): Rows<T> | undefined {
+  const pg = usePGlite()
+  const key = JSON.stringify([sql, params])
+  const counted = useRef<{ done: boolean } | null>(null)
+  const [early, setEarly] = useState<{ key: string; result: Rows<T> }>()
+  const live = useLiveQuery<T>(sql, params)
+
+  // Started during render, not in an effect: every hook of the screen sends its read before
+  // the first live query's transaction (started in the effects) can hold the database. A new
+  // query (the key changed) before the live query has answered gets a read of its own.
+  const startRead = (): FirstRead<T> => ({
+    key,
+    // A failed read changes nothing: the live query reports and retries as before.
+    rows: live ? null : pg.query<T>(sql, params).catch(() => undefined),
+  })
+  const [read, setRead] = useState(startRead)
+  if (read.key !== key) setRead(startRead())
   // Counted during render: the sync's check runs after the first paint, by when every hook
   // of the first screen has rendered once.
-  if (first.current == null) {
-    first.current = { done: false }
+  if (counted.current == null) {
+    counted.current = { done: false }
     waiting++
   }
-  const result = useLiveQuery<T>(sql, params)
+
   useEffect(() => {
-    const token = first.current
+    if (!read.rows) return
+    let current = true
+    void read.rows.then((result) => {
+      if (current && result) setEarly({ key: read.key, result })
+    })
+    return () => {
+      current = false
+    }
+  }, [read])
+
+  const result = live ?? (early?.key === key ? early.result : undefined)
+  useEffect(() => {
+    const token = counted.current
     const finish = () => {
       if (!token || token.done) return
       token.done = true

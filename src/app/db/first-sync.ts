@@ -2,6 +2,7 @@
 // so pages never show "Team not found" for data still on its way. Later visits pass at once,
 // and their sync starts after the stored rows are on screen.
 import { firstReadsShown } from './first-reads.ts'
+import { rememberSyncedFor, syncedFor } from './hints.ts'
 import { startSyncing, type LocalStore } from './store.ts'
 
 const FIRST_SYNC_LIMIT_MS = 15_000
@@ -27,18 +28,37 @@ async function synced(store: LocalStore, userId: string): Promise<boolean> {
   return rows[0]?.ready === true
 }
 
+/**
+ * `claimed`: the store being made this user's (store.ts claimStore). The check only reads, so
+ * it runs meanwhile; the sync starts after the claim, so it never syncs for the previous owner.
+ */
 export async function waitForFirstSync(
   store: LocalStore,
   userId: string,
+  claimed: Promise<unknown>,
 ): Promise<void> {
-  // A repeat visit finds everything stored: the page shows it first, the sync then catches up.
-  if (await synced(store, userId)) return startSyncingAfterPaint()
+  // A repeat visit in a browser that has synced this user's data before: the page reads it
+  // at once (its reads queue behind the claim, which changes nothing then), and the sync
+  // catches up after the claim and the first paint.
+  if (syncedFor() === userId) {
+    claimed.then(startSyncingAfterPaint, (error: unknown) =>
+      // The page's own reads report the store's failure; the sync cannot start without it.
+      console.error('The local store could not be claimed', error),
+    )
+    return
+  }
+  const [ready] = await Promise.all([synced(store, userId), claimed])
+  if (ready) {
+    rememberSyncedFor(userId)
+    return startSyncingAfterPaint()
+  }
   startSyncing()
   const deadline = Date.now() + FIRST_SYNC_LIMIT_MS
   while (Date.now() < deadline) {
     if (await synced(store, userId)) {
+      rememberSyncedFor(userId)
       // Asks for what the user is about to see to be written to IndexedDB for offline use.
-      // With relaxed durability this does not wait; the write-back follows within 200 ms.
+      // With relaxed durability this does not wait; the write-back follows shortly (store-fs.ts).
       await store.syncToFs()
       return
     }

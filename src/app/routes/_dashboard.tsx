@@ -16,10 +16,10 @@ export const Route = createFileRoute('/_dashboard')({
   },
   // PGlite is loaded here, after the frame has painted, so it stays out of the entry chunk.
   loader: async ({ context }) => {
-    const { claimStore } = await import('../db/store.ts')
+    const { claimStore, openStore } = await import('../db/store.ts')
     const { waitForFirstSync } = await import('../db/first-sync.ts')
-    const store = await claimStore(context.userId)
-    await waitForFirstSync(store, context.userId)
+    const store = await openStore()
+    await waitForFirstSync(store, context.userId, claimStore(context.userId))
     return { store }
   },
   // The store opens once per tab; the loader's answer stays good.
