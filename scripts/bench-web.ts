@@ -2,7 +2,8 @@
 // (its own embedded Postgres), in Debian's Chromium:
 //  1. entry JS gzip size, alone and with the chunks index.html modulepreloads;
 //  2. what the service worker precaches;
-//  3. repeat-visit time to the first synced row on /sources, from the local store;
+//  3. repeat-visit time to the first synced row on /sources, from the local store, in a browser
+//     profile kept on disk like a user's (browser.ts openProfile);
 //  4. the same with the server stopped: service worker and local store only;
 //  5. commit-to-screen latency of a source's state change (and, as a diagnostic, the same with
 //     the browser's HTTP cache bypassed for shape requests).
@@ -12,7 +13,7 @@
 import { spawnSync } from 'node:child_process'
 import { availableParallelism, loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
-import { launchBrowser, newContext, signIn } from './bench/web/browser.ts'
+import { openProfile, signIn } from './bench/web/browser.ts'
 import { Cleanup } from './bench/web/cleanup.ts'
 import { seedSource } from './bench/web/fixtures.ts'
 import { commitToScreen } from './bench/web/latency.ts'
@@ -44,9 +45,8 @@ async function measure(report: Report, cleanup: Cleanup): Promise<void> {
   report.precache = precacheSize(DIST)
 
   const server = await startServer(cleanup, log)
-  const browser = await launchBrowser(cleanup)
-  const context = await newContext(
-    browser,
+  const context = await openProfile(
+    cleanup,
     server.url,
     [SOURCE_NAME],
     report.pageErrors,

@@ -1,12 +1,10 @@
 // Debian's Chromium driven by Playwright (never a downloaded browser), a signed-in context
 // with the text probe in every page, and what the pages' shape requests tell about sync.
-import {
-  chromium,
-  type Browser,
-  type BrowserContext,
-  type Page,
-} from '@playwright/test'
+import { chromium, type BrowserContext, type Page } from '@playwright/test'
 import { randomUUID } from 'node:crypto'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { chromiumLaunchOptions } from '../../chromium.ts'
 import type { Cleanup } from './cleanup.ts'
 import {
@@ -17,27 +15,31 @@ import {
 } from './in-page.ts'
 import { until } from './wait.ts'
 
-export async function launchBrowser(cleanup: Cleanup): Promise<Browser> {
-  const browser = await chromium.launch({
+/**
+ * One browser profile, kept on disk like a user's: every page shares its service worker and
+ * local store, and Chromium keeps its compiled-code caches (which it does not keep for the
+ * in-memory, incognito-like contexts of browser.newContext).
+ */
+export async function openProfile(
+  cleanup: Cleanup,
+  url: string,
+  watchFromStart: string[],
+  pageErrors: string[],
+): Promise<BrowserContext> {
+  const dir = await mkdtemp(join(tmpdir(), 'sluice-bench-profile-'))
+  cleanup.add('browser profile', () =>
+    rm(dir, { recursive: true, force: true }),
+  )
+  const context = await chromium.launchPersistentContext(dir, {
     ...chromiumLaunchOptions,
+    baseURL: url,
     // Playwright's own handlers would close the browser and exit at once, leaving the server
     // running: this run's cleanup (onSignals) closes it in its turn.
     handleSIGINT: false,
     handleSIGTERM: false,
     handleSIGHUP: false,
   })
-  cleanup.add('browser', () => browser.close())
-  return browser
-}
-
-/** One browser profile: every page shares its service worker and local store. */
-export async function newContext(
-  browser: Browser,
-  url: string,
-  watchFromStart: string[],
-  pageErrors: string[],
-): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL: url })
+  cleanup.add('browser', () => context.close())
   context.on('weberror', (e) => pageErrors.push(e.error().message))
   await context.addInitScript({ content: KEEP_NAMES_SHIM })
   await context.addInitScript(installProbe, watchFromStart)
