@@ -121,6 +121,28 @@ test('the service worker controls the page and precaches the whole build', async
   expect(precached).toContain('/index.html')
 })
 
+test("Postgres's wasm passes the worker, to the HTTP cache; the rest comes from the precache", async ({
+  page,
+}) => {
+  await page.goto('/')
+  await waitForControl(page)
+  const files = builtFiles()
+  const wasm = files.find((path) => /^\/assets\/pglite-.*\.wasm$/.test(path))
+  const initdb = files.find((path) => /^\/assets\/initdb-.*\.wasm$/.test(path))
+  expect(wasm).toBeDefined()
+  expect(initdb).toBeDefined()
+  const answeredByWorker = async (path: string) => {
+    const response = page.waitForResponse(
+      (r) => new URL(r.url()).pathname === path,
+    )
+    await page.evaluate((url) => fetch(url).then((r) => r.arrayBuffer()), path)
+    return (await response).fromServiceWorker()
+  }
+  // Chromium keeps compiled code only for HTTP-cache responses (sw/sw.ts).
+  expect(await answeredByWorker(wasm!)).toBe(false)
+  expect(await answeredByWorker(initdb!)).toBe(true)
+})
+
 test('a client route is answered from the precache, not the network', async ({
   page,
   context,

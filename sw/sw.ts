@@ -19,8 +19,10 @@ declare const self: ServiceWorkerGlobalScope
 // compiled, optimized code Chromium kept instead of compiling it again. The precached copy
 // stays for when that cache was evicted and the server is unreachable: the store's worker then
 // reads it itself (src/app/db/postgres-wasm.ts).
+// (initdb.wasm, which PGlite fetches but never runs here, stays with the precache.)
+const POSTGRES_WASM = /^\/assets\/pglite-[\w-]+\.wasm$/
 self.addEventListener('fetch', (event) => {
-  if (new URL(event.request.url).pathname.endsWith('.wasm'))
+  if (POSTGRES_WASM.test(new URL(event.request.url).pathname))
     event.stopImmediatePropagation()
 })
 
