@@ -57,7 +57,9 @@ async function measure(report: Report, cleanup: Cleanup): Promise<void> {
   log('first visit: snapshots, service worker install')
   report.firstVisitMs = await firstVisit(context, SOURCE_NAME)
   log(`online: ${VISITS} repeat visits`)
-  report.online = await repeatVisits(context, SOURCE_NAME, VISITS, log)
+  report.online = await repeatVisits(context, SOURCE_NAME, VISITS, log, {
+    online: true,
+  })
 
   if (process.argv.includes('--visits-only')) return
 
@@ -89,7 +91,9 @@ async function measure(report: Report, cleanup: Cleanup): Promise<void> {
   log('stopping the server')
   await server.stop()
   log(`offline: ${VISITS} repeat visits`)
-  report.offline = await repeatVisits(context, SOURCE_NAME, VISITS, log)
+  report.offline = await repeatVisits(context, SOURCE_NAME, VISITS, log, {
+    online: false,
+  })
 }
 
 async function main(): Promise<Report> {
