@@ -46,4 +46,23 @@ describe('StoreFs write-backs', () => {
     await later
     expect(writeBacks).toHaveBeenCalledTimes(3)
   })
+
+  it('writes back at once when flushed, after the one in progress', async () => {
+    const fs = new StoreFs('test')
+    let finishFirst: () => void = () => {}
+    writeBacks.mockImplementationOnce(
+      () => new Promise<void>((resolve) => (finishFirst = resolve)),
+    )
+    const first = fs.syncToFs(true)
+    await vi.advanceTimersByTimeAsync(1000)
+    expect(writeBacks).toHaveBeenCalledTimes(1)
+    // Flushed while the first is still writing: the second starts when the first is done.
+    const flushed = fs.flush()
+    await vi.advanceTimersByTimeAsync(0)
+    expect(writeBacks).toHaveBeenCalledTimes(1)
+    finishFirst()
+    await first
+    await flushed
+    expect(writeBacks).toHaveBeenCalledTimes(2)
+  })
 })

@@ -10,6 +10,7 @@
 // Postgres they share: hooks count their first result here, and the sync waits for the count.
 import { useLiveQuery, usePGlite } from '@electric-sql/pglite-react'
 import { useEffect, useRef, useState } from 'react'
+import { readOnce } from './direct-requests.ts'
 
 let waiting = 0
 let listeners: (() => void)[] = []
@@ -49,7 +50,7 @@ export function useStoreQuery<T extends Record<string, unknown>>(
   const startRead = (): FirstRead<T> => ({
     key,
     // A failed read changes nothing: the live query reports and retries as before.
-    rows: live ? null : pg.query<T>(sql, params).catch(() => undefined),
+    rows: live ? null : readOnce<T>(pg, sql, params).catch(() => undefined),
   })
   const [read, setRead] = useState(startRead)
   if (read.key !== key) setRead(startRead())

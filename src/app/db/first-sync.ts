@@ -2,6 +2,7 @@
 // so pages never show "Team not found" for data still on its way. Later visits pass at once,
 // and their sync starts after the stored rows are on screen.
 import { firstReadsShown } from './first-reads.ts'
+import { flushStore } from './direct-requests.ts'
 import { rememberSyncedFor, syncedFor } from './hints.ts'
 import { startSyncing, type LocalStore } from './store.ts'
 
@@ -57,9 +58,9 @@ export async function waitForFirstSync(
   while (Date.now() < deadline) {
     if (await synced(store, userId)) {
       rememberSyncedFor(userId)
-      // Asks for what the user is about to see to be written to IndexedDB for offline use.
-      // With relaxed durability this does not wait; the write-back follows shortly (store-fs.ts).
-      await store.syncToFs()
+      // What the user is about to see is in IndexedDB before it shows, so it is there offline
+      // even if the tab is closed at once.
+      await flushStore(store)
       return
     }
     await new Promise((resolve) => setTimeout(resolve, CHECK_EVERY_MS))

@@ -32,7 +32,9 @@ type StoredEntry = {
 }
 
 export class StoreFs extends IdbFs {
-  #next: Promise<void> | null = null
+  // The next write-back, and how to start it before its time; the one in progress.
+  #scheduled: { done: Promise<void>; now: () => void } | null = null
+  #running: Promise<void> = Promise.resolve()
   #delay = FIRST_WRITE_BACK_DELAY_MS
 
   override async initialSyncFs(): Promise<void> {
@@ -56,14 +58,31 @@ export class StoreFs extends IdbFs {
   }
 
   override syncToFs(relaxedDurability?: boolean): Promise<void> {
-    this.#next ??= new Promise((resolve) =>
-      setTimeout(resolve, this.#delay),
-    ).then(() => {
-      this.#next = null
-      this.#delay = WRITE_BACK_DELAY_MS
-      return super.syncToFs(relaxedDurability)
-    })
-    return this.#next
+    if (!this.#scheduled) {
+      let now: () => void = () => {}
+      const due = new Promise<void>((resolve) => {
+        now = resolve
+        setTimeout(resolve, this.#delay)
+      })
+      const done = due
+        .then(() => this.#running)
+        .then(() => {
+          this.#scheduled = null
+          this.#delay = WRITE_BACK_DELAY_MS
+          const run = super.syncToFs(relaxedDurability)
+          this.#running = run.catch(() => {})
+          return run
+        })
+      this.#scheduled = { done, now }
+    }
+    return this.#scheduled.done
+  }
+
+  /** Writes back at once what is in memory; resolves once IndexedDB holds it. */
+  flush(): Promise<void> {
+    const done = this.syncToFs(true)
+    this.#scheduled?.now()
+    return done
   }
 }
 

@@ -7,6 +7,7 @@ import pgliteDataUrl from '@electric-sql/pglite/pglite.data?url'
 import { migrateLocal } from './migrations.ts'
 import { compilePostgres } from './postgres-wasm.ts'
 import { StoreFs } from './store-fs.ts'
+import { serveDirectRequests, type Held } from './direct-request-server.ts'
 import { STORE_FAILED, STORE_LEADER } from './worker-messages.ts'
 
 // IndexedDB database "/pglite/sluice".
@@ -37,12 +38,17 @@ async function asBlob(response: Response): Promise<Blob> {
   return response.blob()
 }
 
+// The database, once this worker has been elected to hold it.
+let held: Held | null = null
+
 void worker({
   // Only the elected worker runs init: its tab is the one that syncs.
   async init() {
     postMessage({ type: STORE_LEADER })
     try {
-      return await open()
+      const fs = new StoreFs(LOCAL_DATABASE)
+      held = { database: open(fs), flush: () => fs.flush() }
+      return await held.database
     } catch (error) {
       // The tab would otherwise wait for a database that never comes.
       postMessage({ type: STORE_FAILED, message: String(error) })
@@ -58,9 +64,12 @@ self.dispatchEvent(
   new MessageEvent('message', { data: { type: 'init', options: {} } }),
 )
 
-async function open(): Promise<PGlite> {
+// Reads and write-backs asked by this worker's own tab, one message each way.
+serveDirectRequests(self, () => held)
+
+async function open(fs: StoreFs): Promise<PGlite> {
   const options = {
-    fs: new StoreFs(LOCAL_DATABASE),
+    fs,
     // Statements do not wait for IndexedDB (waiting made every synced row a flush, and a first
     // visit several times slower). A tab closed within moments of a change can lose it; the
     // sync fetches it again on the next visit.

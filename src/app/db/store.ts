@@ -5,6 +5,7 @@ import { live, type LiveNamespace } from '@electric-sql/pglite/live'
 import { electricSync } from '@electric-sql/pglite-sync'
 import { PGliteWorker } from '@electric-sql/pglite/worker'
 import { whenTrue } from './await-txid.ts'
+import { readOnce } from './direct-requests.ts'
 import { startSync } from './sync.ts'
 import { rememberStore, rememberSyncedFor } from './hints.ts'
 import { startWorkerThread } from './worker-thread.ts'
@@ -81,8 +82,10 @@ const RELEASE_WAIT_MS = 5_000
 
 /** Whose data the store holds; how the app knows who was signed in while offline. */
 export async function localOwner(store: LocalStore): Promise<string | null> {
-  const { rows } = await store.query<{ user_id: string }>(
+  const { rows } = await readOnce<{ user_id: string }>(
+    store,
     'select user_id from local_owner',
+    [],
   )
   return rows[0]?.user_id ?? null
 }

@@ -17,6 +17,8 @@ export type WorkerThread = {
   leader: Promise<void>
   /** Rejects when the worker failed to open the database. */
   failed: Promise<never>
+  /** A message of our own to the worker (direct-reads.ts). */
+  post: (message: unknown, transfer: Transferable[]) => void
 }
 
 type Listener = (event: MessageEvent) => void
@@ -52,7 +54,12 @@ export function startWorkerThread(): WorkerThread {
   })
   // Nobody may be waiting yet; the store reports the failure when it is asked for.
   failed.catch(() => {})
-  thread = { port: replayingPort(worker, heard), leader, failed }
+  thread = {
+    port: replayingPort(worker, heard),
+    leader,
+    failed,
+    post: (message, transfer) => worker.postMessage(message, transfer),
+  }
   return thread
 }
 
