@@ -7,6 +7,7 @@
 // each listener PGliteWorker adds. Our worker also says itself when it leads or fails
 // (PGliteWorker cannot report a failed init).
 import { bootStore, STORE_HINT, type BootedStore } from './boot-store.ts'
+// The built worker's address (index.html's early start finds it in the build output).
 import storeWorkerUrl from './store-worker.ts?worker&url'
 import { STORE_FAILED, STORE_LEADER } from './worker-messages.ts'
 
@@ -17,21 +18,18 @@ export type WorkerThread = {
   leader: Promise<void>
   /** Rejects when the worker failed to open the database. */
   failed: Promise<never>
-  /** A message of our own to the worker (direct-reads.ts). */
+  /** A message of our own to the worker (direct-requests.ts). */
   post: (message: unknown, transfer: Transferable[]) => void
 }
 
 type Listener = (event: MessageEvent) => void
-
-// The built worker's address (the early start in index.html finds it in the build output).
-const STORE_WORKER_URL = storeWorkerUrl
 
 let thread: WorkerThread | null = null
 
 export function startWorkerThread(): WorkerThread {
   if (thread) return thread
   // Null only when the hint is required; here it is not.
-  const booted = bootStore(STORE_WORKER_URL, null) as BootedStore
+  const booted = bootStore(storeWorkerUrl, null) as BootedStore
   const { worker, heard } = booted
   let leading: () => void = () => {}
   const leader = new Promise<void>((resolve) => (leading = resolve))
@@ -102,5 +100,5 @@ function replayingPort(worker: Worker, heard: MessageEvent[]): Worker {
  * waits for the dashboard (after paint).
  */
 export function startStoreEarly(): void {
-  if (bootStore(STORE_WORKER_URL, STORE_HINT)) startWorkerThread()
+  if (bootStore(storeWorkerUrl, STORE_HINT)) startWorkerThread()
 }
