@@ -2,7 +2,7 @@
 // so pages never show "Team not found" for data still on its way. Later visits pass at once,
 // and their sync starts after the stored rows are on screen.
 import { firstReadsShown } from './first-reads.ts'
-import { flushStore } from './direct-requests.ts'
+import { flushStore, readOnce } from './direct-requests.ts'
 import { rememberSyncedFor, syncedFor } from './hints.ts'
 import { startSyncing, type LocalStore } from './store.ts'
 
@@ -11,11 +11,15 @@ const CHECK_EVERY_MS = 50
 
 async function synced(store: LocalStore, userId: string): Promise<boolean> {
   // pglite-sync creates its metadata table when the syncing tab starts; until then, not ready.
-  const started = await store.query<{ t: string | null }>(
+  // Polled every 50 ms on a first visit: one-off reads, one message each (direct-requests.ts).
+  const started = await readOnce<{ t: string | null }>(
+    store,
     `select to_regclass('electric.subscriptions_metadata')::text as t`,
+    [],
   )
   if (!started.rows[0]?.t) return false
-  const { rows } = await store.query<{ ready: boolean }>(
+  const { rows } = await readOnce<{ ready: boolean }>(
+    store,
     `select exists (select 1 from users where id = $1)
         and not exists (
           select 1 from user_teams t

@@ -1,9 +1,10 @@
 // The store's file system: PGlite's IndexedDB one, loading faster and writing back less often.
 //
 // Loading: PGlite's IndexedDB file system (Emscripten's IDBFS) reads the stored files one
-// request each, about 400 of them on every visit. An existing store is read here with two
-// requests instead (every key, every entry) and written into memory exactly as IDBFS would,
-// same modes and times, so IDBFS's later comparisons find nothing changed.
+// request each, about 400 of them on every visit, once Postgres's code has loaded. Here they
+// are read with two requests (every key, every entry), started as early as the worker likes
+// (preload), and written into memory exactly as IDBFS would, same modes and times, so IDBFS's
+// later comparisons find nothing changed.
 //
 // Writing back: PGlite writes Postgres's files back to IndexedDB after every statement, reads
 // included; each write-back compares every file in memory with every entry stored, on the
@@ -24,6 +25,7 @@ const IDBFS_STORE = 'FILE_DATA'
 // PGlite mounts the IndexedDB file system at /pglite/<dataDir>; IDBFS names the database so.
 const MOUNT_ROOT = '/pglite'
 
+type StoredFile = [path: string, entry: StoredEntry]
 type StoredEntry = {
   timestamp: Date
   mode: number
@@ -36,16 +38,24 @@ export class StoreFs extends IdbFs {
   #scheduled: { done: Promise<void>; now: () => void } | null = null
   #running: Promise<void> = Promise.resolve()
   #delay = FIRST_WRITE_BACK_DELAY_MS
+  #stored: Promise<StoredFile[] | null> | null = null
+
+  /** Starts reading the stored files; resolves to whether this browser holds any. */
+  preload(): Promise<boolean> {
+    this.#stored ??= readStoredFiles(`${MOUNT_ROOT}/${this.dataDir}`)
+    return this.#stored.then((files) => (files?.length ?? 0) > 0)
+  }
 
   override async initialSyncFs(): Promise<void> {
-    const stored = await readStore(`${MOUNT_ROOT}/${this.dataDir}`)
-    // A new store (no database yet): IDBFS creates it.
-    if (!stored) return super.initialSyncFs()
+    void this.preload()
+    const files = await this.#stored
+    // From here on the files live in Postgres's memory only.
+    this.#stored = null
+    // A new store (no database, or nothing in it yet): IDBFS creates what it needs.
+    if (!files?.length) return super.initialSyncFs()
     const fs = this.pg!.Module.FS
-    // Sorted, so every directory comes before what it holds (as IDBFS does it).
-    for (const [path, entry] of [...stored].sort(([a], [b]) =>
-      a < b ? -1 : 1,
-    )) {
+    // IndexedDB gives string keys in order, so every directory comes before what it holds.
+    for (const [path, entry] of files) {
       if (fs.isDir(entry.mode)) fs.mkdirTree(path, entry.mode)
       else if (fs.isLink(entry.mode)) fs.symlink(entry.link!, path)
       else if (fs.isFile(entry.mode))
@@ -86,10 +96,8 @@ export class StoreFs extends IdbFs {
   }
 }
 
-/** Every stored entry by path, or null when the database does not exist yet. */
-async function readStore(
-  name: string,
-): Promise<Map<string, StoredEntry> | null> {
+/** Every stored entry with its path, in path order; null when the database does not exist. */
+async function readStoredFiles(name: string): Promise<StoredFile[] | null> {
   const db = await new Promise<IDBDatabase | null>((resolve, reject) => {
     const request = indexedDB.open(name, IDBFS_VERSION)
     // Not there (or an older layout): leave creating it to IDBFS.
@@ -109,9 +117,7 @@ async function readStore(
       result(store.getAllKeys()),
       result(store.getAll()),
     ])
-    return new Map(
-      keys.map((key, i) => [String(key), values[i] as StoredEntry]),
-    )
+    return keys.map((key, i) => [String(key), values[i] as StoredEntry])
   } finally {
     db.close()
   }

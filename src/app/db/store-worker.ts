@@ -25,10 +25,7 @@ self.addEventListener('unhandledrejection', (event) => {
 const SEED_URL = '/local-store-seed.tar.gz'
 
 // A browser's first visit loads the prebuilt empty database instead of running initdb in wasm.
-async function seedIfNew(): Promise<Blob | undefined> {
-  const existing = await indexedDB.databases()
-  if (existing.some((db) => db.name?.endsWith(`/${LOCAL_DATABASE}`)))
-    return undefined
+async function fetchSeed(): Promise<Blob | undefined> {
   const response = await fetch(SEED_URL)
   return response.ok ? response.blob() : undefined
 }
@@ -75,12 +72,12 @@ async function open(fs: StoreFs): Promise<PGlite> {
     // sync fetches it again on the next visit.
     relaxedDurability: true,
   }
-  // PGlite would read its file-system image before it starts compiling Postgres: both begin
-  // here, at once, alongside the check for an existing database.
+  // PGlite would read its file-system image, then compile Postgres, then read the stored
+  // database: all three begin here, at once. A browser without a stored database gets the seed.
   const [wasm, image, seed] = await Promise.all([
     compilePostgres(),
     fetch(pgliteDataUrl).then(asBlob),
-    seedIfNew(),
+    fs.preload().then((stored) => (stored ? undefined : fetchSeed())),
   ])
   const pg = await PGlite.create({
     ...options,
