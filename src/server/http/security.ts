@@ -40,19 +40,22 @@ export function inlineScriptSources(html: string): string[] {
 
 /** `inlineScripts`: the sources inlineScriptSources gave for the page the server serves. */
 export const securityHeaders = (inlineScripts: string[] = []) => {
-  const contentSecurityPolicy = policy(inlineScripts)
-  return createMiddleware<AppEnv>(async (c, next) => {
-    const https = isHttps(c.var.deps.env, c.req.url)
-    return secureHeaders({
-      contentSecurityPolicy,
+  // Built once each: HSTS is the only header that depends on the request (PUBLIC_URL's scheme).
+  const headers = (https: boolean) =>
+    secureHeaders({
+      contentSecurityPolicy: policy(inlineScripts),
       strictTransportSecurity: https
         ? 'max-age=63072000; includeSubDomains'
         : false,
       xFrameOptions: 'DENY',
       referrerPolicy: 'strict-origin-when-cross-origin',
       crossOriginEmbedderPolicy: false,
-    })(c, next)
-  })
+    })
+  const overHttps = headers(true)
+  const overHttp = headers(false)
+  return createMiddleware<AppEnv>(async (c, next) =>
+    (isHttps(c.var.deps.env, c.req.url) ? overHttps : overHttp)(c, next),
+  )
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
