@@ -5,33 +5,14 @@ import { firstReadsShown } from './first-reads.ts'
 import { flushStore, readOnce } from './direct-requests.ts'
 import { rememberSyncedFor, syncedFor } from './hints.ts'
 import { startSyncing, type LocalStore } from './store.ts'
+import { syncedOnce } from './synced-once.ts'
 
 const FIRST_SYNC_LIMIT_MS = 15_000
 const CHECK_EVERY_MS = 50
 
-async function synced(store: LocalStore, userId: string): Promise<boolean> {
-  // pglite-sync creates its metadata table when the syncing tab starts; until then, not ready.
-  // Polled every 50 ms on a first visit: one-off reads, one message each (direct-requests.ts).
-  const started = await readOnce<{ t: string | null }>(
-    store,
-    `select to_regclass('electric.subscriptions_metadata')::text as t`,
-    [],
-  )
-  if (!started.rows[0]?.t) return false
-  const { rows } = await readOnce<{ ready: boolean }>(
-    store,
-    `select exists (select 1 from users where id = $1)
-        and not exists (
-          select 1 from user_teams t
-           where t.user_id = $1
-             and (select count(*) from electric.subscriptions_metadata m
-                   where m.key in ('team:' || t.team_id || ':sources',
-                                   'team:' || t.team_id || ':team_members')) < 2
-        ) as ready`,
-    [userId],
-  )
-  return rows[0]?.ready === true
-}
+// Polled every 50 ms on a first visit: one-off reads, one message each (direct-requests.ts).
+const synced = (store: LocalStore, userId: string) =>
+  syncedOnce((sql, params) => readOnce(store, sql, params), userId)
 
 /**
  * `claimed`: the store being made this user's (store.ts claimStore). The check only reads, so
