@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { live } from '@electric-sql/pglite/live'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
+  awaitCreated,
   awaitTxid,
   TxidTimeoutError,
   writeAndAwait,
@@ -87,5 +88,37 @@ describe('awaitTxid', { timeout: 60_000 }, () => {
         Promise.reject(new Error('Code 403: forbidden')),
       ),
     ).rejects.toThrow('Code 403: forbidden')
+  })
+})
+
+describe('awaitCreated', { timeout: 60_000 }, () => {
+  beforeAll(async () => {
+    store = await open()
+    await migrateLocal(store)
+  }, 120_000)
+  afterAll(() => store.close())
+
+  it('resolves when the new row arrives in a snapshot, without txids', async () => {
+    const id = sourceId()
+    const waiting = awaitCreated(store, 'sources', id, 6006)
+    let settled = false
+    void waiting.then(() => (settled = true))
+    await syncSource(null) // another row, no txids: not the one created
+    await store.query('select 1')
+    expect(settled).toBe(false)
+    await syncSource(null, id)
+    await expect(waiting).resolves.toBeUndefined()
+  })
+
+  it('resolves on the txid, as awaitTxid does', async () => {
+    const waiting = awaitCreated(store, 'sources', sourceId(), 7007)
+    await syncSource([7007])
+    await expect(waiting).resolves.toBeUndefined()
+  })
+
+  it('fails with the same clear error when neither arrives', async () => {
+    await expect(
+      awaitCreated(store, 'sources', sourceId(), 8008, 50),
+    ).rejects.toBeInstanceOf(TxidTimeoutError)
   })
 })

@@ -69,6 +69,29 @@ export async function awaitTxid(
 }
 
 /**
+ * Resolves once the row `id`, new in `table` by transaction `txid`, is in the local store.
+ * Its txid alone is not enough: a shape that starts (or refetches) after the write gets the
+ * row in its snapshot, and snapshot rows carry no txids. A new id can only have come from this
+ * write, so the row being there shows it either way.
+ */
+export async function awaitCreated(
+  store: LiveStore,
+  table: 'sources' | 'source_event_logs',
+  id: string,
+  txid: number,
+  timeoutMs = TXID_WAIT_MS,
+): Promise<void> {
+  const applied = await whenTrue(
+    store,
+    `select exists (select 1 from ${table}
+                     where id::text = $1 or synced_txids @> array[$2::bigint]) as ok`,
+    [id, txid],
+    timeoutMs,
+  )
+  if (!applied) throw new TxidTimeoutError(txid, timeoutMs)
+}
+
+/**
  * Runs a REST write that answers `{ txid }`, then waits for its change to sync into `table`.
  * The write's own answer is returned.
  */

@@ -2,11 +2,7 @@
 // previous user still being cleared can never show. `undefined` means "not read yet".
 import { usePGlite } from '@electric-sql/pglite-react'
 import { useEffect, useMemo } from 'react'
-import {
-  awaitSourceRemoval,
-  awaitTxid,
-  type SyncedTable,
-} from './await-txid.ts'
+import { awaitCreated, awaitSourceRemoval } from './await-txid.ts'
 import { useStoreQuery } from './first-reads.ts'
 import type {
   Source,
@@ -126,13 +122,13 @@ export function useSource(sourceId: string): Source | null | undefined {
   return row ? toSource(row) : null
 }
 
-/** Waits on this tab's store for a write to show: a txid synced, a source gone. */
+/** Waits on this tab's store for a write to show: a source created, a source gone. */
 export function useSyncedWrites() {
   const pg = usePGlite()
   return useMemo(
     () => ({
-      awaitTxid: (table: SyncedTable, txid: number) =>
-        awaitTxid(pg, table, txid),
+      awaitCreated: (table: 'sources', id: string, txid: number) =>
+        awaitCreated(pg, table, id, txid),
       awaitSourceRemoval: (sourceId: string, txid: number) =>
         awaitSourceRemoval(pg, sourceId, txid),
     }),

@@ -17,7 +17,7 @@ export type CreateState =
 
 export function useCreateSource() {
   const [state, setState] = useState<CreateState>({ kind: 'idle' })
-  const { awaitTxid } = useSyncedWrites()
+  const { awaitCreated } = useSyncedWrites()
 
   /** The new source's id once it is in the store; null when it was not created or synced. */
   const create = async (
@@ -34,7 +34,7 @@ export function useCreateSource() {
         setState({ kind: 'registered', sourceId, teamId: request.team_id })
         return null
       }
-      await awaitTxid('sources', answer.txid)
+      await awaitCreated('sources', sourceId, answer.txid)
       return sourceId
     } catch (error) {
       if (error instanceof TxidTimeoutError && sourceId)
