@@ -29,6 +29,12 @@ async function start(): Promise<LocalStore> {
     failed,
   ])
   await Promise.race([pg.waitReady, failed])
+  // PGliteWorker's own first query (its array types) holds the worker's lock and needs this
+  // tab's main thread for each of its round trips. Begun as the first screen renders, it held
+  // the lock through the render, and the screen's one-off reads waited behind it (0.1 s
+  // typically, over 1 s at worst). A query queued behind it returns once it is done, and
+  // costs little on an idle main thread.
+  await pg.query('select 1')
   // Only the tab whose worker holds the database syncs; when it closes, the next one does.
   // It starts when the page asks (startSyncing), so the page's first reads of what an earlier
   // visit stored do not queue behind the sync's start-up.
