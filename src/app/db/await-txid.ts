@@ -59,13 +59,13 @@ export async function awaitTxid(
   txid: number,
   timeoutMs = TXID_WAIT_MS,
 ): Promise<void> {
-  const applied = await whenTrue(
+  await untilSynced(
     store,
     `select exists (select 1 from ${table} where synced_txids @> array[$1::bigint]) as ok`,
     [txid],
+    txid,
     timeoutMs,
   )
-  if (!applied) throw new TxidTimeoutError(txid, timeoutMs)
 }
 
 /**
@@ -81,14 +81,26 @@ export async function awaitCreated(
   txid: number,
   timeoutMs = TXID_WAIT_MS,
 ): Promise<void> {
-  const applied = await whenTrue(
+  await untilSynced(
     store,
     `select exists (select 1 from ${table}
                      where id::text = $1 or synced_txids @> array[$2::bigint]) as ok`,
     [id, txid],
+    txid,
     timeoutMs,
   )
-  if (!applied) throw new TxidTimeoutError(txid, timeoutMs)
+}
+
+/** `sql` (as whenTrue) reads true in time, or the write of `txid` has not synced: an error. */
+async function untilSynced(
+  store: LiveStore,
+  sql: string,
+  params: unknown[],
+  txid: number,
+  timeoutMs: number,
+): Promise<void> {
+  if (!(await whenTrue(store, sql, params, timeoutMs)))
+    throw new TxidTimeoutError(txid, timeoutMs)
 }
 
 /**
@@ -122,15 +134,15 @@ export async function awaitSourceRemoval(
   removalMs = SOURCE_REMOVAL_WAIT_MS,
 ): Promise<'gone' | 'failed' | 'pending'> {
   // A deleted row cannot carry the txid, so "gone" counts as synced too.
-  const synced = await whenTrue(
+  await untilSynced(
     store,
     `select (not exists (select 1 from sources where id::text = $1)
              or exists (select 1 from sources
                          where id::text = $1 and synced_txids @> array[$2::bigint])) as ok`,
     [sourceId, txid],
+    txid,
     timeoutMs,
   )
-  if (!synced) throw new TxidTimeoutError(txid, timeoutMs)
   // Then until the engine has removed it, or given up (the source shows deletion failed).
   const settled = await whenTrue(
     store,
