@@ -63,7 +63,7 @@ export async function repeatVisits(
     const page = await context.newPage()
     const shapes = trackShapes(page)
     try {
-      // The probe watches the name from the page's first script on (see newContext).
+      // The probe watches the name from the page's first script on (see openProfile).
       await page.goto('/sources')
       const sighting = await seenText(page, sourceName, VISIT_TIMEOUT_MS)
       const link = page.getByRole('link', { name: sourceName })
