@@ -43,6 +43,8 @@ export class ReplicationSupervisor {
   status: SupervisorStatus = 'starting'
   lastError: string | null = null
   private stopped = false
+  // Aborted by stop(): a stream still connecting then stops as soon as it exists.
+  private readonly stopping = new AbortController()
   private stopStream: (() => Promise<void>) | null = null
   private wake: (() => void) | null = null
   private included = new Set<string>()
@@ -64,6 +66,7 @@ export class ReplicationSupervisor {
 
   async stop(): Promise<void> {
     this.stopped = true
+    this.stopping.abort()
     this.wake?.()
     await this.stopStream?.()
     await this.running
@@ -140,6 +143,7 @@ export class ReplicationSupervisor {
           relations: this.relations,
           // Confirm often: slot lag (WAL Postgres keeps for us) then stays near zero.
           statusIntervalMs: STATUS_INTERVAL_MS,
+          signal: this.stopping.signal,
         })
         this.stopStream = () => stream.stop()
         this.setStatus('active')

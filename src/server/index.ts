@@ -31,7 +31,11 @@ async function main() {
       .stop()
       .then(() => process.exit(0))
       .catch((error: Error) => {
-        log.error(`shutdown failed: ${error.message}`)
+        const causes =
+          error instanceof AggregateError
+            ? error.errors.map((e: Error) => e.message).join('; ')
+            : error.message
+        log.error(`shutdown failed: ${causes}`)
         process.exit(1)
       })
   }

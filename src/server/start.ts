@@ -97,10 +97,19 @@ export async function start(env: Env, log: Logger): Promise<Started> {
     secret,
     async stop() {
       clearInterval(prune)
-      await sources.stop()
-      await engine.stop()
-      await db.end().catch(() => {})
-      await stopPostgres()
+      // Every step runs even when one before it failed: a source that fails to stop must not
+      // leave the control plane's Postgres running. The first failure is reported after.
+      const failures: unknown[] = []
+      for (const step of [
+        () => sources.stop(),
+        () => engine.stop(),
+        () => db.end(),
+        stopPostgres,
+      ]) {
+        await step().catch((error: unknown) => failures.push(error))
+      }
+      if (failures.length > 0)
+        throw new AggregateError(failures, 'Sluice did not stop cleanly')
     },
   }
 }

@@ -161,6 +161,17 @@ describe('lifecycle', () => {
     await expect.poll(() => activePid(s)).toBeNull()
   })
 
+  it('does not start streaming when its signal aborts while it connects', async () => {
+    const s = await sourceWithTable()
+    const controller = new AbortController()
+    const starting = s.stream(new Recorder(), { signal: controller.signal })
+    // Aborted before the stream exists: nobody could stop a stream that started anyway
+    // (a server shutting down at that moment waited for it forever).
+    controller.abort()
+    await expect(starting).rejects.toMatchObject({ name: 'AbortError' })
+    await expect.poll(() => activePid(s)).toBeNull()
+  })
+
   it('fails to start on a missing slot with the server error', async () => {
     const s = await sourceWithTable()
     await expect(

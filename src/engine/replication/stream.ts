@@ -73,6 +73,12 @@ export async function startReplication(
   }
   const stop = () => session.stop()
   const { signal } = options
+  if (signal?.aborted) {
+    // Aborted while connecting: the listener below would never fire, and a caller that has
+    // already asked to stop has no stream to stop.
+    await stop()
+    signal.throwIfAborted()
+  }
   if (signal) {
     const onAbort = () => void stop()
     signal.addEventListener('abort', onAbort, { once: true })
