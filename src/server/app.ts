@@ -8,6 +8,7 @@ import { apiRoutes } from './api/routes.ts'
 import { sourceRoutes } from './api/sources.ts'
 import { sourceActionRoutes } from './api/source-actions.ts'
 import { authRoutes } from './auth/routes.ts'
+import { SessionRequests } from './auth/session-requests.ts'
 import { gatewayRoutes } from './gateway/routes.ts'
 import { sourceShapeRoutes } from './gateway/source-shapes.ts'
 import type { AppDeps, AppEnv } from './http/context.ts'
@@ -23,8 +24,10 @@ import { validationRoutes } from './validation/routes.ts'
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>()
   const indexHtml = deps.distDir ? readIndexHtml(deps.distDir) : null
+  const sessionRequests = new SessionRequests()
   app.use(async (c, next) => {
     c.set('deps', deps)
+    c.set('sessionRequests', sessionRequests)
     await next()
   })
   app.use(

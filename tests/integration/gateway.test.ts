@@ -85,8 +85,9 @@ describe('the dashboard shapes', () => {
         email: user.email,
       }),
     ])
-    expect(me.response.headers.get('cache-control')).toMatch(/^private/)
-    expect(me.response.headers.get('vary')).toBe('Cookie')
+    // Per-user answers (sources carry their secrets) are never stored: not in the browser's
+    // HTTP cache, where they would outlive a sign-out, nor in any shared one.
+    expect(me.response.headers.get('cache-control')).toBe('private, no-store')
 
     const teams = await snapshot(browser, '/v1/teams')
     expect(teams.rows).toEqual([
@@ -215,5 +216,52 @@ describe('the dashboard shapes', () => {
       '/api/public/source-status/nope?offset=-1',
     )
     expect(missing.status).toBe(404)
+  })
+})
+
+describe("a live request's session", () => {
+  async function openLongPoll(browser: Browser) {
+    const path = '/v1/user/me'
+    const first = await snapshot(browser, path)
+    const tail = await browser.get(
+      `${path}?offset=${first.offset}&handle=${first.handle}`,
+    )
+    const offset = tail.headers.get('electric-offset') ?? ''
+    const live = browser.get(
+      `${path}?offset=${offset}&handle=${first.handle}&live=true`,
+    )
+    // Parked at the shape's tail, past every check made when it arrived.
+    await vi.waitFor(() =>
+      expect(shapes.byHandle(first.handle)?.waitingRequests).toBe(1),
+    )
+    return { live }
+  }
+  const rename = (userId: string, name: string) =>
+    database.db.query('update users set name = $2 where id = $1', [
+      userId,
+      name,
+    ])
+
+  it('ends at logout: an open long-poll answers 401, never a row written after', async () => {
+    const { browser, user } = await signInLocally(app, 'Leaving', undefined)
+    const { live } = await openLongPoll(browser)
+    expect((await browser.postJson('/api/public/auth/logout')).status).toBe(200)
+    await rename(user.id, 'Written after logout')
+    const response = await live
+    expect(response.status).toBe(401)
+    expect(await response.text()).not.toContain('Written after logout')
+  })
+
+  it('ends when the session expires during the long-poll', async () => {
+    const { browser, user } = await signInLocally(app, 'Expiring', undefined)
+    const { live } = await openLongPoll(browser)
+    await database.db.query(
+      'update sessions set expires_at = now() where user_id = $1',
+      [user.id],
+    )
+    await rename(user.id, 'Written after expiry')
+    const response = await live
+    expect(response.status).toBe(401)
+    expect(await response.text()).not.toContain('Written after expiry')
   })
 })

@@ -14,14 +14,14 @@ const held = (): Held => ({
     flushes++
   },
 })
+// Loading PGlite's wasm takes seconds on a busy 2-core machine (10 s was seen not to be enough).
 beforeAll(async () => {
   pg = await PGlite.create()
   await pg.exec(`create table teams (id int primary key, name text)`)
   await pg.exec(`insert into teams values (1, 'One'), (2, 'Two')`)
-})
+}, 120_000)
 afterAll(() => pg.close())
 
-// Loading PGlite's wasm takes seconds on a busy 2-core machine.
 describe('direct requests', { timeout: 60_000 }, () => {
   it('answer with the rows, parameters bound', async () => {
     const reply = await answer(held(), {

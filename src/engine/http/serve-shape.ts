@@ -26,8 +26,11 @@ export type ServeOptions = {
   definition: ShapeDefinition
   request: ShapeRequest
   signal?: AbortSignal
-  /** Per-user shapes: private caching, varying by cookie. */
-  privateCache?: boolean
+  /**
+   * A signed-in user's shape: never stored by any cache. Its rows (sources carry their
+   * secrets) must not outlive the session in the browser's HTTP cache.
+   */
+  perUser?: boolean
   longPollMs?: number
 }
 
@@ -139,15 +142,15 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
           },
         }),
       )
-    const visibility = options.privateCache ? 'private' : 'public'
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       'access-control-expose-headers': EXPOSED_HEADERS,
       'electric-handle': shape.handle,
       'electric-offset': formatOffset(offset),
-      'cache-control': cacheControl(visibility, { live, before, upToDate }),
+      'cache-control': options.perUser
+        ? 'private, no-store'
+        : cacheControl({ live, before, upToDate }),
     }
-    if (options.privateCache) headers.vary = 'Cookie'
     if (!live) headers['electric-schema'] = shape.schema
     else headers['electric-cursor'] = nextCursor(request.cursor)
     if (upToDate) headers['electric-up-to-date'] = ''
@@ -173,15 +176,16 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
  * point: a cached copy would hand clients an old global_last_seen_lsn, and multi-shape clients
  * (pglite-sync) would hold a change until another shape's long-poll returned, up to 20 s.
  */
-function cacheControl(
-  visibility: 'public' | 'private',
-  response: { live: boolean; before: boolean; upToDate: boolean },
-): string {
-  if (response.live) return `${visibility}, max-age=5, stale-while-revalidate=5`
+function cacheControl(response: {
+  live: boolean
+  before: boolean
+  upToDate: boolean
+}): string {
+  if (response.live) return 'public, max-age=5, stale-while-revalidate=5'
   if (response.before)
-    return `${visibility}, max-age=604800, s-maxage=3600, stale-while-revalidate=2629746`
-  if (response.upToDate) return `${visibility}, no-cache`
-  return `${visibility}, max-age=60, stale-while-revalidate=300`
+    return 'public, max-age=604800, s-maxage=3600, stale-while-revalidate=2629746'
+  if (response.upToDate) return 'public, no-cache'
+  return 'public, max-age=60, stale-while-revalidate=300'
 }
 
 /** A whole request whose query names the shape itself (table, where...): parsed, then served. */

@@ -191,6 +191,11 @@ export class Shape {
     for (const wake of waiters) wake()
   }
 
+  /** Requests waiting in waitForChange: the shape's open long-polls. */
+  get waitingRequests(): number {
+    return this.waiters.size
+  }
+
   /** Resolves at the next publish (or fail/close), or after the timeout. */
   waitForChange(timeoutMs: number, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve) => {

@@ -110,7 +110,10 @@ export const authRoutes = new Hono<AppEnv>()
   .post('/logout', async (c) => {
     const { db } = c.var.deps
     const session = await resolveSession(db, readSessionCookie(c))
-    if (session) await deleteSession(db, session.sessionId)
+    if (session) {
+      await deleteSession(db, session.sessionId)
+      c.var.sessionRequests.end(session.sessionId)
+    }
     clearSessionCookie(c)
     return c.json({ ok: true })
   })

@@ -51,6 +51,20 @@ export async function resolveSession(
   return { id: row.id, email: row.email, name: row.name, sessionId: id }
 }
 
+/** Whether a session is still signed in (no touch: for re-checks within one request). */
+export async function sessionIsLive(
+  db: Db,
+  sessionId: string,
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `select 1 from sessions
+      where id = $1 and expires_at > now()
+        and last_seen_at > now() - $2 * interval '1 millisecond'`,
+    [sessionId, SESSION_IDLE_MS],
+  )
+  return rowCount === 1
+}
+
 export async function deleteSession(db: Db, sessionId: string): Promise<void> {
   await db.query('delete from sessions where id = $1', [sessionId])
 }

@@ -10,6 +10,7 @@ import {
 import type { ShapeDefinition } from '../../engine/shapes/definition.ts'
 import { idSchema } from '../../shared/entities.ts'
 import { requireUser } from '../auth/middleware.ts'
+import { sessionIsLive } from '../auth/sessions.ts'
 import { findMemberSource } from '../control/sources.ts'
 import { getTeam } from '../control/teams.ts'
 import type { AppEnv } from '../http/context.ts'
@@ -18,10 +19,33 @@ import { dashboardShapes } from './definitions.ts'
 // The definition is the server's: a client trying to set it is told so, not silently served.
 const FIXED = ['table', 'where', 'columns', 'params', 'replica']
 
+/** A signed-in user's shape: ends with the session, never cached. */
 async function serve(
   c: Context<AppEnv>,
   definition: ShapeDefinition,
-  privateCache = true,
+): Promise<Response> {
+  const { sessionId } = c.var.user
+  const open = c.var.sessionRequests.track(sessionId, c.req.raw.signal)
+  try {
+    const response = await serveParsed(c, definition, open.signal, true)
+    // A live answer waited for a change, during which the session may have ended (logout
+    // here or on another server, expiry): what it found is not for a signed-out browser.
+    const live = new URL(c.req.url).searchParams.get('live') === 'true'
+    if (live && !(await sessionIsLive(c.var.deps.db, sessionId))) {
+      await response.body?.cancel()
+      return c.json({ message: 'Not signed in' }, 401)
+    }
+    return response
+  } finally {
+    open.release()
+  }
+}
+
+async function serveParsed(
+  c: Context<AppEnv>,
+  definition: ShapeDefinition,
+  signal: AbortSignal,
+  perUser: boolean,
 ): Promise<Response> {
   const shapes = c.var.deps.shapes
   if (!shapes)
@@ -41,8 +65,8 @@ async function serve(
     database: shapes,
     definition,
     request,
-    signal: c.req.raw.signal,
-    privateCache,
+    signal,
+    perUser,
   })
 }
 
@@ -83,5 +107,10 @@ export const gatewayRoutes = new Hono<AppEnv>()
   .get('/api/public/source-status/:sourceId', async (c) => {
     const id = idSchema.safeParse(c.req.param('sourceId'))
     if (!id.success) return notFound()
-    return serve(c, dashboardShapes.sourceStatus(id.data), false)
+    return serveParsed(
+      c,
+      dashboardShapes.sourceStatus(id.data),
+      c.req.raw.signal,
+      false,
+    )
   })

@@ -2,6 +2,7 @@
 import type { ShapeDatabase } from '../../engine/database.ts'
 import type { Env } from '../env.ts'
 import type { Db } from '../control/database.ts'
+import type { SessionRequests } from '../auth/session-requests.ts'
 import type { SessionUser } from '../auth/sessions.ts'
 import type { Logger } from '../log.ts'
 import type { SourceRuntime } from '../sources/runtime.ts'
@@ -24,7 +25,12 @@ export type AppDeps = {
 }
 
 export type AppEnv = {
-  Variables: { deps: AppDeps; user: SessionUser }
+  Variables: {
+    deps: AppDeps
+    user: SessionUser
+    /** This app's open shape requests per session (one registry per app). */
+    sessionRequests: SessionRequests
+  }
 }
 
 /** Our own origin: PUBLIC_URL when set, else the one the request was addressed to. */
