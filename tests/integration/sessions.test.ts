@@ -80,6 +80,9 @@ describe('sessions', () => {
     expect(cleared?.value).toBe('')
     expect(cleared?.attributes.get('max-age')).toBe('0')
     expect(cleared?.attributes.get('path')).toBe('/')
+    // Whatever this browser's HTTP cache kept of the session's answers goes with it
+    // (shape answers were stored for a week before they became no-store).
+    expect(response.headers.get('clear-site-data')).toBe('"cache"')
 
     expect((await s.user()).status).toBe(401)
     expect(await s.row()).toBeUndefined()

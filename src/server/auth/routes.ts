@@ -115,6 +115,9 @@ export const authRoutes = new Hono<AppEnv>()
       c.var.sessionRequests.end(session.sessionId)
     }
     clearSessionCookie(c)
+    // Shape answers are no-store, but a browser may hold some from before they were (a week's
+    // lifetime, secrets included); the browser drops this origin's HTTP cache.
+    c.header('clear-site-data', '"cache"')
     return c.json({ ok: true })
   })
   .get('/providers', (c) => {
