@@ -10,6 +10,11 @@ import { sourceActionRoutes } from './api/source-actions.ts'
 import { authRoutes } from './auth/routes.ts'
 import { gatewayRoutes } from './gateway/routes.ts'
 import { sourceShapeRoutes } from './gateway/source-shapes.ts'
+import {
+  bodyTooLarge,
+  limitBodies,
+  tooLargeResponse,
+} from './http/body-limit.ts'
 import type { AppDeps, AppEnv } from './http/context.ts'
 import {
   inlineScriptSources,
@@ -30,6 +35,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(
     requestLog,
     securityHeaders(indexHtml ? inlineScriptSources(indexHtml) : []),
+    limitBodies,
   )
   app.use('/api/*', sameOriginOnly)
   app.use('/api/*', async (c, next) => {
@@ -54,6 +60,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.onError((error, c) => {
     if (error instanceof HTTPException) return error.getResponse()
+    const tooLarge = bodyTooLarge(error)
+    if (tooLarge) return tooLargeResponse(c, tooLarge.limit)
     deps.log.error(
       `${c.req.method} ${c.req.path} failed: ${error.stack ?? error}`,
     )

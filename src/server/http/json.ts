@@ -1,6 +1,7 @@
 // Request bodies enter through zod: a failure is a 400 naming the field, never a 500.
 import type { Context } from 'hono'
 import type { z } from 'zod'
+import { bodyTooLarge } from './body-limit.ts'
 
 type Parsed<T> =
   { success: true; data: T } | { success: false; response: Response }
@@ -12,7 +13,9 @@ export async function readJson<T>(
   let raw: unknown
   try {
     raw = await c.req.json()
-  } catch {
+  } catch (error) {
+    // Past the cap is a 413 (app.onError), not a body that fails to parse.
+    if (bodyTooLarge(error)) throw error
     return {
       success: false,
       response: c.json({ message: 'Request body must be JSON' }, 400),
