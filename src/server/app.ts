@@ -23,11 +23,13 @@ import {
   securityHeaders,
 } from './http/security.ts'
 import { mountSpa, readIndexHtml } from './http/spa.ts'
+import { createLimiters } from './limits.ts'
 import { validationRoutes } from './validation/routes.ts'
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>()
   const indexHtml = deps.distDir ? readIndexHtml(deps.distDir) : null
+  const limiters = createLimiters(deps.env, deps.now)
   app.use(async (c, next) => {
     c.set('deps', deps)
     await next()
@@ -46,12 +48,15 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   })
 
   app.get('/api/public/health', (c) => c.json({ status: 'ok' }))
-  app.route('/api/public/auth', authRoutes)
+  app.route('/api/public/auth', authRoutes(limiters.localLogins))
   app.route('/api/public/analytics', analyticsRoutes)
   app.route(VALIDATE_DATABASE_URL_PATH, validationRoutes(deps.databaseChecks))
   // Before /api/v1: PUT /api/v1/sources and the /:id actions answer here; GET /api/v1/sources
   // stays in apiRoutes.
-  app.route('/api/v1/sources', sourceRoutes(deps.databaseChecks))
+  app.route(
+    '/api/v1/sources',
+    sourceRoutes(deps.databaseChecks ?? {}, limiters.sourceCreates),
+  )
   app.route('/api/v1/sources', sourceActionRoutes)
   app.route('/api/v1', apiRoutes)
   app.route('/v1/shape', sourceShapeRoutes)

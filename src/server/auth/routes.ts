@@ -2,8 +2,10 @@
 import { Hono, type Context } from 'hono'
 import { localLoginSchema } from '../../shared/entities.ts'
 import { signInIdentity, type IdentityInput } from '../control/users.ts'
+import { clientIp } from '../http/client-ip.ts'
 import { ownOrigin, type AppEnv } from '../http/context.ts'
 import { readJson } from '../http/json.ts'
+import { tooManyRequests, type RateLimiter } from '../http/rate-limit.ts'
 import {
   clearSessionCookie,
   readSessionCookie,
@@ -42,83 +44,97 @@ async function startSession(c: Context<AppEnv>, identity: IdentityInput) {
   return user
 }
 
-export const authRoutes = new Hono<AppEnv>()
-  .get('/:provider/login', async (c) => {
-    const { env, db } = c.var.deps
-    const { name, provider } = providerFor(c)
-    if (!provider) {
-      if (providerNames.has(name) && env.localLoginEnabled)
-        return c.redirect(LOCAL_SIGN_IN_PAGE)
-      return c.json({ message: `Sign-in with ${name} is not configured` }, 404)
-    }
-    const pending = provider.begin()
-    const { state, binding } = await createOAuthState(db, name, pending)
-    setBindingCookie(c, name, binding)
-    return c.redirect(provider.authorizationUrl(state, pending).toString())
-  })
-  .get('/:provider/callback', async (c) => {
-    const { db, log } = c.var.deps
-    const { name, provider } = providerFor(c)
-    if (!provider)
-      return c.json({ message: `Sign-in with ${name} is not configured` }, 404)
-    const pending = await consumeOAuthState(
-      db,
-      name,
-      c.req.query('state'),
-      takeBindingCookie(c, name),
-    )
-    if (!pending)
-      return c.json(
-        {
-          message:
-            'This sign-in link is invalid or has expired. Please sign in again.',
-        },
-        400,
+/** `localLogins`: the per-IP limit on local sign-ins, each of which can make a user. */
+export const authRoutes = (localLogins: RateLimiter) =>
+  new Hono<AppEnv>()
+    .get('/:provider/login', async (c) => {
+      const { env, db } = c.var.deps
+      const { name, provider } = providerFor(c)
+      if (!provider) {
+        if (providerNames.has(name) && env.localLoginEnabled)
+          return c.redirect(LOCAL_SIGN_IN_PAGE)
+        return c.json(
+          { message: `Sign-in with ${name} is not configured` },
+          404,
+        )
+      }
+      const pending = provider.begin()
+      const { state, binding } = await createOAuthState(db, name, pending)
+      setBindingCookie(c, name, binding)
+      return c.redirect(provider.authorizationUrl(state, pending).toString())
+    })
+    .get('/:provider/callback', async (c) => {
+      const { db, log } = c.var.deps
+      const { name, provider } = providerFor(c)
+      if (!provider)
+        return c.json(
+          { message: `Sign-in with ${name} is not configured` },
+          404,
+        )
+      const pending = await consumeOAuthState(
+        db,
+        name,
+        c.req.query('state'),
+        takeBindingCookie(c, name),
       )
-    const denied = c.req.query('error')
-    if (denied)
-      return c.redirect(`/?sign_in_error=${encodeURIComponent(denied)}`)
-    const code = c.req.query('code')
-    if (!code) return c.json({ message: 'Missing authorization code' }, 400)
-    try {
-      const identity = await provider.identify(code, pending)
-      await startSession(c, { provider: provider.name, ...identity })
-    } catch (error) {
-      log.warn(`sign-in with ${name} failed: ${(error as Error).message}`)
-      return c.redirect('/?sign_in_error=provider_failed')
-    }
-    return c.redirect('/')
-  })
-  .post('/local/login', async (c) => {
-    if (!c.var.deps.env.localLoginEnabled)
-      return c.json({ message: 'Local sign-in is not enabled' }, 404)
-    const body = await readJson(c, localLoginSchema)
-    if (!body.success) return body.response
-    const { name, email } = body.data
-    const user = await startSession(c, {
-      provider: 'local',
-      subject: email.toLowerCase(),
-      email,
-      name,
+      if (!pending)
+        return c.json(
+          {
+            message:
+              'This sign-in link is invalid or has expired. Please sign in again.',
+          },
+          400,
+        )
+      const denied = c.req.query('error')
+      if (denied)
+        return c.redirect(`/?sign_in_error=${encodeURIComponent(denied)}`)
+      const code = c.req.query('code')
+      if (!code) return c.json({ message: 'Missing authorization code' }, 400)
+      try {
+        const identity = await provider.identify(code, pending)
+        await startSession(c, { provider: provider.name, ...identity })
+      } catch (error) {
+        log.warn(`sign-in with ${name} failed: ${(error as Error).message}`)
+        return c.redirect('/?sign_in_error=provider_failed')
+      }
+      return c.redirect('/')
     })
-    return c.json(user)
-  })
-  .get('/user', requireUser, (c) => {
-    const { id, email, name } = c.var.user
-    return c.json({ id, email, name })
-  })
-  .post('/logout', async (c) => {
-    const { db } = c.var.deps
-    const session = await resolveSession(db, readSessionCookie(c))
-    if (session) await deleteSession(db, session.sessionId)
-    clearSessionCookie(c)
-    return c.json({ ok: true })
-  })
-  .get('/providers', (c) => {
-    const { env } = c.var.deps
-    return c.json({
-      github: env.githubEnabled,
-      google: env.googleEnabled,
-      local: env.localLoginEnabled,
+    .post('/local/login', async (c) => {
+      if (!c.var.deps.env.localLoginEnabled)
+        return c.json({ message: 'Local sign-in is not enabled' }, 404)
+      const admission = localLogins.admit(`ip:${clientIp(c)}`)
+      if (!admission.admitted)
+        return tooManyRequests(
+          'Too many sign-ins from this address; please try again later.',
+          admission.retryAfterSeconds,
+        )
+      const body = await readJson(c, localLoginSchema)
+      if (!body.success) return body.response
+      const { name, email } = body.data
+      const user = await startSession(c, {
+        provider: 'local',
+        subject: email.toLowerCase(),
+        email,
+        name,
+      })
+      return c.json(user)
     })
-  })
+    .get('/user', requireUser, (c) => {
+      const { id, email, name } = c.var.user
+      return c.json({ id, email, name })
+    })
+    .post('/logout', async (c) => {
+      const { db } = c.var.deps
+      const session = await resolveSession(db, readSessionCookie(c))
+      if (session) await deleteSession(db, session.sessionId)
+      clearSessionCookie(c)
+      return c.json({ ok: true })
+    })
+    .get('/providers', (c) => {
+      const { env } = c.var.deps
+      return c.json({
+        github: env.githubEnabled,
+        google: env.googleEnabled,
+        local: env.localLoginEnabled,
+      })
+    })
