@@ -9,6 +9,9 @@ export const JSON_BODY_LIMIT_BYTES = 8 * 1024
 /** /ingest forwards posthog-js batches, which hold many events and can be large. */
 export const INGEST_BODY_LIMIT_BYTES = 1024 * 1024
 
+/** Each parameter a provider sends to the OAuth callback; real ones are far shorter. */
+export const OAUTH_PARAM_MAX_LENGTH = 2048
+
 /** The window of every per-minute rate. */
 export const RATE_WINDOW_MS = 60_000
 

@@ -188,3 +188,19 @@ describe('fields', () => {
     )
   })
 })
+
+describe('query parameters', () => {
+  it('answers 400 naming an over-long OAuth callback parameter', async () => {
+    const github = api.buildApp({
+      GITHUB_CLIENT_ID: 'id',
+      GITHUB_CLIENT_SECRET: 'secret',
+    })
+    const response = await new Browser(github).get(
+      `/api/public/auth/github/callback?state=s&code=${'c'.repeat(2049)}`,
+    )
+    expect(response.status).toBe(400)
+    expect(((await response.json()) as { message: string }).message).toBe(
+      'code: must be at most 2048 characters',
+    )
+  })
+})

@@ -1,11 +1,13 @@
 // /api/public/auth: OAuth sign-in (GitHub, Google), local sign-in, the current user, logout.
 import { Hono, type Context } from 'hono'
+import { z } from 'zod'
 import { localLoginSchema } from '../../shared/entities.ts'
 import { signInIdentity, type IdentityInput } from '../control/users.ts'
 import { clientIp } from '../http/client-ip.ts'
 import { ownOrigin, type AppEnv } from '../http/context.ts'
-import { readJson } from '../http/json.ts'
+import { readJson, readQuery } from '../http/json.ts'
 import { tooManyRequests, type RateLimiter } from '../http/rate-limit.ts'
+import { OAUTH_PARAM_MAX_LENGTH } from '../limits.ts'
 import {
   clearSessionCookie,
   readSessionCookie,
@@ -22,6 +24,20 @@ import { createSession, deleteSession, resolveSession } from './sessions.ts'
 export const LOCAL_SIGN_IN_PAGE = '/sign-in/local'
 
 const providerNames = new Set<string>(['github', 'google'])
+
+// The code goes on to the provider and the error into a redirect: bounded before either.
+const callbackParam = z
+  .string()
+  .max(
+    OAUTH_PARAM_MAX_LENGTH,
+    `must be at most ${OAUTH_PARAM_MAX_LENGTH} characters`,
+  )
+  .optional()
+const callbackQuerySchema = z.object({
+  state: callbackParam,
+  code: callbackParam,
+  error: callbackParam,
+})
 
 function providerFor(c: Context<AppEnv>) {
   const name = c.req.param('provider') ?? ''
@@ -71,10 +87,12 @@ export const authRoutes = (localLogins: RateLimiter) =>
           { message: `Sign-in with ${name} is not configured` },
           404,
         )
+      const query = readQuery(c, callbackQuerySchema)
+      if (!query.success) return query.response
       const pending = await consumeOAuthState(
         db,
         name,
-        c.req.query('state'),
+        query.data.state,
         takeBindingCookie(c, name),
       )
       if (!pending)
@@ -85,10 +103,10 @@ export const authRoutes = (localLogins: RateLimiter) =>
           },
           400,
         )
-      const denied = c.req.query('error')
+      const denied = query.data.error
       if (denied)
         return c.redirect(`/?sign_in_error=${encodeURIComponent(denied)}`)
-      const code = c.req.query('code')
+      const code = query.data.code
       if (!code) return c.json({ message: 'Missing authorization code' }, 400)
       try {
         const identity = await provider.identify(code, pending)
