@@ -1,7 +1,10 @@
 // Request bodies and fields are bounded where they enter: a body past its route's cap is a 413
 // read no further than the cap (with or without content-length), a field past its length a
 // 400 naming it.
+import { serve } from '@hono/node-server'
 import { randomInt } from 'node:crypto'
+import { request } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   INGEST_BODY_LIMIT_BYTES,
@@ -67,6 +70,68 @@ describe('request bodies', () => {
     expect(response.status).toBe(413)
     expect(await response.json()).toEqual(tooLarge(JSON_BODY_LIMIT_BYTES))
     expect(body.sent()).toBeLessThanOrEqual(JSON_BODY_LIMIT_BYTES + 2 * CHUNK)
+  })
+
+  it('answers 413 to a chunked body over a real socket, and closes it', async () => {
+    const server = serve({
+      fetch: api.app.fetch,
+      port: 0,
+      hostname: '127.0.0.1',
+    })
+    await new Promise((resolve) => server.once('listening', resolve))
+    const { port } = server.address() as AddressInfo
+    try {
+      const answer = await new Promise<{
+        status?: number
+        body: string
+        connection?: string
+      }>((resolve, reject) => {
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path: '/api/public/auth/local/login',
+            headers: {
+              origin: `http://127.0.0.1:${port}`,
+              'content-type': 'application/json',
+              'transfer-encoding': 'chunked',
+            },
+          },
+          (res) => {
+            let body = ''
+            res.on('data', (data: Buffer) => (body += data.toString()))
+            res.on('end', () =>
+              resolve({
+                status: res.statusCode,
+                body,
+                connection: res.headers.connection,
+              }),
+            )
+          },
+        )
+        // Writing into a socket the server closed fails; the answer is what counts.
+        req.on('error', reject)
+        const chunk = Buffer.alloc(CHUNK, 0x20)
+        let written = 0
+        const pump = (): void => {
+          while (written < 64 * 1024 * 1024) {
+            written += chunk.length
+            if (!req.write(chunk)) {
+              req.once('drain', pump)
+              return
+            }
+          }
+          req.end()
+        }
+        pump()
+      })
+      expect(answer.status).toBe(413)
+      expect(JSON.parse(answer.body)).toEqual(tooLarge(JSON_BODY_LIMIT_BYTES))
+      expect(answer.connection).toBe('close')
+    } finally {
+      await new Promise((resolve) => server.close(resolve))
+    }
   })
 
   it('answers 413 from content-length alone on the public check', async () => {
