@@ -55,8 +55,8 @@ async function insertOrFind(
   source: NewSource,
 ): Promise<Written> {
   const { target, connectionUrl, databaseKey } = source.address
-  // NO KEY UPDATE: it queues creates for this team without blocking rows that merely
-  // reference the team (memberships, sources of other writers' foreign-key checks).
+  // NO KEY UPDATE queues the creates of this team one after another, yet leaves alone the
+  // foreign-key checks of rows that merely reference the team (memberships, other writes).
   const team = await client.query(
     'select 1 from teams where id = $1 for no key update',
     [source.teamId],
