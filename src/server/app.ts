@@ -11,6 +11,11 @@ import { authRoutes } from './auth/routes.ts'
 import { SessionRequests } from './auth/session-requests.ts'
 import { gatewayRoutes } from './gateway/routes.ts'
 import { sourceShapeRoutes } from './gateway/source-shapes.ts'
+import {
+  bodyTooLarge,
+  limitBodies,
+  tooLargeResponse,
+} from './http/body-limit.ts'
 import type { AppDeps, AppEnv } from './http/context.ts'
 import {
   inlineScriptSources,
@@ -19,12 +24,14 @@ import {
   securityHeaders,
 } from './http/security.ts'
 import { mountSpa, readIndexHtml } from './http/spa.ts'
+import { createLimiters } from './limits.ts'
 import { validationRoutes } from './validation/routes.ts'
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>()
   const indexHtml = deps.distDir ? readIndexHtml(deps.distDir) : null
   const sessionRequests = new SessionRequests()
+  const limiters = createLimiters(deps.env, deps.now)
   app.use(async (c, next) => {
     c.set('deps', deps)
     c.set('sessionRequests', sessionRequests)
@@ -33,6 +40,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(
     requestLog,
     securityHeaders(indexHtml ? inlineScriptSources(indexHtml) : []),
+    limitBodies,
   )
   app.use('/api/*', sameOriginOnly)
   app.use('/api/*', async (c, next) => {
@@ -43,12 +51,15 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   })
 
   app.get('/api/public/health', (c) => c.json({ status: 'ok' }))
-  app.route('/api/public/auth', authRoutes)
+  app.route('/api/public/auth', authRoutes(limiters.localLogins))
   app.route('/api/public/analytics', analyticsRoutes)
   app.route(VALIDATE_DATABASE_URL_PATH, validationRoutes(deps.databaseChecks))
   // Before /api/v1: PUT /api/v1/sources and the /:id actions answer here; GET /api/v1/sources
   // stays in apiRoutes.
-  app.route('/api/v1/sources', sourceRoutes(deps.databaseChecks))
+  app.route(
+    '/api/v1/sources',
+    sourceRoutes(deps.databaseChecks ?? {}, limiters.sourceCreates),
+  )
   app.route('/api/v1/sources', sourceActionRoutes)
   app.route('/api/v1', apiRoutes)
   app.route('/v1/shape', sourceShapeRoutes)
@@ -57,6 +68,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.onError((error, c) => {
     if (error instanceof HTTPException) return error.getResponse()
+    const tooLarge = bodyTooLarge(error)
+    if (tooLarge) return tooLargeResponse(c, tooLarge.limit)
     deps.log.error(
       `${c.req.method} ${c.req.path} failed: ${error.stack ?? error}`,
     )

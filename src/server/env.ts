@@ -14,6 +14,9 @@ const flag = z
   .optional()
   .transform((v) => (v === undefined ? undefined : v === 'true' || v === '1'))
 
+const positiveInt = (fallback: number) =>
+  z.preprocess(blankIsUnset, z.coerce.number().int().min(1).default(fallback))
+
 const url = z
   .url()
   .optional()
@@ -61,6 +64,12 @@ const schema = z.object({
   POSTHOG_HOST: z.url().default('https://us.i.posthog.com'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   ALLOW_PRIVATE_DATABASE_TARGETS: flag,
+  /** Sources a team may have that are not deleted. */
+  MAX_SOURCES_PER_TEAM: positiveInt(20),
+  /** Sources one user, and one team, may add per minute (each is a standing connection). */
+  SOURCE_CREATES_PER_MINUTE: positiveInt(10),
+  /** Local sign-ins one client IP may make per minute (each can make a user). */
+  LOCAL_LOGINS_PER_MINUTE: positiveInt(10),
 })
 
 export type RawEnv = z.infer<typeof schema>

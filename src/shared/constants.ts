@@ -8,6 +8,15 @@ export const CLAIM_REDIRECT_MS = 2000
 export const SCHEMA_REFETCH_MS = 60_000
 export const SHAPE_ROW_COUNT_LIMIT = 1000
 
+// The longest values the API accepts (the spec leaves maximum lengths unshown). Generous for
+// any real value; they keep a request from making the server store or index megabytes.
+export const NAME_MAX_LENGTH = 200
+/** RFC 5321's limit on a whole address. */
+export const EMAIL_MAX_LENGTH = 320
+/** Postgres URLs name a host (at most 253), a user and a database (63 bytes each). */
+export const DATABASE_URL_MAX_LENGTH = 2048
+export const INSTANCE_MAX_LENGTH = 100
+
 export const DOCS_LINKS = [
   { label: 'Introduction', href: 'https://electric-sql.com/docs/intro' },
   { label: 'OSS Quickstart', href: 'https://electric-sql.com/docs/quickstart' },

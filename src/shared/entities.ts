@@ -1,5 +1,6 @@
 // Zod schemas of the entities the API returns (spec §3). Both sides parse with these.
 import { z } from 'zod'
+import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH } from './constants.ts'
 
 export const idSchema = z.uuid()
 
@@ -60,8 +61,16 @@ export const sourceSchema = z.object({
 })
 export type Source = z.infer<typeof sourceSchema>
 
-export const nameSchema = z.string().trim().min(1, 'Name is required').max(200)
-export const emailSchema = z.email('Enter a valid email address').max(320)
+export const nameSchema = z
+  .string()
+  .trim()
+  .min(1, 'Name is required')
+  .max(NAME_MAX_LENGTH, `Name must be at most ${NAME_MAX_LENGTH} characters`)
+export const emailSchema = z
+  // Length first: an email's pattern need not run over a megabyte.
+  .string()
+  .max(EMAIL_MAX_LENGTH, `Email must be at most ${EMAIL_MAX_LENGTH} characters`)
+  .pipe(z.email('Enter a valid email address'))
 
 export const localLoginSchema = z.object({
   name: nameSchema,

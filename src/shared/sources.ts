@@ -1,7 +1,9 @@
 // Sources as the API and the dashboard speak of them (spec §3, §7, §9): regions, the create,
 // delete and restart calls, and the stable set of event names the engine logs.
 import { z } from 'zod'
+import { INSTANCE_MAX_LENGTH } from './constants.ts'
 import { idSchema } from './entities.ts'
+import { databaseUrlSchema } from './validation.ts'
 
 export const REGIONS = [
   { id: 'us-east-1', label: 'US East (N. Virginia)', selectable: true },
@@ -21,9 +23,15 @@ export function regionLabel(id: string): string {
 export const createSourceRequestSchema = z.object({
   region: regionSchema,
   team_id: idSchema,
-  database_url: z.string().trim().min(1, 'A database URL is required'),
+  database_url: databaseUrlSchema.trim().min(1, 'A database URL is required'),
   /** Sent by the spec's client; its meaning is not shown, so it is accepted and not stored. */
-  instance: z.string().optional(),
+  instance: z
+    .string()
+    .max(
+      INSTANCE_MAX_LENGTH,
+      `instance must be at most ${INSTANCE_MAX_LENGTH} characters`,
+    )
+    .optional(),
 })
 export type CreateSourceRequest = z.infer<typeof createSourceRequestSchema>
 

@@ -1,11 +1,20 @@
 // The answer of POST /api/public/validate-pg-database-url (spec §3 "Database validation
 // result", §7), shared by the server's readiness checks and the app's results panel.
 import { z } from 'zod'
+import { DATABASE_URL_MAX_LENGTH } from './constants.ts'
 
 export const VALIDATE_DATABASE_URL_PATH = '/api/public/validate-pg-database-url'
 
+/** A pasted database URL, bounded before anything parses it. */
+export const databaseUrlSchema = z
+  .string()
+  .max(
+    DATABASE_URL_MAX_LENGTH,
+    `A database URL must be at most ${DATABASE_URL_MAX_LENGTH} characters`,
+  )
+
 export const validateDatabaseRequestSchema = z.object({
-  database_url: z.string(),
+  database_url: databaseUrlSchema,
 })
 
 /** Extra findings beyond the spec's flags; the panel shows them as warnings. */

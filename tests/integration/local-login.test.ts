@@ -154,3 +154,31 @@ describe('local login once a provider is configured', () => {
     })
   })
 })
+
+describe('a burst of local sign-ins', () => {
+  it('answers 429 with retry-after past the rate per client IP, making no user', async () => {
+    let time = Date.now()
+    const app = buildApp(
+      database.db,
+      { LOCAL_LOGINS_PER_MINUTE: '3' },
+      { now: () => time },
+    )
+    for (let i = 0; i < 3; i += 1) {
+      const response = await login(app, { name: 'Ada', email: uniqueEmail() })
+      expect(response.status).toBe(200)
+    }
+    const users = await countRows(database.db, 'users')
+    const limited = await login(app, { name: 'Ada', email: uniqueEmail() })
+    expect(limited.status).toBe(429)
+    expect(limited.headers.get('retry-after')).toBe('60')
+    expect(await limited.json()).toEqual({
+      message: 'Too many sign-ins from this address; please try again later.',
+    })
+    expect(setCookieFor(limited, SESSION_COOKIE)).toBeUndefined()
+    expect(await countRows(database.db, 'users')).toBe(users)
+
+    time += 60_000
+    const later = await login(app, { name: 'Ada', email: uniqueEmail() })
+    expect(later.status).toBe(200)
+  })
+})

@@ -157,3 +157,24 @@ describe('parseEnv', () => {
     })
   })
 })
+
+describe('limits', () => {
+  it('defaults to 20 sources per team and 10 creates and sign-ins a minute', () => {
+    const env = parseEnv({})
+    expect(env.MAX_SOURCES_PER_TEAM).toBe(20)
+    expect(env.SOURCE_CREATES_PER_MINUTE).toBe(10)
+    expect(env.LOCAL_LOGINS_PER_MINUTE).toBe(10)
+    expect(parseEnv({ MAX_SOURCES_PER_TEAM: '50' }).MAX_SOURCES_PER_TEAM).toBe(
+      50,
+    )
+  })
+
+  it('names a limit that is not a positive whole number', () => {
+    expect(envError({ MAX_SOURCES_PER_TEAM: '0' })).toMatch(
+      /MAX_SOURCES_PER_TEAM: /,
+    )
+    expect(envError({ LOCAL_LOGINS_PER_MINUTE: 'many' })).toMatch(
+      /LOCAL_LOGINS_PER_MINUTE: /,
+    )
+  })
+})

@@ -1,10 +1,12 @@
 // /ingest/*: the app's analytics, forwarded to PostHog. Going through our own origin keeps
 // PostHog out of the CSP, and keeps the session cookie on our side: headers are forwarded from
 // short allowlists (so hop-by-hop headers, cookies and credentials never cross), bodies stream
-// through unbuffered, and a slow or unreachable PostHog costs a 502/504, never the server.
+// through unbuffered (capped by http/body-limit.ts as they go), and a slow or unreachable
+// PostHog costs a 502/504, never the server.
 import type { HttpBindings } from '@hono/node-server'
 import { Hono, type Context } from 'hono'
 import { INGEST_PATH } from '../../shared/analytics.ts'
+import { bodyTooLarge } from '../http/body-limit.ts'
 import type { AppEnv } from '../http/context.ts'
 import { assetsHost, isAssetPath } from './posthog-hosts.ts'
 
@@ -85,6 +87,8 @@ export function ingestRoutes({ timeoutMs = INGEST_TIMEOUT_MS } = {}) {
         headers: pick(upstream.headers, RESPONSE_HEADERS),
       })
     } catch (error) {
+      // The sender's fault, not PostHog's: app.onError answers 413.
+      if (bodyTooLarge(error)) throw error
       const timedOut =
         error instanceof DOMException && error.name === 'TimeoutError'
       const reason = timedOut ? 'timed out' : describe(error)

@@ -1,7 +1,8 @@
 // PUT /api/v1/sources: adds a source (spec §7). 201 with the new source and its txid; 200 with
 // the team's existing source for that database and region; 400 for a body, URL or host we
 // refuse and for a database that is not ready (the UI shows the message after 'Failed to add
-// source: '); 404 for a team the user is not in; 429 past the limit on readiness checks.
+// source: '); 404 for a team the user is not in; 409 when the team has its maximum of sources;
+// 429 past the rate of creates per user and per team, or the limit on readiness checks.
 import { Hono } from 'hono'
 import {
   ALREADY_REGISTERED_MESSAGE,
@@ -12,6 +13,7 @@ import { requireUser } from '../auth/middleware.ts'
 import { getTeam } from '../control/teams.ts'
 import type { AppEnv } from '../http/context.ts'
 import { readJson } from '../http/json.ts'
+import { tooManyRequests, type RateLimiter } from '../http/rate-limit.ts'
 import {
   checkSourceReady,
   guardSourceUrl,
@@ -22,7 +24,15 @@ import { systemResolver } from '../validation/guard.ts'
 import { createCheckLimiter, tooManyChecks } from '../validation/rate-limit.ts'
 import type { DatabaseCheckSettings } from '../validation/routes.ts'
 
-export function sourceRoutes(settings: DatabaseCheckSettings = {}) {
+/** Shown after 'Failed to add source: ' (spec §8). */
+export const teamFullMessage = (max: number) =>
+  `This team already has ${max} sources, the most it can have. Delete a source to add another.`
+
+/** `creates`: the rate of creates, counted per user and per team. */
+export function sourceRoutes(
+  settings: DatabaseCheckSettings,
+  creates: RateLimiter,
+) {
   // Each check connects to a host the user chose: limited per user, like the public check per IP.
   const limiter = createCheckLimiter(settings.limits)
   let reportedMissingKey = false
@@ -41,6 +51,13 @@ export function sourceRoutes(settings: DatabaseCheckSettings = {}) {
     const { team_id, region, database_url } = body.data
     if (!(await getTeam(deps.db, user.id, team_id)))
       return c.json({ message: 'Team not found' }, 404)
+    // Every create is a connection the server keeps making to a host the user chose.
+    const rate = creates.admit(`user:${user.id}`, `team:${team_id}`)
+    if (!rate.admitted)
+      return tooManyRequests(
+        'Too many sources added in a short time; please try again in a minute.',
+        rate.retryAfterSeconds,
+      )
 
     const checks: CheckSettings = {
       allowPrivate: deps.env.allowPrivateDatabaseTargets,
@@ -63,8 +80,16 @@ export function sourceRoutes(settings: DatabaseCheckSettings = {}) {
       region,
       address: checked.address,
       instanceId: deps.sources?.instanceId ?? 'api',
+      maxPerTeam: deps.env.MAX_SOURCES_PER_TEAM,
     })
-    if (!outcome.created) {
+    if (outcome.kind === 'no_team')
+      return c.json({ message: 'Team not found' }, 404)
+    if (outcome.kind === 'team_full')
+      return c.json(
+        { message: teamFullMessage(deps.env.MAX_SOURCES_PER_TEAM) },
+        409,
+      )
+    if (outcome.kind === 'existing') {
       const { id, source_secret, status } = outcome
       const existing: CreateSourceResponse = {
         id,

@@ -1,9 +1,13 @@
 // /api/public/auth: OAuth sign-in (GitHub, Google), local sign-in, the current user, logout.
 import { Hono, type Context } from 'hono'
+import { z } from 'zod'
 import { localLoginSchema } from '../../shared/entities.ts'
 import { signInIdentity, type IdentityInput } from '../control/users.ts'
+import { clientIp } from '../http/client-ip.ts'
 import { ownOrigin, type AppEnv } from '../http/context.ts'
-import { readJson } from '../http/json.ts'
+import { readJson, readQuery } from '../http/json.ts'
+import { tooManyRequests, type RateLimiter } from '../http/rate-limit.ts'
+import { OAUTH_PARAM_MAX_LENGTH } from '../limits.ts'
 import {
   clearSessionCookie,
   readSessionCookie,
@@ -20,6 +24,20 @@ import { createSession, deleteSession, resolveSession } from './sessions.ts'
 export const LOCAL_SIGN_IN_PAGE = '/sign-in/local'
 
 const providerNames = new Set<string>(['github', 'google'])
+
+// The code goes on to the provider and the error into a redirect: bounded before either.
+const callbackParam = z
+  .string()
+  .max(
+    OAUTH_PARAM_MAX_LENGTH,
+    `must be at most ${OAUTH_PARAM_MAX_LENGTH} characters`,
+  )
+  .optional()
+const callbackQuerySchema = z.object({
+  state: callbackParam,
+  code: callbackParam,
+  error: callbackParam,
+})
 
 function providerFor(c: Context<AppEnv>) {
   const name = c.req.param('provider') ?? ''
@@ -42,89 +60,105 @@ async function startSession(c: Context<AppEnv>, identity: IdentityInput) {
   return user
 }
 
-export const authRoutes = new Hono<AppEnv>()
-  .get('/:provider/login', async (c) => {
-    const { env, db } = c.var.deps
-    const { name, provider } = providerFor(c)
-    if (!provider) {
-      if (providerNames.has(name) && env.localLoginEnabled)
-        return c.redirect(LOCAL_SIGN_IN_PAGE)
-      return c.json({ message: `Sign-in with ${name} is not configured` }, 404)
-    }
-    const pending = provider.begin()
-    const { state, binding } = await createOAuthState(db, name, pending)
-    setBindingCookie(c, name, binding)
-    return c.redirect(provider.authorizationUrl(state, pending).toString())
-  })
-  .get('/:provider/callback', async (c) => {
-    const { db, log } = c.var.deps
-    const { name, provider } = providerFor(c)
-    if (!provider)
-      return c.json({ message: `Sign-in with ${name} is not configured` }, 404)
-    const pending = await consumeOAuthState(
-      db,
-      name,
-      c.req.query('state'),
-      takeBindingCookie(c, name),
-    )
-    if (!pending)
-      return c.json(
-        {
-          message:
-            'This sign-in link is invalid or has expired. Please sign in again.',
-        },
-        400,
+/** `localLogins`: the per-IP limit on local sign-ins, each of which can make a user. */
+export const authRoutes = (localLogins: RateLimiter) =>
+  new Hono<AppEnv>()
+    .get('/:provider/login', async (c) => {
+      const { env, db } = c.var.deps
+      const { name, provider } = providerFor(c)
+      if (!provider) {
+        if (providerNames.has(name) && env.localLoginEnabled)
+          return c.redirect(LOCAL_SIGN_IN_PAGE)
+        return c.json(
+          { message: `Sign-in with ${name} is not configured` },
+          404,
+        )
+      }
+      const pending = provider.begin()
+      const { state, binding } = await createOAuthState(db, name, pending)
+      setBindingCookie(c, name, binding)
+      return c.redirect(provider.authorizationUrl(state, pending).toString())
+    })
+    .get('/:provider/callback', async (c) => {
+      const { db, log } = c.var.deps
+      const { name, provider } = providerFor(c)
+      if (!provider)
+        return c.json(
+          { message: `Sign-in with ${name} is not configured` },
+          404,
+        )
+      const query = readQuery(c, callbackQuerySchema)
+      if (!query.success) return query.response
+      const pending = await consumeOAuthState(
+        db,
+        name,
+        query.data.state,
+        takeBindingCookie(c, name),
       )
-    const denied = c.req.query('error')
-    if (denied)
-      return c.redirect(`/?sign_in_error=${encodeURIComponent(denied)}`)
-    const code = c.req.query('code')
-    if (!code) return c.json({ message: 'Missing authorization code' }, 400)
-    try {
-      const identity = await provider.identify(code, pending)
-      await startSession(c, { provider: provider.name, ...identity })
-    } catch (error) {
-      log.warn(`sign-in with ${name} failed: ${(error as Error).message}`)
-      return c.redirect('/?sign_in_error=provider_failed')
-    }
-    return c.redirect('/')
-  })
-  .post('/local/login', async (c) => {
-    if (!c.var.deps.env.localLoginEnabled)
-      return c.json({ message: 'Local sign-in is not enabled' }, 404)
-    const body = await readJson(c, localLoginSchema)
-    if (!body.success) return body.response
-    const { name, email } = body.data
-    const user = await startSession(c, {
-      provider: 'local',
-      subject: email.toLowerCase(),
-      email,
-      name,
+      if (!pending)
+        return c.json(
+          {
+            message:
+              'This sign-in link is invalid or has expired. Please sign in again.',
+          },
+          400,
+        )
+      const denied = query.data.error
+      if (denied)
+        return c.redirect(`/?sign_in_error=${encodeURIComponent(denied)}`)
+      const code = query.data.code
+      if (!code) return c.json({ message: 'Missing authorization code' }, 400)
+      try {
+        const identity = await provider.identify(code, pending)
+        await startSession(c, { provider: provider.name, ...identity })
+      } catch (error) {
+        log.warn(`sign-in with ${name} failed: ${(error as Error).message}`)
+        return c.redirect('/?sign_in_error=provider_failed')
+      }
+      return c.redirect('/')
     })
-    return c.json(user)
-  })
-  .get('/user', requireUser, (c) => {
-    const { id, email, name } = c.var.user
-    return c.json({ id, email, name })
-  })
-  .post('/logout', async (c) => {
-    const { db } = c.var.deps
-    const session = await resolveSession(db, readSessionCookie(c))
-    if (session) {
-      await deleteSession(db, session.sessionId)
-      c.var.sessionRequests.end(session.sessionId)
-    }
-    clearSessionCookie(c)
-    // Shape answers are no-store, but a browser may hold some from before they were (a week's
-    // lifetime, secrets included); the browser drops this origin's HTTP cache.
-    c.header('clear-site-data', '"cache"')
-    return c.json({ ok: true })
-  })
-  .get('/providers', (c) => {
-    const { env } = c.var.deps
-    return c.json({
-      github: env.githubEnabled,
-      google: env.googleEnabled,
-      local: env.localLoginEnabled,
+    .post('/local/login', async (c) => {
+      if (!c.var.deps.env.localLoginEnabled)
+        return c.json({ message: 'Local sign-in is not enabled' }, 404)
+      const admission = localLogins.admit(`ip:${clientIp(c)}`)
+      if (!admission.admitted)
+        return tooManyRequests(
+          'Too many sign-ins from this address; please try again later.',
+          admission.retryAfterSeconds,
+        )
+      const body = await readJson(c, localLoginSchema)
+      if (!body.success) return body.response
+      const { name, email } = body.data
+      const user = await startSession(c, {
+        provider: 'local',
+        subject: email.toLowerCase(),
+        email,
+        name,
+      })
+      return c.json(user)
     })
-  })
+    .get('/user', requireUser, (c) => {
+      const { id, email, name } = c.var.user
+      return c.json({ id, email, name })
+    })
+    .post('/logout', async (c) => {
+      const { db } = c.var.deps
+      const session = await resolveSession(db, readSessionCookie(c))
+      if (session) {
+        await deleteSession(db, session.sessionId)
+        c.var.sessionRequests.end(session.sessionId)
+      }
+      clearSessionCookie(c)
+      // Shape answers are no-store, but a browser may hold some from before they were (a
+      // week's lifetime, secrets included); the browser drops this origin's HTTP cache.
+      c.header('clear-site-data', '"cache"')
+      return c.json({ ok: true })
+    })
+    .get('/providers', (c) => {
+      const { env } = c.var.deps
+      return c.json({
+        github: env.githubEnabled,
+        google: env.googleEnabled,
+        local: env.localLoginEnabled,
+      })
+    })

@@ -22,6 +22,8 @@ export type AppDeps = {
   sourcePasswordKey?: Buffer
   /** The readiness check's resolver and limits; tests stub the one and tighten the other. */
   databaseChecks?: DatabaseCheckSettings
+  /** The clock of the rate limits (limits.ts); tests move it instead of waiting. */
+  now?: () => number
 }
 
 export type AppEnv = {

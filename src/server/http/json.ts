@@ -1,6 +1,8 @@
-// Request bodies enter through zod: a failure is a 400 naming the field, never a 500.
+// Request bodies and query strings enter through zod: a failure is a 400 naming the field,
+// never a 500.
 import type { Context } from 'hono'
 import type { z } from 'zod'
+import { bodyTooLarge } from './body-limit.ts'
 
 type Parsed<T> =
   { success: true; data: T } | { success: false; response: Response }
@@ -12,12 +14,23 @@ export async function readJson<T>(
   let raw: unknown
   try {
     raw = await c.req.json()
-  } catch {
+  } catch (error) {
+    // Past the cap is a 413 (app.onError), not a body that fails to parse.
+    if (bodyTooLarge(error)) throw error
     return {
       success: false,
       response: c.json({ message: 'Request body must be JSON' }, 400),
     }
   }
+  return parse(c, schema, raw)
+}
+
+/** The query string's first value of each name, through `schema`. */
+export function readQuery<T>(c: Context, schema: z.ZodType<T>): Parsed<T> {
+  return parse(c, schema, c.req.query())
+}
+
+function parse<T>(c: Context, schema: z.ZodType<T>, raw: unknown): Parsed<T> {
   const parsed = schema.safeParse(raw)
   if (parsed.success) return { success: true, data: parsed.data }
   const first = parsed.error.issues[0]

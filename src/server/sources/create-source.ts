@@ -1,6 +1,7 @@
 // Writes a new source, or finds the one a team already has for that database in that region.
-// The partial unique index (team, region, database_key) decides, so two requests racing for
-// the same database end with one row, and both answer with it.
+// Creates for one team queue on a lock of its team row, so the existing-database check and the
+// team's count of sources hold until the new row commits: two requests racing for the same
+// database end with one row, and no race takes a team past its maximum.
 import { randomBytes, randomUUID } from 'node:crypto'
 import type pg from 'pg'
 import {
@@ -19,18 +20,22 @@ export type NewSource = {
   address: SourceAddress
   /** Written into the source_created event. */
   instanceId: string
+  /** Sources the team may have that are not deleted (env MAX_SOURCES_PER_TEAM). */
+  maxPerTeam: number
 }
 
 type Existing = { id: string; source_secret: string; state: string }
 
 export type CreateOutcome =
-  | { created: true; id: string; source_secret: string; txid: number }
+  | { kind: 'created'; id: string; source_secret: string; txid: number }
   | {
-      created: false
+      kind: 'existing'
       id: string
       source_secret: string
       status: ApiSourceStatus
     }
+  | { kind: 'team_full' }
+  | { kind: 'no_team' }
 
 /** The API's three words for the states a live source can be in. */
 export function apiStatus(state: string): ApiSourceStatus {
@@ -38,26 +43,46 @@ export function apiStatus(state: string): ApiSourceStatus {
   return 'pending'
 }
 
-// A conflicting row that is deleted before we read it frees the key: try again, a few times.
-const ATTEMPTS = 3
+type Written =
+  | Existing
+  | { inserted: string; source_secret: string }
+  | 'team_full'
+  | 'no_team'
 
 async function insertOrFind(
   client: pg.PoolClient,
   key: Buffer,
   source: NewSource,
-): Promise<Existing | { inserted: string; source_secret: string } | null> {
+): Promise<Written> {
   const { target, connectionUrl, databaseKey } = source.address
+  // NO KEY UPDATE queues the creates of this team one after another, yet leaves alone the
+  // foreign-key checks of rows that merely reference the team (memberships, other writes).
+  const team = await client.query(
+    'select 1 from teams where id = $1 for no key update',
+    [source.teamId],
+  )
+  if (team.rowCount === 0) return 'no_team'
+  // Before the count: a database the team already has is answered even when the team is full.
+  const { rows } = await client.query<Existing>(
+    `select id, source_secret, state from sources
+      where team_id = $1 and region = $2 and database_key = $3 and deleted_at is null`,
+    [source.teamId, source.region, databaseKey],
+  )
+  if (rows[0]) return rows[0]
+  const count = await client.query<{ n: number }>(
+    'select count(*)::int as n from sources where team_id = $1 and deleted_at is null',
+    [source.teamId],
+  )
+  if ((count.rows[0]?.n ?? 0) >= source.maxPerTeam) return 'team_full'
+
   // Generated here, not by Postgres: the id is the sealed password's associated data.
   const id = randomUUID()
   const secret = randomBytes(32).toString('base64url')
   const sealed = target.password ? sealPassword(key, id, target.password) : null
-  const inserted = await client.query(
+  await client.query(
     `insert into sources (id, team_id, region, state, connection_url, encrypted_password,
                           source_secret, database_key)
-     values ($1, $2, $3, 'initializing', $4, $5, $6, $7)
-     on conflict (team_id, region, database_key)
-       where deleted_at is null and database_key is not null
-       do nothing`,
+     values ($1, $2, $3, 'initializing', $4, $5, $6, $7)`,
     [
       id,
       source.teamId,
@@ -68,23 +93,14 @@ async function insertOrFind(
       databaseKey,
     ],
   )
-  if (inserted.rowCount === 1) {
-    await logSourceEvent(
-      client,
-      id,
-      SOURCE_EVENTS.created,
-      { region: source.region, database: databaseKey },
-      source.instanceId,
-    )
-    return { inserted: id, source_secret: secret }
-  }
-  // Read committed: this statement sees the row that won, committed while we waited on it.
-  const { rows } = await client.query<Existing>(
-    `select id, source_secret, state from sources
-      where team_id = $1 and region = $2 and database_key = $3 and deleted_at is null`,
-    [source.teamId, source.region, databaseKey],
+  await logSourceEvent(
+    client,
+    id,
+    SOURCE_EVENTS.created,
+    { region: source.region, database: databaseKey },
+    source.instanceId,
   )
-  return rows[0] ?? null
+  return { inserted: id, source_secret: secret }
 }
 
 export async function createSource(
@@ -92,24 +108,21 @@ export async function createSource(
   key: Buffer,
   source: NewSource,
 ): Promise<CreateOutcome> {
-  for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
-    const { result, txid } = await transactionWithTxid(db, (client) =>
-      insertOrFind(client, key, source),
-    )
-    if (result === null) continue
-    if ('inserted' in result)
-      return {
-        created: true,
-        id: result.inserted,
-        source_secret: result.source_secret,
-        txid,
-      }
+  const { result, txid } = await transactionWithTxid(db, (client) =>
+    insertOrFind(client, key, source),
+  )
+  if (result === 'team_full' || result === 'no_team') return { kind: result }
+  if ('inserted' in result)
     return {
-      created: false,
-      id: result.id,
+      kind: 'created',
+      id: result.inserted,
       source_secret: result.source_secret,
-      status: apiStatus(result.state),
+      txid,
     }
+  return {
+    kind: 'existing',
+    id: result.id,
+    source_secret: result.source_secret,
+    status: apiStatus(result.state),
   }
-  throw new Error('The source could not be written: its key kept changing')
 }

@@ -31,6 +31,10 @@ export type DatabaseTarget = {
 export class DatabaseUrlError extends Error {}
 
 const ALLOWED_PARAMETERS = new Set(['sslmode', 'channel_binding'])
+/** Postgres names (NAMEDATALEN - 1): a longer user or database cannot exist. */
+const POSTGRES_NAME_MAX_BYTES = 63
+/** The longest name DNS can hold. */
+const HOST_MAX_LENGTH = 253
 const HOST_NAME =
   /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?$/
 
@@ -87,6 +91,15 @@ function normalizeHost(raw: string): string {
   return host.replace(/\.$/, '')
 }
 
+// Refused here rather than left to Postgres: the name becomes part of the source's indexed key.
+function postgresName(name: string, what: string): string {
+  if (new TextEncoder().encode(name).length > POSTGRES_NAME_MAX_BYTES)
+    throw new DatabaseUrlError(
+      `The ${what} is longer than Postgres allows (${POSTGRES_NAME_MAX_BYTES} bytes).`,
+    )
+  return name
+}
+
 function parsePort(raw: string): number {
   if (raw === '') return 5432
   const port = Number(raw)
@@ -127,12 +140,20 @@ export function parseDatabaseUrl(input: string): DatabaseTarget {
         `The URL parameter "${name}" is not supported; only sslmode and channel_binding are.`,
       )
   const host = normalizeHost(url.hostname)
-  const user = decode(url.username, 'user name')
+  // After normalizing: punycode makes a Unicode name longer.
+  if (host.length > HOST_MAX_LENGTH)
+    throw new DatabaseUrlError(
+      `The host name is longer than DNS allows (${HOST_MAX_LENGTH} characters).`,
+    )
+  const user = postgresName(decode(url.username, 'user name'), 'user name')
   if (user === '') throw new DatabaseUrlError('The URL must name a user.')
   const path = url.pathname.replace(/^\//, '')
   if (path.includes('/'))
     throw new DatabaseUrlError('The database name must not contain "/".')
-  const database = decode(path, 'database name') || user
+  const database = postgresName(
+    decode(path, 'database name') || user,
+    'database name',
+  )
   return {
     host,
     port: parsePort(url.port),

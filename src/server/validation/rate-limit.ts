@@ -1,5 +1,10 @@
 // Limits for the public check: a fixed window per client IP and a cap on checks running at
 // once. Each check opens connections to a stranger's host; the endpoint must not be a cannon.
+import {
+  createRateLimiter,
+  tooManyRequests,
+  type RateAdmission,
+} from '../http/rate-limit.ts'
 
 export type CheckLimits = {
   /** Checks one client IP may start per window. */
@@ -17,34 +22,25 @@ export const DEFAULT_CHECK_LIMITS: CheckLimits = {
 
 export type Admission =
   | { admitted: true; release: () => void }
-  | { admitted: false; retryAfterSeconds: number }
+  | Extract<RateAdmission, { admitted: false }>
 
 export function createCheckLimiter(
   limits: CheckLimits = DEFAULT_CHECK_LIMITS,
   now: () => number = Date.now,
 ) {
-  const windows = new Map<string, { start: number; count: number }>()
+  const rate = createRateLimiter(
+    { limit: limits.perIp, windowMs: limits.windowMs },
+    now,
+  )
   let running = 0
 
-  // Old windows are dropped as new requests come, so the map stays as small as the traffic.
-  const sweep = (time: number) => {
-    for (const [ip, window] of windows)
-      if (time - window.start >= limits.windowMs) windows.delete(ip)
-  }
-
   return {
-    admit(ip: string): Admission {
-      const time = now()
-      sweep(time)
-      const window = windows.get(ip) ?? { start: time, count: 0 }
-      if (window.count >= limits.perIp) {
-        const wait = window.start + limits.windowMs - time
-        return { admitted: false, retryAfterSeconds: Math.ceil(wait / 1000) }
-      }
+    admit(key: string): Admission {
+      // The cap first: a check refused for being one too many at once is not counted.
       if (running >= limits.concurrent)
         return { admitted: false, retryAfterSeconds: 1 }
-      window.count += 1
-      windows.set(ip, window)
+      const admission = rate.admit(key)
+      if (!admission.admitted) return admission
       running += 1
       let released = false
       return {
@@ -61,9 +57,5 @@ export function createCheckLimiter(
 export type CheckLimiter = ReturnType<typeof createCheckLimiter>
 
 /** The answer past a limit: 429 with when to try again. */
-export function tooManyChecks(retryAfterSeconds: number): Response {
-  return Response.json(
-    { message: 'Too many checks; please try again later.' },
-    { status: 429, headers: { 'retry-after': String(retryAfterSeconds) } },
-  )
-}
+export const tooManyChecks = (retryAfterSeconds: number): Response =>
+  tooManyRequests('Too many checks; please try again later.', retryAfterSeconds)

@@ -1,8 +1,8 @@
 // POST /api/public/validate-pg-database-url: the public readiness check. 200 with the result
 // even when checks fail, 400 for a URL we will not check, 429 past the limits.
-import { getConnInfo } from '@hono/node-server/conninfo'
-import { Hono, type Context } from 'hono'
+import { Hono } from 'hono'
 import { validateDatabaseRequestSchema } from '../../shared/validation.ts'
+import { clientIp } from '../http/client-ip.ts'
 import type { AppEnv } from '../http/context.ts'
 import { readJson } from '../http/json.ts'
 import { checkDatabase } from './check.ts'
@@ -16,16 +16,6 @@ import {
 } from './rate-limit.ts'
 
 export type DatabaseCheckSettings = { resolve?: Resolver; limits?: CheckLimits }
-
-// The socket's peer, never X-Forwarded-For (anyone can write that header). Behind a proxy all
-// visitors share its address; the per-IP limit then acts as a global one, which fails safe.
-function clientIp(c: Context): string {
-  try {
-    return getConnInfo(c).remote.address ?? 'unknown'
-  } catch {
-    return 'unknown' // in-process requests (tests) have no socket
-  }
-}
 
 export function validationRoutes(settings: DatabaseCheckSettings = {}) {
   const limiter = createCheckLimiter(settings.limits)

@@ -1,0 +1,69 @@
+// Fixed-window rate limits: each key (a client IP, a user, a team) may be admitted `limit`
+// times per window. Every limiter of the server is one of these, so they all answer alike.
+
+export type RateLimit = {
+  /** Admissions one key may have per window. */
+  limit: number
+  windowMs: number
+}
+
+export type RateAdmission =
+  { admitted: true } | { admitted: false; retryAfterSeconds: number }
+
+/** `now` is injectable so tests move time instead of waiting for it. */
+export function createRateLimiter(
+  rate: RateLimit,
+  now: () => number = Date.now,
+) {
+  const windows = new Map<string, { start: number; count: number }>()
+
+  // Old windows are dropped as new requests come, so the map stays as small as the traffic.
+  const sweep = (time: number) => {
+    for (const [key, window] of windows)
+      if (time - window.start >= rate.windowMs) windows.delete(key)
+  }
+
+  return {
+    /**
+     * Admits a request counted against every key, or none: a refusal consumes nothing, so a
+     * user refused for their team's rate keeps their own.
+     */
+    admit(...keys: string[]): RateAdmission {
+      const time = now()
+      sweep(time)
+      const current = keys.map(
+        (key) => [key, windows.get(key) ?? { start: time, count: 0 }] as const,
+      )
+      const full = current.filter(([, window]) => window.count >= rate.limit)
+      if (full.length > 0) {
+        const reopens = Math.max(
+          ...full.map(([, w]) => w.start + rate.windowMs),
+        )
+        // At least 1: a retry-after of 0 invites an immediate, equally refused retry.
+        const retryAfterSeconds = Math.max(
+          1,
+          Math.ceil((reopens - time) / 1000),
+        )
+        return { admitted: false, retryAfterSeconds }
+      }
+      for (const [key, window] of current) {
+        window.count += 1
+        windows.set(key, window)
+      }
+      return { admitted: true }
+    },
+  }
+}
+
+export type RateLimiter = ReturnType<typeof createRateLimiter>
+
+/** The answer past a limit: 429, a message the dashboard can show, and when to try again. */
+export function tooManyRequests(
+  message: string,
+  retryAfterSeconds: number,
+): Response {
+  return Response.json(
+    { message },
+    { status: 429, headers: { 'retry-after': String(retryAfterSeconds) } },
+  )
+}

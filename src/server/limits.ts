@@ -1,0 +1,30 @@
+// What one client may ask of the server: every body cap, named once, and the rate limiters
+// built from the limits operators tune (env.ts holds those and their defaults).
+import type { Env } from './env.ts'
+import { createRateLimiter } from './http/rate-limit.ts'
+
+/** JSON API bodies: the largest legitimate one (a source create) is well under 3 KB. */
+export const JSON_BODY_LIMIT_BYTES = 8 * 1024
+
+/** /ingest forwards posthog-js batches, which hold many events and can be large. */
+export const INGEST_BODY_LIMIT_BYTES = 1024 * 1024
+
+/** Each parameter a provider sends to the OAuth callback; real ones are far shorter. */
+export const OAUTH_PARAM_MAX_LENGTH = 2048
+
+/** The window of every per-minute rate. */
+export const RATE_WINDOW_MS = 60_000
+
+/** One set per app, so apps built side by side (tests) never share counts. */
+export function createLimiters(env: Env, now: () => number = Date.now) {
+  const perMinute = (limit: number) =>
+    createRateLimiter({ limit, windowMs: RATE_WINDOW_MS }, now)
+  return {
+    /** Keyed by client IP. */
+    localLogins: perMinute(env.LOCAL_LOGINS_PER_MINUTE),
+    /** Keyed by user and by team: a create counts against both. */
+    sourceCreates: perMinute(env.SOURCE_CREATES_PER_MINUTE),
+  }
+}
+
+export type Limiters = ReturnType<typeof createLimiters>
