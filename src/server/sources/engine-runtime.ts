@@ -205,13 +205,13 @@ export class EngineSourceRuntime implements SourceRuntime {
       await dropReplication(withPassword(row.connection_url, password), names)
     } catch (error) {
       this.failedDrops.set(row.id, Date.now())
-      const problem = {
-        code: (error as { code?: string }).code,
-        message: redact(
-          (error as Error).message,
-          password instanceof Error ? null : password,
-        ),
-      }
+      const problem: Problem =
+        password instanceof Error
+          ? { message: UNDECRYPTABLE, own: true }
+          : {
+              code: (error as { code?: string }).code,
+              message: redact((error as Error).message, password),
+            }
       const change = transition(
         current,
         { kind: 'delete-failed', problem },
