@@ -227,7 +227,12 @@ export class ShapeDatabase {
     where: CompiledWhere | null,
   ): Promise<void> {
     const client = await this.pool.connect().catch((e: Error) => e)
-    if (client instanceof Error) return this.failShape(shape, client)
+    // Clients read a failure's message (503): a socket error would name addresses and ports.
+    if (client instanceof Error)
+      return this.failShape(
+        shape,
+        new UnavailableError('The database is unreachable'),
+      )
     try {
       const visibility = await takeSnapshot(
         client,

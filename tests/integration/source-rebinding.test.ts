@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Engine } from '../../src/engine/engine.ts'
+import { createEngineApp } from '../../src/engine/http/app.ts'
 import { ADDRESS_REFUSED } from '../../src/engine/net/pinned-socket.ts'
 import { replicationNames } from '../../src/engine/replication/names.ts'
 import { guardSourceUrl } from '../../src/server/sources/create-checks.ts'
@@ -175,6 +176,7 @@ describe('a source whose host name is rebound', () => {
     policy.allowPrivate = true
     dns.later = ['127.0.0.1']
     const database = await newDatabase()
+    await database.db.query('create table items (id int primary key)')
     const dataDir = await mkdtemp(join(tmpdir(), 'sluice-rebind-'))
     const engine = new Engine({ dataDir })
     try {
@@ -193,6 +195,13 @@ describe('a source whose host name is rebound', () => {
       dns.later = [METADATA]
       await expect(pool.query('select 1')).rejects.toMatchObject({
         code: ADDRESS_REFUSED,
+      })
+      // A shape that needs a new connection answers 503 in words that name nothing.
+      const shapes = createEngineApp({ database: attached })
+      const answer = await shapes.request('/v1/shape?table=items&offset=-1')
+      expect(answer.status).toBe(503)
+      expect(await answer.json()).toEqual({
+        message: 'The database is unreachable',
       })
       held.release()
       // The connection made before the rebinding stays usable (it is to the pinned address).
