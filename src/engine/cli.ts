@@ -27,9 +27,12 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 
 const engine = new Engine({ dataDir: values['data-dir'] ?? './.sluice-engine' })
+// No address guard (no pinHost): the operator running this names the database, loopback or not.
 const database = engine.attach('standalone', url, {
-  onStatus: (status, reason) =>
-    console.log(`database ${status}${reason ? `: ${reason}` : ''}`),
+  events: {
+    onStatus: (status, reason) =>
+      console.log(`database ${status}${reason ? `: ${reason}` : ''}`),
+  },
 })
 const app = createEngineApp({
   database,

@@ -3,6 +3,7 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import pg from 'pg'
+import { pinnedConnection, type HostPinner } from './net/pinned-socket.ts'
 import type { Change, Relation, Row, Transaction } from './replication/types.ts'
 import { definitionKey, type ShapeDefinition } from './shapes/definition.ts'
 import { ShapeRouter } from './shapes/router.ts'
@@ -37,6 +38,11 @@ export type DatabaseConfig = {
   /** Where this database's shape logs live. */
   dataDir: string
   events?: SupervisorEvents
+  /**
+   * Checks and pins the host's address on every connection, the pool's included: for a
+   * database a user named. The operator's own database (control plane, CLI) has none.
+   */
+  pinHost?: HostPinner
 }
 
 /** A shape request the engine cannot serve yet (database unreachable): 503 + retry-after. */
@@ -71,6 +77,8 @@ export class ShapeDatabase {
       max: 4,
       // Every value stays Postgres text output, exactly as replication delivers it.
       types: { getTypeParser: () => (value: string) => value },
+      // The pool opens connections lazily: each one is pinned when it is made.
+      ...pinnedConnection(config.pinHost),
     })
     this.pool.on('error', () => {})
     mkdirSync(this.shapesDir, { recursive: true })
@@ -86,6 +94,7 @@ export class ShapeDatabase {
           flushedLsn: (caughtUp) => this.confirmable(caughtUp),
         },
         beforeStream: (slotRecreated) => this.beforeStream(slotRecreated),
+        pinHost: config.pinHost,
       },
       config.events ?? {},
     )
@@ -218,7 +227,12 @@ export class ShapeDatabase {
     where: CompiledWhere | null,
   ): Promise<void> {
     const client = await this.pool.connect().catch((e: Error) => e)
-    if (client instanceof Error) return this.failShape(shape, client)
+    // Clients read a failure's message (503): a socket error would name addresses and ports.
+    if (client instanceof Error)
+      return this.failShape(
+        shape,
+        new UnavailableError('The database is unreachable'),
+      )
     try {
       const visibility = await takeSnapshot(
         client,

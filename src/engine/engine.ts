@@ -3,12 +3,24 @@ import { randomBytes } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ShapeDatabase, type LogLimit } from './database.ts'
+import type { HostPinner } from './net/pinned-socket.ts'
 import type { SupervisorEvents } from './supervisor.ts'
 
 export type EngineOptions = {
   dataDir: string
   /** Names this engine process in event logs; one per process by default. */
   instanceId?: string
+}
+
+export type AttachOptions = {
+  events?: SupervisorEvents
+  logLimit?: LogLimit
+  /**
+   * Checks and pins the host's address on every connection: required for a database a user
+   * named (its name may be rebound to an inner address later). Omitted only for a database
+   * the operator named: the control plane, the standalone CLI's.
+   */
+  pinHost?: HostPinner
 }
 
 export class Engine {
@@ -24,8 +36,7 @@ export class Engine {
   attach(
     id: string,
     connectionString: string,
-    events?: SupervisorEvents,
-    logLimit?: LogLimit,
+    options: AttachOptions = {},
   ): ShapeDatabase {
     const existing = this.databases.get(id)
     if (existing) return existing
@@ -33,8 +44,7 @@ export class Engine {
       id,
       connectionString,
       dataDir: this.dataDirOf(id),
-      events,
-      logLimit,
+      ...options,
     })
     this.databases.set(id, database)
     database.start()

@@ -2,6 +2,11 @@
 // when the slot is lost), the stream started, and restarted with backoff when it drops.
 import pg from 'pg'
 import {
+  ADDRESS_REFUSED,
+  pinnedConnection,
+  type HostPinner,
+} from './net/pinned-socket.ts'
+import {
   addTableToPublication,
   dropSlotAndPublication,
   ensurePublication,
@@ -30,13 +35,22 @@ export type SupervisorOptions = {
   handler: ReplicationHandler
   /** Runs before every stream start; `slotRecreated` means earlier shape logs are stale. */
   beforeStream(slotRecreated: boolean): Promise<void>
+  /** Checks and pins the host's address on every connect; none for the operator's database. */
+  pinHost?: HostPinner
 }
 
 const STATUS_INTERVAL_MS = 1000
 const BACKOFF_START_MS = 100
 const BACKOFF_MAX_MS = 10_000
 // Errors no retry will fix without someone changing the database: shown as `error`.
-const FATAL_CODES = new Set(['42501', '55000', '28000', '28P01', '3D000'])
+const FATAL_CODES = new Set([
+  '42501',
+  '55000',
+  '28000',
+  '28P01',
+  '3D000',
+  ADDRESS_REFUSED,
+])
 const INSUFFICIENT_PRIVILEGE = '42501'
 
 export class ReplicationSupervisor {
@@ -107,6 +121,7 @@ export class ReplicationSupervisor {
     const client = new pg.Client({
       connectionString: this.options.connectionString,
       options: this.options.sessionOptions,
+      ...pinnedConnection(this.options.pinHost),
     })
     client.on('error', () => {})
     await client.connect()
@@ -144,6 +159,7 @@ export class ReplicationSupervisor {
           // Confirm often: slot lag (WAL Postgres keeps for us) then stays near zero.
           statusIntervalMs: STATUS_INTERVAL_MS,
           signal: this.stopping.signal,
+          pinHost: this.options.pinHost,
         })
         this.stopStream = () => stream.stop()
         this.setStatus('active')

@@ -13,6 +13,8 @@ import { deriveKey, loadSecret } from './crypto/secret.ts'
 import type { Env } from './env.ts'
 import type { Logger } from './log.ts'
 import { EngineSourceRuntime } from './sources/engine-runtime.ts'
+import { sourceHostPinner } from './sources/pin-host.ts'
+import { systemResolver } from './validation/guard.ts'
 
 const DIST = fileURLToPath(new URL('../../dist/', import.meta.url))
 const PRUNE_EVERY_MS = 15 * 60 * 1000
@@ -66,11 +68,14 @@ export async function start(env: Env, log: Logger): Promise<Started> {
     'select current_database() as name',
   )
   const engine = new Engine({ dataDir: resolve(dataDir, 'engine') })
+  // The operator's own database (often loopback): no address guard, unlike users' sources.
   const shapes = engine.attach(`control_plane_${rows[0]?.name}`, url, {
-    onStatus: (status, reason) =>
-      log[status === 'active' ? 'info' : 'warn'](
-        `control-plane sync ${status}${reason ? `: ${reason}` : ''}`,
-      ),
+    events: {
+      onStatus: (status, reason) =>
+        log[status === 'active' ? 'info' : 'warn'](
+          `control-plane sync ${status}${reason ? `: ${reason}` : ''}`,
+        ),
+    },
   })
 
   const sourcePasswordKey = deriveKey(secret, 'source-passwords')
@@ -79,6 +84,10 @@ export async function start(env: Env, log: Logger): Promise<Started> {
     db,
     key: sourcePasswordKey,
     log,
+    pinHost: sourceHostPinner({
+      allowPrivate: env.allowPrivateDatabaseTargets,
+      resolve: systemResolver,
+    }),
   })
   sources.start()
 

@@ -16,6 +16,7 @@ import {
   eventNames,
   insertSource,
   personalTeam,
+  privateTargetsAllowed,
   sourceRow,
   startSourceServer,
   type SourceDatabase,
@@ -160,6 +161,7 @@ describe('the source runtime', () => {
       key: server.key,
       log: silentLogger,
       pollIntervalMs: 100,
+      pinHost: privateTargetsAllowed,
     })
     second.start()
     try {

@@ -32,12 +32,9 @@ export async function startTestEngine(
   // Slots are cluster-wide: every engine in a run needs its own.
   const id = options.id ?? `test_${randomBytes(4).toString('hex')}`
   const engine = new Engine({ dataDir })
-  const database = engine.attach(
-    id,
-    connectionString,
-    undefined,
-    options.logLimit,
-  )
+  const database = engine.attach(id, connectionString, {
+    logLimit: options.logLimit,
+  })
   const app = createEngineApp({ database, allowShapeDeletion: true })
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () =>

@@ -20,6 +20,8 @@ import {
   EngineSourceRuntime,
   type EngineRuntimeOptions,
 } from '../../src/server/sources/engine-runtime.ts'
+import { sourceHostPinner } from '../../src/server/sources/pin-host.ts'
+import { systemResolver } from '../../src/server/validation/guard.ts'
 import type { App } from './app.ts'
 
 export type SourceDatabase = {
@@ -152,6 +154,12 @@ export async function eventNames(db: Db, id: string): Promise<string[]> {
   return rows.map((row) => row.event_name)
 }
 
+/** The address guard as local mode sets it: the run's Postgres is on loopback. */
+export const privateTargetsAllowed = sourceHostPinner({
+  allowPrivate: true,
+  resolve: systemResolver,
+})
+
 export type SourceServer = {
   app: App
   engine: Engine
@@ -179,6 +187,7 @@ export async function startSourceServer(
     pollIntervalMs: 250,
     healthIntervalMs: 250,
     dropRetryMs: 500,
+    pinHost: privateTargetsAllowed,
     ...options,
   })
   runtime.start()

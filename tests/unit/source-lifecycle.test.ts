@@ -11,6 +11,7 @@ import {
   transition,
   type SourceSnapshot,
 } from '../../src/engine/sources/lifecycle.ts'
+import { ADDRESS_REFUSED } from '../../src/engine/net/pinned-socket.ts'
 
 const context = { slot: 'sluice_x', publication: 'sluice_x', role: 'app' }
 const at = (state: string, reason: string | null = null): SourceSnapshot => ({
@@ -69,7 +70,7 @@ describe('the source lifecycle', () => {
     const first = transition(at('active'), refused, context)
     expect(first?.state).toBe('reconnecting')
     expect(first?.event.name).toBe('source_reconnecting')
-    expect(first?.reason).toMatch(/cannot be reached \(connect ECONNREFUSED/)
+    expect(first?.reason).toMatch(/^The database server cannot be reached/)
     expect(first?.event.details).toEqual({ reason: first?.reason })
     const terminated = {
       kind: 'status',
@@ -161,8 +162,51 @@ describe('the source lifecycle', () => {
     ).toBeNull()
   })
 
-  it('describes an unknown problem with the message alone', () => {
-    expect(describeProblem({ message: 'something odd' })).toBe('something odd')
+  it('tells no network failure from another, and repeats no address or error code', () => {
+    // A closed port, a filtered one, a host that does not answer and a port that speaks
+    // something else than Postgres must read alike: the reason is no port scanner.
+    const failures = [
+      { code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:6379' },
+      { code: 'ETIMEDOUT', message: 'connect ETIMEDOUT 10.1.2.3:5432' },
+      { code: 'EHOSTUNREACH', message: 'connect EHOSTUNREACH 10.1.2.3:5432' },
+      { code: 'ECONNRESET', message: 'read ECONNRESET' },
+      { message: 'timeout expired' },
+      { message: 'Connection terminated unexpectedly' },
+      { message: 'There was an error establishing an SSL connection' },
+      { message: 'something odd' },
+    ]
+    const reasons = new Set(failures.map((p) => describeProblem(p)))
+    expect(reasons.size).toBe(1)
+    const [reason] = reasons
+    expect(reason).toMatch(/^The database server cannot be reached/)
+    expect(reason).not.toMatch(/\d+\.\d+|E[A-Z]{4,}|timeout|terminated|SSL/)
+  })
+
+  it('says a refused address is refused, naming no address, and makes it an error', () => {
+    const refused = {
+      code: ADDRESS_REFUSED,
+      message: 'anything the pinner said about 127.0.0.1',
+    }
+    const reason = describeProblem(refused)
+    expect(reason).toMatch(
+      /^The database host resolves to an address Sluice may not connect to/,
+    )
+    expect(reason).not.toContain('127.0.0.1')
+    const change = transition(
+      at('active'),
+      { kind: 'status', status: 'error', problem: refused },
+      context,
+    )
+    expect(change).toMatchObject({ state: 'error', reason })
+  })
+
+  it("repeats Postgres' own words for SQLSTATE errors", () => {
+    expect(
+      describeProblem({
+        code: '42710',
+        message: 'Replication slot "s" exists',
+      }),
+    ).toBe('Replication slot "s" exists')
   })
 })
 

@@ -93,8 +93,10 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
     // The role may not publish the table: say which table and the SQL that fixes it.
     if (error instanceof ReplicationSetupError)
       return invalid({ table: [`${error.message} Run: ${error.sql}`] })
+    // Any network failure (a Node code, not a SQLSTATE) reads alike: which one it was would
+    // tell a closed port from a filtered one.
     const code = (error as { code?: string }).code
-    if (code === 'ECONNREFUSED' || code === '57P01')
+    if (code === '57P01' || (code !== undefined && !/^[0-9A-Z]{5}$/.test(code)))
       return jsonResponse(
         503,
         { message: 'The database is unreachable' },

@@ -2,6 +2,7 @@
 // sub-protocol needs (verified against pg 8.23 / pg-protocol 1.x), typed in one place.
 import type { Duplex } from 'node:stream'
 import pg from 'pg'
+import { pinnedConnection, type HostPinner } from '../net/pinned-socket.ts'
 
 /**
  * Session settings for Postgres text output, as the shape protocol prescribes. pgoutput
@@ -31,10 +32,14 @@ export type ReplicationClient = {
   connection: CopyBothConnection
 }
 
-/** `sessionOptions`: extra startup options (`-c name=value ...`), e.g. for search_path. */
+/**
+ * `sessionOptions`: extra startup options (`-c name=value ...`), e.g. for search_path.
+ * `pinHost`: checks and pins the host's address for this connection (a user's database).
+ */
 export async function connectForReplication(
   connectionString: string,
   sessionOptions?: string,
+  pinHost?: HostPinner,
 ): Promise<ReplicationClient> {
   // `replication` is honoured by pg (startup parameter) but missing from @types/pg.
   const config: pg.ClientConfig & { replication: string } = {
@@ -43,6 +48,7 @@ export async function connectForReplication(
     keepAlive: true,
     application_name: 'sluice-replication',
     ...(sessionOptions ? { options: sessionOptions } : {}),
+    ...pinnedConnection(pinHost),
   }
   const client = new pg.Client(config)
   await client.connect()

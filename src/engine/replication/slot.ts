@@ -59,8 +59,12 @@ export async function ensureSlot(
       existing.plugin !== 'pgoutput' ||
       existing.here !== 'true'
     )
-      throw new Error(
-        `Replication slot "${name}" already exists but is not a pgoutput slot of this database`,
+      // duplicate_object: a SQLSTATE, so the source's state_reason may repeat these words.
+      throw Object.assign(
+        new Error(
+          `Replication slot "${name}" already exists but is not a pgoutput slot of this database`,
+        ),
+        { code: '42710' },
       )
     return { created: false }
   }

@@ -6,6 +6,7 @@ import {
   type CopyBothConnection,
   type ReplicationClient,
 } from './connection.ts'
+import type { HostPinner } from '../net/pinned-socket.ts'
 import { formatLsn, maxLsn } from './lsn.ts'
 import { decodePgOutput } from './pgoutput.ts'
 import { quoteIdent, quoteLiteral } from './sql.ts'
@@ -28,6 +29,8 @@ export type StartReplicationOptions = {
    * change made while disconnected still reaches onRelationChanged.
    */
   relations?: Map<number, Relation>
+  /** Checks and pins the host's address on connect (a user's database); none: connect as is. */
+  pinHost?: HostPinner
 }
 
 export type ReplicationStream = {
@@ -63,6 +66,7 @@ export async function startReplication(
   const replication = await connectForReplication(
     options.connectionString,
     options.sessionOptions,
+    options.pinHost,
   )
   const session = new Session(replication, options)
   try {

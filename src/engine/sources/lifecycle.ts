@@ -2,12 +2,16 @@
 // slot made, a failed removal) becomes a source state, a reason a user can act on, and exactly
 // one event. Pure: the runtime feeds it the current state and writes what it answers.
 import { SOURCE_EVENTS, type SourceEventName } from '../../shared/sources.ts'
+import { ADDRESS_REFUSED } from '../net/pinned-socket.ts'
 import type { SupervisorStatus } from '../supervisor.ts'
 
 export type SourceSnapshot = { state: string; reason: string | null }
 
-/** An error as the supervisor or a driver reports it: SQLSTATE or Node code, and message. */
-export type Problem = { code?: string; message: string }
+/**
+ * An error as the supervisor or a driver reports it: SQLSTATE or Node code, and message.
+ * `own`: Sluice wrote the message for users (it is shown as it is).
+ */
+export type Problem = { code?: string; message: string; own?: boolean }
 
 export type LifecycleSignal =
   | { kind: 'status'; status: SupervisorStatus; problem?: Problem }
@@ -27,15 +31,29 @@ export type Transition = SourceSnapshot & {
   event: { name: SourceEventName; details: Record<string, unknown> }
 }
 
-const UNREACHABLE = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-])
+// Postgres' own errors carry a SQLSTATE; anything else came from the network or the driver.
+const SQLSTATE = /^[0-9A-Z]{5}$/
+const TLS_CODES = /CERT|SIGNATURE|ALTNAME|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/
+
+// One text for every network failure: a closed port, a filtered one, a host that never answers
+// and a port speaking another protocol must read alike, and socket errors name addresses.
+const UNREACHABLE =
+  'The database server cannot be reached, or it closed the connection. Check that it is running and accepts connections.'
+const UNVERIFIED_TLS =
+  "The database server's TLS certificate could not be verified. Check the URL's sslmode."
+const NO_TLS =
+  'The database server does not accept SSL connections. Add the source again with sslmode=disable or prefer.'
+const REFUSED_ADDRESS =
+  "The database host resolves to an address Sluice may not connect to. Use a host name that resolves to the database server's public address."
+
+/** Fixed words for a failure that came from the network or the driver, not from Postgres. */
+function describeConnectionFailure({ code, message, own }: Problem): string {
+  if (own) return message
+  if (code === ADDRESS_REFUSED) return REFUSED_ADDRESS
+  if (code && TLS_CODES.test(code)) return UNVERIFIED_TLS
+  if (/does not support SSL/i.test(message)) return NO_TLS
+  return UNREACHABLE
+}
 
 const quoteRole = (role: string) => `"${role.replace(/"/g, '""')}"`
 
@@ -47,11 +65,13 @@ function needsReplication(role: string | undefined): string {
   return `${who} lacks the REPLICATION attribute, so changes cannot be streamed.${fix}`
 }
 
-/** Words a user can act on for a problem; never more than Postgres or the driver said. */
+/**
+ * Words a user can act on for a problem; never more than Postgres said. What the network or
+ * the driver said is never repeated (see describeConnectionFailure).
+ */
 export function describeProblem(problem: Problem, role?: string): string {
   const { code, message } = problem
-  if (code && UNREACHABLE.has(code))
-    return `The database server cannot be reached (${message}). Check that it is running and accepts connections.`
+  if (!code || !SQLSTATE.test(code)) return describeConnectionFailure(problem)
   if (/WAL sender|walsender|replication role/i.test(message))
     return needsReplication(role)
   switch (code) {
@@ -132,10 +152,9 @@ function statusTransition(
       ? null
       : to('active', null, SOURCE_EVENTS.active, { slot: context.slot })
   if (status !== 'reconnecting' && status !== 'error') return null
-  const reason = describeProblem(
-    problem ?? { message: 'Replication stopped' },
-    context.role,
-  )
+  const reason = problem
+    ? describeProblem(problem, context.role)
+    : 'Replication stopped.'
   // Retries of a lost connection report varied errors: one event per outage is enough.
   if (current.state === 'reconnecting' && status === 'reconnecting') return null
   if (

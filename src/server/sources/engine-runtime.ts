@@ -4,6 +4,7 @@
 // vanished. Supervisor reports become source states and events through the pure lifecycle.
 import type { ShapeDatabase } from '../../engine/database.ts'
 import type { Engine } from '../../engine/engine.ts'
+import type { HostPinner } from '../../engine/net/pinned-socket.ts'
 import { replicationNames } from '../../engine/replication/names.ts'
 import {
   assessHealth,
@@ -40,6 +41,11 @@ export type EngineRuntimeOptions = {
   /** deriveKey(secret, 'source-passwords') */
   key: Buffer
   log: Logger
+  /**
+   * The address guard for every connection to a source (sourceHostPinner): the engine's
+   * replication, setup and pool connections, and the removal's.
+   */
+  pinHost: HostPinner
   /** How often the sources table is read when nobody kicks: 5 s. */
   pollIntervalMs?: number
   /** How often active slots are measured: 15 s. */
@@ -177,14 +183,17 @@ export class EngineSourceRuntime implements SourceRuntime {
       row.id,
       withPassword(row.connection_url, password),
       {
-        onStatus: (status, reason, code) =>
-          this.signal(entry, {
-            kind: 'status',
-            status,
-            problem: reason ? this.problem(entry, reason, code) : undefined,
-          }),
-        onSlotRecreated: (cause) =>
-          this.signal(entry, { kind: 'slot-made', cause }),
+        events: {
+          onStatus: (status, reason, code) =>
+            this.signal(entry, {
+              kind: 'status',
+              status,
+              problem: reason ? this.problem(entry, reason, code) : undefined,
+            }),
+          onSlotRecreated: (cause) =>
+            this.signal(entry, { kind: 'slot-made', cause }),
+        },
+        pinHost: this.options.pinHost,
       },
     )
   }
@@ -202,16 +211,20 @@ export class EngineSourceRuntime implements SourceRuntime {
     const password = this.decrypt(row)
     try {
       if (password instanceof Error) throw password
-      await dropReplication(withPassword(row.connection_url, password), names)
+      await dropReplication(
+        withPassword(row.connection_url, password),
+        names,
+        this.options.pinHost,
+      )
     } catch (error) {
       this.failedDrops.set(row.id, Date.now())
-      const problem = {
-        code: (error as { code?: string }).code,
-        message: redact(
-          (error as Error).message,
-          password instanceof Error ? null : password,
-        ),
-      }
+      const problem: Problem =
+        password instanceof Error
+          ? { message: UNDECRYPTABLE, own: true }
+          : {
+              code: (error as { code?: string }).code,
+              message: redact((error as Error).message, password),
+            }
       const change = transition(
         current,
         { kind: 'delete-failed', problem },

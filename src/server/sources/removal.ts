@@ -1,20 +1,27 @@
 // Removing what Sluice created on a user's database when its source is deleted: the slot
 // (which otherwise keeps WAL forever) and the publication.
 import pg from 'pg'
+import {
+  pinnedConnection,
+  type HostPinner,
+} from '../../engine/net/pinned-socket.ts'
 import { dropSlotAndPublication } from '../../engine/replication/slot.ts'
 import type { ReplicationNames } from '../../engine/replication/names.ts'
 
 const CONNECT_TIMEOUT_MS = 10_000
 const STATEMENT_TIMEOUT_MS = 30_000
 
+/** `pinHost`: the address guard, checked on this connect like on every other to a source. */
 export async function dropReplication(
   connectionString: string,
   names: ReplicationNames,
+  pinHost: HostPinner,
 ): Promise<void> {
   const client = new pg.Client({
     connectionString,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     statement_timeout: STATEMENT_TIMEOUT_MS,
+    ...pinnedConnection(pinHost),
   })
   client.on('error', () => {})
   await client.connect()
