@@ -84,6 +84,19 @@ describe('numeric overflow', () => {
     expect(compiled.matches({ num: `1${'0'.repeat(100_000)}` })).toBe(false)
     expect(compiled.matches({ num: '1' })).toBe(true)
   })
+
+  it('still computes what fits', async () => {
+    const compiled = await compileWhere('num * 1e131070 > 0', [], columns)
+    expect(compiled.matches({ num: '1' })).toBe(true)
+    expect(compiled.matches({ num: '100' })).toBe(false)
+    // Leading digits of a value just past 2^53 (select_div_scale picks scale 0 here).
+    const divided = await compileWhere(
+      'num / 3 = 33333333333333333',
+      [],
+      columns,
+    )
+    expect(divided.matches({ num: '100000000000000000' })).toBe(true)
+  })
 })
 
 describe('nesting and size', () => {

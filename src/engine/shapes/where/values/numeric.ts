@@ -36,22 +36,23 @@ const abs = (n: bigint): bigint => (n < 0n ? -n : n)
 const SMALL = 2n ** 53n
 const LOG10_16 = Math.log10(16)
 
-/** Decimal digits of |n|, never under the truth and at most two over (from its hex length). */
+const isBig = (n: bigint): boolean => n >= SMALL || n <= -SMALL
+
+/** Decimal digits of |n|: exact when small, else at most two over (from its hex length). */
 export function digitsOf(n: bigint): number {
-  if (n < SMALL && n > -SMALL) return 16
+  if (!isBig(n)) return abs(n).toString().length
   const hex = n.toString(16).length - (n < 0n ? 1 : 0)
   return Math.ceil(hex * LOG10_16)
 }
 
 /** Charges `unit` per digit of the big coefficients; small ones (the usual case) are free. */
 export function chargeDigits(unit: number, a: bigint, b = 0n): void {
-  const big = a >= SMALL || a <= -SMALL || b >= SMALL || b <= -SMALL
-  if (big) charge(unit * (digitsOf(a) + digitsOf(b)))
+  if (isBig(a) || isBig(b)) charge(unit * (digitsOf(a) + digitsOf(b)))
 }
 
 /** Refuses a result with more than MAX_WEIGHT_DIGITS digits before the point. */
 export function checkWeight(d: Decimal): Decimal {
-  if (d.coef < SMALL && d.coef > -SMALL) return d
+  if (!isBig(d.coef)) return d
   const estimate = digitsOf(d.coef) - d.scale
   if (estimate <= MAX_WEIGHT_DIGITS) return d
   // The estimate may be two over: settle the boundary exactly.
@@ -169,11 +170,13 @@ export function multiplyNumeric(a: Decimal, b: Decimal): Decimal {
     const s = sign(a) * sign(b)
     return s === 0 ? NAN : infinity(s)
   }
-  // Refused before the work when the product cannot fit (digits add up, give or take one).
-  const weight = digitsOf(a.coef) - a.scale + digitsOf(b.coef) - b.scale
-  if (weight > MAX_WEIGHT_DIGITS + 6)
-    throw new EvalError('value overflows numeric format')
-  chargeDigits(COST.multiply, a.coef, b.coef)
+  if (isBig(a.coef) || isBig(b.coef)) {
+    // Refused before the work when the product cannot fit (digits add up, give or take one).
+    const weight = digitsOf(a.coef) - a.scale + digitsOf(b.coef) - b.scale
+    if (weight > MAX_WEIGHT_DIGITS + 6)
+      throw new EvalError('value overflows numeric format')
+    chargeDigits(COST.multiply, a.coef, b.coef)
+  }
   const product = new Decimal(a.coef * b.coef, a.scale + b.scale)
   // numeric_mul keeps the exact product's scale, rounded to what numeric can store.
   return checkWeight(
@@ -193,7 +196,7 @@ function roundDiv(n: bigint, d: bigint): bigint {
 function leadingGroup(d: Decimal): { weight: number; digit: number } {
   if (d.coef === 0n) return { weight: 0, digit: 0 }
   // Only the first digits matter: a big value has the rest cut off rather than printed.
-  const drop = d.coef < SMALL && d.coef > -SMALL ? 0 : digitsOf(d.coef) - 20
+  const drop = isBig(d.coef) ? Math.max(digitsOf(d.coef) - 20, 0) : 0
   if (drop > 0) chargeDigits(COST.multiply, d.coef)
   const s = (drop > 0 ? abs(d.coef) / pow10(drop) : abs(d.coef)).toString()
   const length = s.length + drop
