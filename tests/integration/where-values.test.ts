@@ -91,6 +91,9 @@ const EXPRESSIONS = String.raw`
 0.1::float8 + 0.2 | 1e308::float8 * 10 | 1::float8 / 3 | 1::float4 / 3 | (0.1::float4)::float8
 2.5::float8::int4 | 3.5::float8::int4 | -2.5::float8::int4 | 1e15::float8 | 1.5e-5::float8
 123456789.123::float4 | (1/3::float8)::numeric | (1/3::float4)::numeric | 2 ^ 0.5::float8
+1.0000000001 ^ 10000000 | 1.1 ^ 1000 | 0.5 ^ 100000 | 2::numeric ^ 1000000 | (-2)::numeric ^ 5
+100000000000000000::numeric / 3 | -99999999999999999::numeric / 7 | 0.99 ^ -50000
+1.5 ^ -3::numeric | 1e100000::numeric * 1e100000 | 1e-16383 * 0.1 | 7::numeric ^ 97
 (-8) ^ (1.0/3) | 0 ^ -1 | 'NaN'::float8 ^ 0 | 1 ^ 'NaN'::float8 | 10::float8 ^ 400
 1e-320::float8 | 'NaN'::float8 = 'NaN' | 'NaN'::float8 > 'Infinity' | -0.0::float8
 1::float8 / 0 | 3.4e38::float4 * 10 | 1e39::float8::float4 | 0.1::float4 + 0.2::float4

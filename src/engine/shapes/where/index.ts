@@ -2,15 +2,27 @@
 // the snapshot's SQL (run by Postgres) and as an evaluator for replicated rows; both agree.
 import { analyze, toBool } from './analyze/analyze.ts'
 import { fail, type Context } from './analyze/context.ts'
+import { resetBudget } from './budget.ts'
 import { toSql } from './compile-sql.ts'
 import { extractEqualities } from './equalities.ts'
-import { EvalError } from './errors.ts'
+import { EvalError, WhereError } from './errors.ts'
 import { compile } from './evaluate.ts'
+import { MAX_PARAM_LENGTH, MAX_PARAMS } from './limits.ts'
 import { parseWhere } from './parse.ts'
 import type { ColumnInfo, CompiledWhere } from './types.ts'
 
 export { WhereError } from './errors.ts'
 export type { ColumnInfo, CompiledWhere, Equality } from './types.ts'
+
+/** Runs a compile step, refusing the clause when it fails as an evaluation would. */
+function checked<T>(step: () => T): T {
+  try {
+    return step()
+  } catch (error) {
+    if (error instanceof EvalError) throw new WhereError(error.message)
+    throw error
+  }
+}
 
 /**
  * Compiles `where` (with `params` as $1..$n, all of which it must use) for a table with
@@ -21,29 +33,44 @@ export async function compileWhere(
   params: string[],
   columns: Map<string, ColumnInfo>,
 ): Promise<CompiledWhere> {
+  if (params.length > MAX_PARAMS)
+    fail(`too many parameters (more than ${MAX_PARAMS})`)
+  const long = params.findIndex((p) => p.length > MAX_PARAM_LENGTH)
+  if (long >= 0)
+    fail(
+      `parameter value for $${long + 1} is too long (more than ${MAX_PARAM_LENGTH} characters)`,
+    )
   const ast = await parseWhere(where)
-  const ctx: Context = {
-    columns,
-    params,
-    paramTypes: new Map(),
-    paramsUsed: new Set(),
-    columnsUsed: new Set(),
-    deferred: [],
-  }
-  const expr = toBool(analyze(ast, ctx), 'WHERE', ctx)
-  for (const step of ctx.deferred) step()
-  for (let n = 1; n <= params.length; n++)
-    if (!ctx.paramsUsed.has(n)) fail(`parameter value for $${n} was not used`)
-  const evaluate = compile(expr)
+  // Analysis (reading literals) and folding the constant parts spend one evaluation's budget,
+  // as a row would; from here on compiling is synchronous, so nothing else spends it meanwhile.
+  resetBudget()
+  const { expr, evaluate, used } = checked(() => {
+    const ctx: Context = {
+      columns,
+      params,
+      paramTypes: new Map(),
+      paramsUsed: new Set(),
+      columnsUsed: new Set(),
+      deferred: [],
+    }
+    const expr = toBool(analyze(ast, ctx), 'WHERE', ctx)
+    for (const step of ctx.deferred) step()
+    for (let n = 1; n <= params.length; n++)
+      if (!ctx.paramsUsed.has(n)) fail(`parameter value for $${n} was not used`)
+    return { expr, evaluate: compile(expr), used: ctx.columnsUsed }
+  })
+  const sql = checked(() => toSql(expr))
+  const equalities = checked(() => extractEqualities(expr))
   return {
     source: where,
-    sql: toSql(expr),
+    sql,
     params: [...params],
-    columns: ctx.columnsUsed,
-    equalities: extractEqualities(expr),
+    columns: used,
+    equalities,
     // A row the clause fails on (division by zero, a value out of range) is not in the shape:
     // Postgres would have failed the snapshot rather than return it.
     matches(row) {
+      resetBudget()
       try {
         return evaluate(row) === true
       } catch (error) {

@@ -3,11 +3,17 @@
 import { hasSqlDetails, parse, type Node } from 'libpg-query'
 import { WhereError } from './errors.ts'
 import { PREFIX } from './analyze/context.ts'
+import { checkSize } from './check-size.ts'
+import { MAX_WHERE_DEPTH, MAX_WHERE_LENGTH } from './limits.ts'
 
 // What a bare `SELECT 1 WHERE ...` has; anything else came from the clause.
 const SELECT_KEYS = new Set(['targetList', 'whereClause', 'limitOption', 'op'])
 
 export async function parseWhere(where: string): Promise<Node> {
+  if (where.length > MAX_WHERE_LENGTH)
+    throw new WhereError(
+      `where clause is too long (more than ${MAX_WHERE_LENGTH} characters)`,
+    )
   let result
   try {
     result = await parse(PREFIX + where)
@@ -17,8 +23,15 @@ export async function parseWhere(where: string): Promise<Node> {
         `At location ${error.sqlDetails.cursorPosition}: ${error.sqlDetails.message}`,
         Math.max(error.sqlDetails.cursorPosition - PREFIX.length, 0),
       )
+    // A deep clause can exhaust the stack inside the parser (or its JSON decoding); the
+    // parser itself recovers, so this is only the clause's fault.
+    if (error instanceof RangeError)
+      throw new WhereError(
+        `where clause is nested too deeply (more than ${MAX_WHERE_DEPTH} levels)`,
+      )
     throw error
   }
+  checkSize(result, PREFIX.length)
   const stmts = result.stmts ?? []
   if (stmts.length !== 1)
     throw new WhereError('unescaped ";" causing statement split')

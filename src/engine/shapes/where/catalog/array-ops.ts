@@ -2,6 +2,7 @@
 // NULL elements never match), || and array_cat/append/prepend (one-dimensional, NULL-tolerant
 // like Postgres), and array_ndims. Polymorphic signatures are instantiated for the array
 // types at hand; arrays of enums are handled as text[].
+import { charge } from '../budget.ts'
 import { EvalError } from '../errors.ts'
 import {
   arrayOf,
@@ -36,18 +37,24 @@ function flatOnly(a: PgArray): PgArray {
 function arrayCat(a: PgArray | null, b: PgArray | null): PgArray | null {
   if (a === null || (b !== null && isEmpty(b))) return a ?? b
   if (b === null || isEmpty(a)) return b ?? a
+  charge(a.items.length + b.items.length)
   return one([...flatOnly(a).items, ...flatOnly(b).items], a.lbounds[0])
 }
 
 function arrayAppend(a: PgArray | null, e: Datum): PgArray {
   if (a === null || isEmpty(a)) return one([e])
+  charge(a.items.length)
   return one([...flatOnly(a).items, e], a.lbounds[0])
 }
 
 function arrayPrepend(e: Datum, a: PgArray | null): PgArray {
   if (a === null || isEmpty(a)) return one([e])
+  charge(a.items.length)
   return one([e, ...flatOnly(a).items], a.lbounds[0])
 }
+
+// Budget units per pair of elements compared (an equality call costs several nanoseconds).
+const PAIR_COST = 8
 
 /** Whether every element of `needles` equals some element of `hay` (array_contain_compare). */
 function containsAll(
@@ -55,12 +62,15 @@ function containsAll(
   needles: PgArray,
   eq: (a: Value, b: Value) => boolean,
 ) {
+  // Quadratic, as array_contain_compare is: the budget bounds it.
+  charge(PAIR_COST * hay.items.length * needles.items.length)
   return needles.items.every(
     (x) => x !== null && hay.items.some((y) => y !== null && eq(x, y)),
   )
 }
 
 function overlaps(a: PgArray, b: PgArray, eq: (a: Value, b: Value) => boolean) {
+  charge(PAIR_COST * a.items.length * b.items.length)
   return a.items.some(
     (x) => x !== null && b.items.some((y) => y !== null && eq(x, y)),
   )

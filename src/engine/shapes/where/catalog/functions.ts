@@ -1,5 +1,6 @@
 // The functions a where clause may call. Anything else is refused, with a clearer message for
 // the ones people try most: volatile ones (now(), random()) and aggregates.
+import { charge } from '../budget.ts'
 import { UNKNOWN, type PgType } from '../pg-types.ts'
 import type { Signature } from '../tree.ts'
 import { formatValue } from '../values/io.ts'
@@ -72,10 +73,13 @@ export const AGGREGATES = new Set([
 /** concat(VARIADIC "any"): each argument by its output function, NULLs skipped. */
 function concat(argTypes: PgType[]): Signature {
   const types = argTypes.map((t) => (t === UNKNOWN ? 'text' : t))
-  const impl = (args: Datum[]): Datum =>
-    args
-      .map((v, i) => (v === null ? '' : formatValue(types[i] as PgType, v)))
-      .join('')
+  const impl = (args: Datum[]): Datum => {
+    const parts = args.map((v, i) =>
+      v === null ? '' : formatValue(types[i] as PgType, v),
+    )
+    charge(parts.reduce((n, s) => n + s.length, 0))
+    return parts.join('')
+  }
   return fn('concat', types, 'text', impl, { strict: false })
 }
 

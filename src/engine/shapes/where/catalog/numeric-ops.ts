@@ -11,10 +11,10 @@ import {
   moduloNumeric,
   multiplyNumeric,
   negateNumeric,
-  powerNumeric,
   subtractNumeric,
   type Decimal,
 } from '../values/numeric.ts'
+import { powerNumeric } from '../values/numeric-power.ts'
 import { binary, op, unary } from './sig.ts'
 
 type IntType = (typeof INTEGER_TYPES)[number]

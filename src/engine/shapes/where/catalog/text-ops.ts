@@ -2,6 +2,7 @@
 // and LIKE/ILIKE with their negations; ILIKE folds ASCII only, under COLLATE "C".
 import { category, isArray, UNKNOWN, type PgType } from '../pg-types.ts'
 import type { Impl, Signature } from '../tree.ts'
+import { charge } from '../budget.ts'
 import { likeMatcher } from '../values/text.ts'
 import { textOf } from './casts.ts'
 import { binary, op } from './sig.ts'
@@ -26,13 +27,19 @@ function like(fold: boolean, negated: boolean): Impl {
   })
 }
 
+/** Concatenation is cheap in V8, but what it builds is paid for when read: charge its length. */
+function joined(a: string, b: string): string {
+  charge(a.length + b.length)
+  return a + b
+}
+
 function concatenations(argTypes: PgType[]): Signature[] {
   const out = [
     op(
       '||',
       ['text', 'text'],
       'text',
-      binary((a: string, b: string) => a + b),
+      binary((a: string, b: string) => joined(a, b)),
     ),
   ]
   // text || anynonarray and anynonarray || text, for the non-string types present.
@@ -44,7 +51,7 @@ function concatenations(argTypes: PgType[]): Signature[] {
         '||',
         ['text', t],
         'text',
-        binary((a: string, b) => a + text(b)),
+        binary((a: string, b) => joined(a, text(b))),
       ),
     )
     out.push(
@@ -52,7 +59,7 @@ function concatenations(argTypes: PgType[]): Signature[] {
         '||',
         [t, 'text'],
         'text',
-        binary((a, b: string) => text(a) + b),
+        binary((a, b: string) => joined(text(a), b)),
       ),
     )
   }

@@ -1,5 +1,6 @@
 // Array literals as array_in reads and array_out writes them: `{1,2,NULL}`, `{"a b",""}`,
 // nested braces for more dimensions, and `[lb:ub]=` when a lower bound is not 1.
+import { MAX_ARRAY_DIMS } from '../limits.ts'
 import type { Datum, PgArray, Value } from './value.ts'
 
 type Node = { raw: string; quoted: boolean } | Node[]
@@ -15,9 +16,9 @@ class Reader {
   }
 }
 
-function readElement(r: Reader): Node | undefined {
+function readElement(r: Reader, depth: number): Node | undefined {
   r.skipSpace()
-  if (r.peek() === '{') return readList(r)
+  if (r.peek() === '{') return readList(r, depth + 1)
   if (r.peek() === '"') {
     r.at++
     let raw = ''
@@ -56,7 +57,9 @@ function readElement(r: Reader): Node | undefined {
   return { raw, quoted: escaped }
 }
 
-function readList(r: Reader): Node[] | undefined {
+/** A `{...}` list at nesting `depth` (1 for the outermost); MAXDIM bounds the recursion. */
+function readList(r: Reader, depth: number): Node[] | undefined {
+  if (depth > MAX_ARRAY_DIMS) return undefined
   r.at++ // '{'
   const items: Node[] = []
   r.skipSpace()
@@ -65,7 +68,7 @@ function readList(r: Reader): Node[] | undefined {
     return items
   }
   for (;;) {
-    const item = readElement(r)
+    const item = readElement(r, depth)
     if (item === undefined) return undefined
     items.push(item)
     r.skipSpace()
@@ -115,7 +118,7 @@ export function parseArray(
     r.skipSpace()
   }
   if (r.peek() !== '{') return undefined
-  const list = readList(r)
+  const list = readList(r, 1)
   r.skipSpace()
   if (!list || r.at !== r.s.length) return undefined
   if (list.length === 0)

@@ -8,6 +8,7 @@ import {
   parseNumeric,
   type Decimal,
 } from './numeric.ts'
+import { MAX_JSON_DEPTH } from '../limits.ts'
 
 export type JsonNode =
   | { kind: 'null' }
@@ -23,6 +24,8 @@ export class Jsonb {
 
 class Parser {
   at = 0
+  /** Open arrays and objects: deeper values are refused (MAX_JSON_DEPTH). */
+  depth = 0
   constructor(readonly s: string) {}
 
   space(): void {
@@ -32,8 +35,14 @@ class Parser {
   value(): JsonNode {
     this.space()
     const c = this.s[this.at]
-    if (c === '{') return this.object()
-    if (c === '[') return this.array()
+    if (c === '{' || c === '[') {
+      // Everything that walks a jsonb value recurses once per level.
+      if (++this.depth > MAX_JSON_DEPTH)
+        throw new SyntaxError('jsonb nesting too deep')
+      const node = c === '{' ? this.object() : this.array()
+      this.depth--
+      return node
+    }
     if (c === '"') return { kind: 'string', value: this.string() }
     for (const [word, node] of [
       ['true', { kind: 'bool', value: true }],

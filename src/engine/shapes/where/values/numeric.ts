@@ -1,5 +1,6 @@
 // Postgres `numeric` values, exact: a scaled bigint plus the display scale (so 1.50 keeps its
 // zero, as numeric_out prints it), and the specials NaN and ±Infinity with Postgres's ordering.
+import { charge } from '../budget.ts'
 import { EvalError } from '../errors.ts'
 
 export type NumericSpecial = 'NaN' | 'Infinity' | '-Infinity'
@@ -13,18 +14,55 @@ export class Decimal {
   ) {}
 }
 
-const NAN = new Decimal(0n, 0, 'NaN')
-const INF = new Decimal(0n, 0, 'Infinity')
-const NEG_INF = new Decimal(0n, 0, '-Infinity')
+export const NAN = new Decimal(0n, 0, 'NaN')
+export const INF = new Decimal(0n, 0, 'Infinity')
+export const NEG_INF = new Decimal(0n, 0, '-Infinity')
 // numeric.c: NUMERIC_MIN_SIG_DIGITS, NUMERIC_MAX_DISPLAY_SCALE, DEC_DIGITS.
-const MIN_SIG_DIGITS = 16
-const MAX_DISPLAY_SCALE = 1000
+export const MIN_SIG_DIGITS = 16
+export const MAX_DISPLAY_SCALE = 1000
 const DEC_DIGITS = 4
-const MAX_WEIGHT_DIGITS = 131072
-const MAX_DSCALE = 16383
+// numeric's storage limits (NUMERIC_WEIGHT_MAX base-10000 digits before the point,
+// NUMERIC_DSCALE_MAX after it): Postgres answers "value overflows numeric format" past them.
+export const MAX_WEIGHT_DIGITS = 131072
+export const MAX_DSCALE = 16383
 
-const pow10 = (n: number): bigint => 10n ** BigInt(n)
+// Budget units per decimal digit (about a nanosecond each on big values, see limits.ts):
+// bigint addition is linear, multiplication and parsing cost more, division and printing most.
+export const COST = { add: 1, multiply: 30, parse: 80, divide: 90, print: 300 }
+
+export const pow10 = (n: number): bigint => 10n ** BigInt(n)
 const abs = (n: bigint): bigint => (n < 0n ? -n : n)
+
+const SMALL = 2n ** 53n
+const LOG10_16 = Math.log10(16)
+
+const isBig = (n: bigint): boolean => n >= SMALL || n <= -SMALL
+
+/** Decimal digits of |n|: exact when small, else at most two over (from its hex length). */
+export function digitsOf(n: bigint): number {
+  if (!isBig(n)) return abs(n).toString().length
+  const hex = n.toString(16).length - (n < 0n ? 1 : 0)
+  return Math.ceil(hex * LOG10_16)
+}
+
+/** Charges `unit` per digit of the big coefficients; small ones (the usual case) are free. */
+export function chargeDigits(unit: number, a: bigint, b = 0n): void {
+  if (isBig(a) || isBig(b)) charge(unit * (digitsOf(a) + digitsOf(b)))
+}
+
+/** Refuses a result with more than MAX_WEIGHT_DIGITS digits before the point. */
+export function checkWeight(d: Decimal): Decimal {
+  if (!isBig(d.coef)) return d
+  const estimate = digitsOf(d.coef) - d.scale
+  if (estimate <= MAX_WEIGHT_DIGITS) return d
+  // The estimate may be two over: settle the boundary exactly.
+  if (
+    estimate > MAX_WEIGHT_DIGITS + 2 ||
+    abs(d.coef) >= pow10(MAX_WEIGHT_DIGITS + d.scale)
+  )
+    throw new EvalError('value overflows numeric format')
+  return d
+}
 
 export function decimalFromInt(value: number | bigint): Decimal {
   return new Decimal(BigInt(value), 0)
@@ -48,6 +86,7 @@ export function parseNumeric(text: string): Decimal | undefined {
     scale > MAX_DSCALE
   )
     return undefined
+  charge(COST.parse * (int.length + frac.length + Math.max(-scale, 0)))
   let coef = BigInt(int + frac || '0')
   if (scale < 0) {
     coef *= pow10(-scale)
@@ -58,6 +97,7 @@ export function parseNumeric(text: string): Decimal | undefined {
 
 export function formatNumeric(d: Decimal): string {
   if (d.special) return d.special
+  chargeDigits(COST.print, d.coef)
   const digits = abs(d.coef)
     .toString()
     .padStart(d.scale + 1, '0')
@@ -79,6 +119,7 @@ export function compareNumeric(a: Decimal, b: Decimal): number {
   const rb = rank(b)
   if (ra !== 0 || rb !== 0) return Math.sign(ra - rb)
   const scale = Math.max(a.scale, b.scale)
+  chargeDigits(COST.add, a.coef, b.coef)
   const x = rescale(a, scale)
   const y = rescale(b, scale)
   return x < y ? -1 : x > y ? 1 : 0
@@ -115,7 +156,8 @@ export function addNumeric(a: Decimal, b: Decimal): Decimal {
     return a.special ? a : b
   }
   const scale = Math.max(a.scale, b.scale)
-  return new Decimal(rescale(a, scale) + rescale(b, scale), scale)
+  chargeDigits(COST.add, a.coef, b.coef)
+  return checkWeight(new Decimal(rescale(a, scale) + rescale(b, scale), scale))
 }
 
 export function subtractNumeric(a: Decimal, b: Decimal): Decimal {
@@ -128,7 +170,18 @@ export function multiplyNumeric(a: Decimal, b: Decimal): Decimal {
     const s = sign(a) * sign(b)
     return s === 0 ? NAN : infinity(s)
   }
-  return new Decimal(a.coef * b.coef, a.scale + b.scale)
+  if (isBig(a.coef) || isBig(b.coef)) {
+    // Refused before the work when the product cannot fit (digits add up, give or take one).
+    const weight = digitsOf(a.coef) - a.scale + digitsOf(b.coef) - b.scale
+    if (weight > MAX_WEIGHT_DIGITS + 6)
+      throw new EvalError('value overflows numeric format')
+    chargeDigits(COST.multiply, a.coef, b.coef)
+  }
+  const product = new Decimal(a.coef * b.coef, a.scale + b.scale)
+  // numeric_mul keeps the exact product's scale, rounded to what numeric can store.
+  return checkWeight(
+    product.scale > MAX_DSCALE ? roundTo(product, MAX_DSCALE) : product,
+  )
 }
 
 /** Integer division rounding half away from zero (numeric.c's round_var). */
@@ -142,8 +195,12 @@ function roundDiv(n: bigint, d: bigint): bigint {
 /** The first non-zero base-10000 digit of |d| and its weight, as numeric.c stores them. */
 function leadingGroup(d: Decimal): { weight: number; digit: number } {
   if (d.coef === 0n) return { weight: 0, digit: 0 }
-  const s = abs(d.coef).toString()
-  const e10 = s.length - 1 - d.scale
+  // Only the first digits matter: a big value has the rest cut off rather than printed.
+  const drop = isBig(d.coef) ? Math.max(digitsOf(d.coef) - 20, 0) : 0
+  if (drop > 0) chargeDigits(COST.multiply, d.coef)
+  const s = (drop > 0 ? abs(d.coef) / pow10(drop) : abs(d.coef)).toString()
+  const length = s.length + drop
+  const e10 = length - 1 - d.scale
   const weight = Math.floor(e10 / DEC_DIGITS)
   const width = e10 - weight * DEC_DIGITS + 1
   return { weight, digit: Number(s.slice(0, width).padEnd(width, '0')) }
@@ -164,12 +221,14 @@ function divisionScale(a: Decimal, b: Decimal): number {
   return Math.min(scale, MAX_DISPLAY_SCALE)
 }
 
-function divideTo(a: Decimal, b: Decimal, scale: number): Decimal {
+export function divideTo(a: Decimal, b: Decimal, scale: number): Decimal {
   // a/b * 10^scale = a.coef * 10^(scale - a.scale + b.scale) / b.coef
   const shift = scale - a.scale + b.scale
+  chargeDigits(COST.divide, a.coef, b.coef)
+  if (Math.abs(shift) > 16) charge(COST.divide * Math.abs(shift))
   const n = shift >= 0 ? a.coef * pow10(shift) : a.coef
   const d = shift >= 0 ? b.coef : b.coef * pow10(-shift)
-  return new Decimal(roundDiv(n, d), scale)
+  return checkWeight(new Decimal(roundDiv(n, d), scale))
 }
 
 export function divideNumeric(a: Decimal, b: Decimal): Decimal {
@@ -192,6 +251,7 @@ export function moduloNumeric(a: Decimal, b: Decimal): Decimal {
     return a // finite % ±Infinity
   }
   const scale = Math.max(a.scale, b.scale)
+  chargeDigits(COST.divide, a.coef, b.coef)
   return new Decimal(rescale(a, scale) % rescale(b, scale), scale)
 }
 
@@ -226,50 +286,7 @@ function trimTrailingZeros(d: Decimal): Decimal {
   return new Decimal(coef, scale)
 }
 
-/**
- * numeric ^ numeric. Integral exponents are computed exactly and rounded to the scale
- * numeric_power picks (16 significant digits, at least the inputs' scales); other exponents go
- * through float8 and are an approximation.
- */
-export function powerNumeric(a: Decimal, b: Decimal): Decimal {
-  if (a.special === 'NaN' || b.special === 'NaN') {
-    if (a.special !== 'NaN' && compareNumeric(a, decimalFromInt(1)) === 0)
-      return a
-    if (b.special !== 'NaN' && b.coef === 0n) return decimalFromInt(1)
-    return NAN
-  }
-  if (a.special || b.special) {
-    const result = Math.pow(numericToFloat(a), numericToFloat(b))
-    return floatToNumeric(result, 15)
-  }
-  if (a.coef === 0n && b.coef < 0n)
-    throw new EvalError('zero raised to a negative power is undefined')
-  const integral = b.coef % pow10(b.scale) === 0n
-  if (!integral) {
-    if (a.coef < 0n)
-      throw new EvalError(
-        'a negative number raised to a non-integer power yields a complex result',
-      )
-    return floatToNumeric(Math.pow(numericToFloat(a), numericToFloat(b)), 15)
-  }
-  const n = Number(b.coef / pow10(b.scale))
-  // power_var_int estimates the result's weight and truncates it toward zero.
-  const magnitude =
-    a.coef === 0n ? 0 : Math.trunc(Math.log10(Math.abs(numericToFloat(a))) * n)
-  // numeric's limits: 131072 digits before the point, 16383 after.
-  if (!(Math.abs(magnitude) <= 131072))
-    throw new EvalError('value overflows numeric format')
-  const scale = Math.min(
-    Math.max(MIN_SIG_DIGITS - magnitude, a.scale, b.scale, 0),
-    MAX_DISPLAY_SCALE,
-  )
-  if (n >= 0)
-    return roundTo(new Decimal(a.coef ** BigInt(n), a.scale * n), scale)
-  const divisor = new Decimal(a.coef ** BigInt(-n), a.scale * -n)
-  return divideTo(decimalFromInt(1), divisor, scale)
-}
-
-function roundTo(d: Decimal, scale: number): Decimal {
+export function roundTo(d: Decimal, scale: number): Decimal {
   if (d.scale <= scale) return new Decimal(rescale(d, scale), scale)
   return new Decimal(roundDiv(d.coef, pow10(d.scale - scale)), scale)
 }

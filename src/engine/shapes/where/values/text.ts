@@ -1,5 +1,6 @@
 // Text semantics shared by the string types: code-point order (what COLLATE "C" gives on a
 // UTF-8 database), bpchar's ignored trailing spaces, ASCII-only case mapping, and LIKE.
+import { charge } from '../budget.ts'
 import { EvalError } from '../errors.ts'
 
 /** memcmp order of the UTF-8 bytes, i.e. code point order (not UTF-16 unit order). */
@@ -28,10 +29,12 @@ export function trimBpchar(s: string): string {
 
 /** lower()/upper() under COLLATE "C": only ASCII letters change. */
 export function asciiLower(s: string): string {
+  charge(s.length)
   return s.replace(/[A-Z]+/g, (m) => m.toLowerCase())
 }
 
 export function asciiUpper(s: string): string {
+  charge(s.length)
   return s.replace(/[a-z]+/g, (m) => m.toUpperCase())
 }
 
@@ -68,13 +71,28 @@ function tokenize(pattern: string): Token[] {
   return tokens
 }
 
-/** Matches code points against tokens, backtracking only to the last `%` (enough for LIKE). */
+// Steps charged at once when a match outruns its free, linear allowance, and the budget
+// units per step (a step costs several nanoseconds).
+const LIKE_CHUNK = 65_536
+const LIKE_STEP_COST = 16
+
+/**
+ * Matches code points against tokens, backtracking only to the last `%` (enough for LIKE).
+ * That is O(text × pattern) at worst (`%aaaa…b` against `aaaa…`): steps beyond a linear
+ * allowance are charged to the evaluation's budget, so a pathological pattern fails instead
+ * of stalling.
+ */
 function matchTokens(s: string[], p: Token[]): boolean {
   let si = 0
   let pi = 0
   let starP = -1
   let starS = 0
+  let free = 2 * (s.length + p.length)
   while (si < s.length) {
+    if (--free < 0) {
+      charge(LIKE_CHUNK * LIKE_STEP_COST)
+      free = LIKE_CHUNK
+    }
     const t = p[pi]
     if (t && (t.kind === 'one' || (t.kind === 'char' && t.cp === s[si]))) {
       si++

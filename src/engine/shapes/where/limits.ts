@@ -1,0 +1,26 @@
+// How much a where clause may ask of the engine: its size, its nesting, and the work one
+// evaluation may do. Each limit keeps one request or one row from holding the event loop.
+
+/** Characters in the clause; a GET URL cannot carry much more through Node anyway. */
+export const MAX_WHERE_LENGTH = 65_536
+/** Parameters ($1..$n), and characters in each one. */
+export const MAX_PARAMS = 1_000
+export const MAX_PARAM_LENGTH = 65_536
+/**
+ * Expression nesting: the analyser, compiler and evaluator recurse once per level, so this
+ * keeps them far from the stack's end. `1+1+...` nests once per term.
+ */
+export const MAX_WHERE_DEPTH = 100
+/** Expression nodes in the whole clause (a long IN list counts one per item). */
+export const MAX_WHERE_NODES = 10_000
+/**
+ * Work units one evaluation of the clause may spend (against one row, or compiling it once):
+ * a unit is about a nanosecond — a character built, a sixteenth of a LIKE backtracking step, a
+ * digit of numeric arithmetic weighted by its cost — so an evaluation stops within a few tens
+ * of milliseconds. Cheap operators (comparisons, small numbers) charge nothing.
+ */
+export const MAX_EVAL_COST = 20_000_000
+/** Postgres's MAXDIM: array literals with more dimensions are refused, as array_in does. */
+export const MAX_ARRAY_DIMS = 6
+/** Nesting of jsonb values; deeper ones are refused rather than walked recursively. */
+export const MAX_JSON_DEPTH = 1_000
