@@ -43,5 +43,9 @@ export default defineConfig({
   // PGlite loads its wasm and data relative to its own module: keep it out of pre-bundling.
   optimizeDeps: { exclude: ['@electric-sql/pglite'] },
   worker: { format: 'es' },
-  build: { outDir: 'dist', sourcemap: true },
+  build: {
+    outDir: 'dist',
+    // Maps publish the whole source to anyone who asks: only when a build asks for them.
+    sourcemap: process.env.SLUICE_SOURCEMAPS === 'true',
+  },
 })

@@ -43,3 +43,19 @@ test('hashed assets are cached for good', async ({ request }) => {
   expect(response.status()).toBe(200)
   expect(response.headers()['cache-control']).toContain('immutable')
 })
+
+test('no source maps are served: the production build ships none', async ({
+  request,
+}) => {
+  const html = await (await request.get('/')).text()
+  const assets = [...html.matchAll(/\/assets\/[^"]+\.js/g)].map((m) => m[0])
+  expect(assets.length).toBeGreaterThan(0)
+  for (const script of [...assets, '/sw.js']) {
+    const code = await (await request.get(script)).text()
+    expect(code.includes('sourceMappingURL'), script).toBe(false)
+    const map = await request.get(`${script}.map`)
+    // Whatever answers (a 404, or the app's page for a path it routes), it is not a map.
+    const body = await map.text()
+    expect(body.includes('"mappings"'), `${script}.map`).toBe(false)
+  }
+})

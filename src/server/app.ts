@@ -17,6 +17,7 @@ import {
   tooLargeResponse,
 } from './http/body-limit.ts'
 import type { AppDeps, AppEnv } from './http/context.ts'
+import { localHostsOnly } from './http/host-guard.ts'
 import {
   inlineScriptSources,
   requestLog,
@@ -40,6 +41,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(
     requestLog,
     securityHeaders(indexHtml ? inlineScriptSources(indexHtml) : []),
+    localHostsOnly(deps.env),
     limitBodies,
   )
   app.use('/api/*', sameOriginOnly)

@@ -44,6 +44,8 @@ const schema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   LOCAL_LOGIN: flag,
+  /** Lets LOCAL_LOGIN=true start in hosted mode, where anyone could sign in as any email. */
+  DANGEROUSLY_ALLOW_LOCAL_LOGIN_IN_HOSTED_MODE: flag,
   GITHUB_CLIENT_ID: optional,
   GITHUB_CLIENT_SECRET: optional,
   GITHUB_AUTHORIZE_URL: z
@@ -79,6 +81,8 @@ export type Env = RawEnv & {
   googleEnabled: boolean
   /** Sign-in with a name and email only: for one machine, never silently in hosted mode. */
   localLoginEnabled: boolean
+  /** Local sign-in is on in hosted mode (by the dangerous override): warned at every start. */
+  localLoginExposed: boolean
   /**
    * The readiness check may reach loopback and private addresses: users' databases live on
    * localhost in local mode; a hosted service must not be a way into its own network.
@@ -121,6 +125,10 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       problems.push('  SLUICE_SECRET: required when SLUICE_MODE=hosted')
     if (!env.PUBLIC_URL)
       problems.push('  PUBLIC_URL: required when SLUICE_MODE=hosted')
+    if (env.LOCAL_LOGIN && !env.DANGEROUSLY_ALLOW_LOCAL_LOGIN_IN_HOSTED_MODE)
+      problems.push(
+        '  LOCAL_LOGIN: true in hosted mode lets anyone sign in as any email address; configure an OAuth provider instead (to allow it anyway, also set DANGEROUSLY_ALLOW_LOCAL_LOGIN_IN_HOSTED_MODE=true)',
+      )
   }
   if (problems.length > 0)
     throw new EnvError(`Invalid configuration:\n${problems.join('\n')}`)
@@ -135,6 +143,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     githubEnabled,
     googleEnabled,
     localLoginEnabled,
+    localLoginExposed: localLoginEnabled && env.SLUICE_MODE === 'hosted',
     allowPrivateDatabaseTargets,
   }
 }

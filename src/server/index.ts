@@ -15,9 +15,15 @@ async function main() {
       log.info(
         `Sluice is running on ${env.PUBLIC_URL ?? `http://${host}:${info.port}`}`,
       )
-      if (env.localLoginEnabled)
+      if (env.localLoginExposed)
+        log.warn(
+          'DANGEROUSLY_ALLOW_LOCAL_LOGIN_IN_HOSTED_MODE: anyone who reaches this server can sign in as any email address',
+        )
+      else if (env.localLoginEnabled)
         log.info(
-          'local mode: sign in with a name and email (no OAuth provider configured)',
+          env.githubEnabled || env.googleEnabled
+            ? 'local sign-in with a name and email is on (LOCAL_LOGIN=true)'
+            : 'local mode: sign in with a name and email (no OAuth provider configured)',
         )
     },
   )

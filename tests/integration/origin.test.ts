@@ -95,6 +95,8 @@ describe('the Origin guard', () => {
 
   it('compares with PUBLIC_URL when it is set', async () => {
     const hosted = buildApp(database.db, {
+      SLUICE_MODE: 'hosted',
+      SLUICE_SECRET: 'hosted-secret-'.padEnd(32, 'x'),
       PUBLIC_URL: 'https://sluice.example.com',
     })
     const browser = new Browser(hosted, 'https://sluice.example.com')

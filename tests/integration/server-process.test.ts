@@ -115,6 +115,37 @@ describe('the server process', () => {
     }
   }, 60_000)
 
+  it('refuses local sign-in in hosted mode, and warns at start when it is forced', async () => {
+    const hosted = {
+      SLUICE_MODE: 'hosted',
+      SLUICE_SECRET: 'process-test-secret-'.padEnd(32, 'x'),
+      LOCAL_LOGIN: 'true',
+      DATA_DIR: join(root, 'hosted'),
+    }
+    const port = await freePort()
+    const env = { ...hosted, PORT: String(port) }
+    const refused = startServer({
+      ...env,
+      PUBLIC_URL: `http://localhost:${port}`,
+    })
+    expect(await refused.exited).toBe(1)
+    expect(refused.output()).toMatch(/LOCAL_LOGIN: .*anyone/)
+
+    const forced = startServer({
+      ...env,
+      PUBLIC_URL: `http://localhost:${port}`,
+      DANGEROUSLY_ALLOW_LOCAL_LOGIN_IN_HOSTED_MODE: 'true',
+    })
+    await waitUntilUp(forced, `http://localhost:${port}/api/public/health`)
+    await expect
+      .poll(() => forced.output())
+      .toMatch(
+        /warn .*DANGEROUSLY_ALLOW_LOCAL_LOGIN_IN_HOSTED_MODE: anyone who reaches this server can sign in as any email/,
+      )
+    forced.child.kill('SIGTERM')
+    expect(await forced.exited).toBe(0)
+  }, 120_000)
+
   it('stops at start-up naming a bad variable', async () => {
     const server = startServer({ PORT: 'eighty', DATA_DIR: join(root, 'bad') })
     expect(await server.exited).toBe(1)

@@ -126,12 +126,32 @@ describe('parseEnv', () => {
       expect(parseEnv(hosted).localLoginEnabled).toBe(false)
     })
 
+    it('is forced on by LOCAL_LOGIN with a provider', () => {
+      expect(
+        parseEnv({ ...github, LOCAL_LOGIN: 'true' }).localLoginEnabled,
+      ).toBe(true)
+    })
+
+    // Anyone could sign in as any email: a hosted Sluice refuses to start that way unless the
+    // operator says, in so many words, that this is what they want.
     it.each([
-      ['a provider', { ...github, LOCAL_LOGIN: 'true' }],
-      ['hosted mode', { ...hosted, LOCAL_LOGIN: 'true' }],
-      ['hosted mode (LOCAL_LOGIN=1)', { ...hosted, LOCAL_LOGIN: '1' }],
-    ])('is forced on by LOCAL_LOGIN with %s', (_name, vars) => {
-      expect(parseEnv(vars).localLoginEnabled).toBe(true)
+      ['LOCAL_LOGIN=true', { ...hosted, LOCAL_LOGIN: 'true' }],
+      ['LOCAL_LOGIN=1', { ...hosted, LOCAL_LOGIN: '1' }],
+    ])('refuses %s in hosted mode, naming the override', (_name, vars) => {
+      expect(envError(vars)).toMatch(
+        /^\s*LOCAL_LOGIN: .*anyone.*DANGEROUSLY_ALLOW_LOCAL_LOGIN_IN_HOSTED_MODE=true/m,
+      )
+    })
+
+    it('is on in hosted mode only with the dangerous override as well', () => {
+      const env = parseEnv({
+        ...hosted,
+        LOCAL_LOGIN: 'true',
+        DANGEROUSLY_ALLOW_LOCAL_LOGIN_IN_HOSTED_MODE: 'true',
+      })
+      expect(env.localLoginEnabled).toBe(true)
+      expect(env.localLoginExposed).toBe(true)
+      expect(parseEnv({ LOCAL_LOGIN: 'true' }).localLoginExposed).toBe(false)
     })
 
     it('is forced off by LOCAL_LOGIN=false', () => {
