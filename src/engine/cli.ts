@@ -1,5 +1,6 @@
-// `npm run engine -- --database-url <url> [--port 3000] [--secret s] [--allow-shape-deletion]
-// [--data-dir ./.sluice-engine]`: one database served as an Electric-compatible shape API.
+// `npm run engine -- --database-url <url> [--port 3000] [--host 127.0.0.1] [--secret s]
+// [--allow-shape-deletion] [--data-dir ./.sluice-engine]`: one database served as an
+// Electric-compatible shape API.
 import { serve } from '@hono/node-server'
 import { parseArgs } from 'node:util'
 import { Engine } from './engine.ts'
@@ -9,6 +10,9 @@ const { values } = parseArgs({
   options: {
     'database-url': { type: 'string' },
     port: { type: 'string', default: '3000' },
+    // Loopback unless asked: without --secret, anyone who reaches it reads every table the
+    // database role can read.
+    host: { type: 'string', default: '127.0.0.1' },
     secret: { type: 'string' },
     'allow-shape-deletion': { type: 'boolean', default: false },
     'data-dir': { type: 'string', default: './.sluice-engine' },
@@ -39,11 +43,21 @@ const app = createEngineApp({
   secret: values.secret,
   allowShapeDeletion: values['allow-shape-deletion'],
 })
-const server = serve({ fetch: app.fetch, port }, (info) =>
+const host = values.host ?? '127.0.0.1'
+const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
+  const shown = host.includes(':') ? `[${host}]` : host
   console.log(
-    `Sluice engine serving the shape API on http://localhost:${info.port}/v1/shape`,
-  ),
-)
+    `Sluice engine serving the shape API on http://${shown}:${info.port}/v1/shape`,
+  )
+  if (!isLoopback(host) && !values.secret)
+    console.warn(
+      `warning: listening on ${host} without --secret: anyone who can reach it can read every table the database role can read. Pass --secret, or --host 127.0.0.1.`,
+    )
+})
+function isLoopback(name: string): boolean {
+  return name === 'localhost' || name === '::1' || /^127\./.test(name)
+}
+
 const shutdown = () => {
   server.close()
   engine.stop().then(
