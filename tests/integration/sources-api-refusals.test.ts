@@ -135,7 +135,9 @@ describe('a hosted server', () => {
     SLUICE_MODE: 'hosted',
     SLUICE_SECRET: 'y'.repeat(32),
     PUBLIC_URL: 'http://localhost',
+    // A test's way to sign in without an OAuth fake; no real hosted server runs like this.
     LOCAL_LOGIN: 'true',
+    DANGEROUSLY_ALLOW_LOCAL_LOGIN_IN_HOSTED_MODE: 'true',
   }
 
   it('refuses loopback and internal names even with skip_validation, connecting to nothing', async () => {

@@ -16,11 +16,21 @@ export function createRateLimiter(
   now: () => number = Date.now,
 ) {
   const windows = new Map<string, { start: number; count: number }>()
+  const expired = (window: { start: number }, time: number) =>
+    time - window.start >= rate.windowMs
 
-  // Old windows are dropped as new requests come, so the map stays as small as the traffic.
+  // Old windows are dropped now and then (not on every request: that would cost a pass over
+  // every key per request), so the map stays about as small as a window's traffic.
+  let lastSweep = now()
   const sweep = (time: number) => {
+    if (time - lastSweep < rate.windowMs / 4) return
+    lastSweep = time
     for (const [key, window] of windows)
-      if (time - window.start >= rate.windowMs) windows.delete(key)
+      if (expired(window, time)) windows.delete(key)
+  }
+  const windowOf = (key: string, time: number) => {
+    const window = windows.get(key)
+    return window && !expired(window, time) ? window : { start: time, count: 0 }
   }
 
   return {
@@ -31,9 +41,7 @@ export function createRateLimiter(
     admit(...keys: string[]): RateAdmission {
       const time = now()
       sweep(time)
-      const current = keys.map(
-        (key) => [key, windows.get(key) ?? { start: time, count: 0 }] as const,
-      )
+      const current = keys.map((key) => [key, windowOf(key, time)] as const)
       const full = current.filter(([, window]) => window.count >= rate.limit)
       if (full.length > 0) {
         const reopens = Math.max(

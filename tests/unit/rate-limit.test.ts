@@ -1,0 +1,48 @@
+// The fixed-window limiter every rate of the server uses.
+import { describe, expect, it } from 'vitest'
+import { createRateLimiter } from '../../src/server/http/rate-limit.ts'
+
+function limiter(limit = 2, windowMs = 60_000) {
+  let time = 1_000_000
+  const rate = createRateLimiter({ limit, windowMs }, () => time)
+  return { rate, advance: (ms: number) => (time += ms) }
+}
+
+describe('a rate limiter', () => {
+  it('admits a key up to its limit per window, then says when to retry', () => {
+    const { rate, advance } = limiter()
+    expect(rate.admit('a')).toEqual({ admitted: true })
+    advance(10_000)
+    expect(rate.admit('a')).toEqual({ admitted: true })
+    expect(rate.admit('a')).toEqual({
+      admitted: false,
+      retryAfterSeconds: 50,
+    })
+    expect(rate.admit('b')).toEqual({ admitted: true })
+  })
+
+  it('admits again once the window has passed, swept or not', () => {
+    const { rate, advance } = limiter()
+    rate.admit('a')
+    rate.admit('a')
+    advance(59_999)
+    expect(rate.admit('a').admitted).toBe(false)
+    advance(1)
+    expect(rate.admit('a')).toEqual({ admitted: true })
+  })
+
+  it('counts a request against every key, and a refusal against none', () => {
+    const { rate } = limiter(1)
+    expect(rate.admit('user', 'team')).toEqual({ admitted: true })
+    // The team is full: the other user is refused and keeps their own allowance.
+    expect(rate.admit('other-user', 'team').admitted).toBe(false)
+    expect(rate.admit('other-user', 'other-team')).toEqual({ admitted: true })
+  })
+
+  it('never says to retry in 0 seconds', () => {
+    const { rate, advance } = limiter(1, 1_000)
+    rate.admit('a')
+    advance(999)
+    expect(rate.admit('a')).toEqual({ admitted: false, retryAfterSeconds: 1 })
+  })
+})
