@@ -82,3 +82,50 @@ test('signing out and in as someone else shows nothing of the first user', async
   await expect(page.getByText(second.email)).toBeVisible()
   await expect(page.getByText(first.email)).toHaveCount(0)
 })
+
+test("after signing out, the browser's HTTP cache holds none of the user's shape answers", async ({
+  page,
+  signIn,
+}) => {
+  const shapeUrls = new Set<string>()
+  page.on('response', (response) => {
+    const url = new URL(response.url())
+    if (url.pathname.startsWith('/v1/') && response.status() === 200)
+      shapeUrls.add(url.toString())
+  })
+  const user = await signIn()
+  await page.goto('/sources')
+  const nav = page.getByRole('navigation', { name: 'Main' })
+  await expect(
+    nav.getByRole('link', { name: `${user.name}'s team` }),
+  ).toBeVisible()
+  expect(shapeUrls.size).toBeGreaterThan(0)
+  await nav.getByRole('button', { name: 'Logout' }).click()
+  await expect(
+    page.getByRole('link', { name: 'Sign in with GitHub' }),
+  ).toBeVisible()
+
+  // 'only-if-cached' answers from the HTTP cache or fails: every shape answer (the sources'
+  // carry their secrets) must fail. Asked from a bare page of the same browser (same cache),
+  // so the misses Chromium logs are not the app's console errors.
+  const probe = await page.context().newPage()
+  await probe.goto('/api/public/health')
+  const cached = await probe.evaluate(
+    async (urls) => {
+      const found: string[] = []
+      for (const url of urls) {
+        const hit = await fetch(url, {
+          cache: 'only-if-cached',
+          mode: 'same-origin',
+        }).then(
+          (response) => response.ok,
+          () => false,
+        )
+        if (hit) found.push(url)
+      }
+      return found
+    },
+    [...shapeUrls],
+  )
+  expect(cached).toEqual([])
+})
