@@ -3,7 +3,9 @@ import { chromiumLaunchOptions } from './scripts/chromium.ts'
 
 // E2E runs the production build, served by the real server (embedded Postgres, local
 // sign-in), in Debian's Chromium.
-const port = Number(process.env.E2E_PORT ?? 41730)
+// Below Linux's ephemeral range (32768-60999): a port the kernel hands out to some other
+// process's socket (an embedded Postgres on a free port, say) can never take it first.
+const port = Number(process.env.E2E_PORT ?? 21730)
 const baseURL = `http://localhost:${port}`
 
 export default defineConfig({

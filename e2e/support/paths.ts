@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
-const port = process.env.E2E_PORT ?? '41730'
+const port = process.env.E2E_PORT ?? '21730'
 /** Where the e2e server writes its control-plane URL for tests that write to Postgres. */
 export const databaseUrlFile = join(tmpdir(), `sluice-e2e-${port}.database-url`)
 /** Where the e2e launcher writes the URL of its fake PostHog (GET /recorded lists events). */
