@@ -3,8 +3,12 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import pg from 'pg'
+import {
+  applyTransaction,
+  type TransactionTarget,
+} from './apply-transaction.ts'
 import { pinnedConnection, type HostPinner } from './net/pinned-socket.ts'
-import type { Change, Relation, Row, Transaction } from './replication/types.ts'
+import type { Relation, Transaction } from './replication/types.ts'
 import { definitionKey, type ShapeDefinition } from './shapes/definition.ts'
 import { ShapeRouter } from './shapes/router.ts'
 import { Shape } from './shapes/shape.ts'
@@ -67,6 +71,30 @@ export class ShapeDatabase {
   private processedEnd = 0n
   private durableLsn = 0n
   private flushTimer: NodeJS.Timeout | null = null
+  private stopping = false
+  // Shapes registered while a transaction is applied (it yields): their snapshots start after
+  // it committed and so hold it already, like those of shapes created after it. It skips them
+  // rather than give them only the changes routed after they appeared.
+  private applying = false
+  private joined = new Set<Shape>()
+  private readonly target: TransactionTarget = {
+    candidates: (relation, rows) => {
+      this.verify(relation)
+      const table = tableKey(relation.schema, relation.name)
+      return this.router.candidates(table, rows)
+    },
+    truncate: (change) => {
+      for (const relation of change.relations)
+        this.rotateTable(relation.schema, relation.name)
+    },
+    isLive: (shape) =>
+      this.shapes.get(shape.handle) === shape &&
+      !shape.closed &&
+      !this.joined.has(shape),
+    checkRunning: () => {
+      if (this.stopping) throw new Error('the engine is stopping')
+    },
+  }
   readonly pool: pg.Pool
   readonly supervisor: ReplicationSupervisor
 
@@ -114,6 +142,7 @@ export class ShapeDatabase {
   }
 
   async stop(): Promise<void> {
+    this.stopping = true
     if (this.flushTimer) clearInterval(this.flushTimer)
     await this.supervisor.stop()
     await this.flush()
@@ -123,6 +152,7 @@ export class ShapeDatabase {
 
   /** Stops streaming and removes the slot, the publication and every shape log. */
   async destroy(): Promise<void> {
+    this.stopping = true
     if (this.flushTimer) clearInterval(this.flushTimer)
     await this.supervisor.drop()
     for (const shape of this.shapes.values()) shape.log.destroy()
@@ -216,6 +246,7 @@ export class ShapeDatabase {
   }
 
   private register(shape: Shape, where: CompiledWhere | null): void {
+    if (this.applying) this.joined.add(shape)
     this.shapes.set(shape.handle, shape)
     this.byKey.set(shape.key, shape)
     const { schema, name } = shape.definition.table
@@ -255,30 +286,14 @@ export class ShapeDatabase {
   }
 
   private async onTransaction(tx: Transaction): Promise<void> {
-    const perShape = new Map<Shape, Array<{ change: Change; index: number }>>()
-    tx.changes.forEach((change, index) => {
-      if (change.kind === 'truncate') {
-        for (const relation of change.relations)
-          this.rotateTable(relation.schema, relation.name)
-        return
-      }
-      const rows: Array<Row | null> =
-        change.kind === 'insert'
-          ? [change.newRow]
-          : change.kind === 'delete'
-            ? [change.oldRow]
-            : [change.oldRow, change.newRow]
-      this.verify(change.relation)
-      const table = tableKey(change.relation.schema, change.relation.name)
-      for (const shape of this.router.candidates(table, rows)) {
-        let list = perShape.get(shape)
-        if (!list) perShape.set(shape, (list = []))
-        list.push({ change, index })
-      }
-    })
-    const touched: Shape[] = []
-    for (const [shape, changes] of perShape)
-      if (shape.apply(tx, changes)) touched.push(shape)
+    this.applying = true
+    let touched: Shape[]
+    try {
+      touched = await applyTransaction(tx, this.target)
+    } finally {
+      this.applying = false
+      this.joined.clear()
+    }
     this.processedEnd = tx.endLsn
     // The global LSN moves before readers see the transaction anywhere, and after every
     // shape holds it: an up-to-date can never claim an LSN a shape has not received yet.

@@ -92,33 +92,62 @@ function valueOf(view: ShapeView, m: Message): { value: Row; old_value?: Row } {
   }
 }
 
-/** Log records of one transaction for one shape; `last` marks the shape's final one. */
-export function recordsForTransaction(
+function recordOf(
   view: ShapeView,
   tx: Transaction,
-  changes: Array<{ change: Change; index: number }>,
-): LogRecord[] {
-  const messages: Message[] = []
-  for (const { change, index } of changes)
-    messages.push(...messagesFor(view, change, index * 2))
-  const lsn = tx.commitLsn.toString()
-  return messages.map((m, i) => {
-    const last = i === messages.length - 1
-    const headers: Record<string, unknown> = {
-      operation: m.operation,
-      relation: view.relation,
-      txids: [tx.xid],
-      lsn,
-      op_position: m.op,
-    }
-    if (last) headers.last = true
-    const json = JSON.stringify({
-      key: rowKey(view, m.row),
-      ...valueOf(view, m),
-      headers,
-    })
-    return { offset: { tx: tx.commitLsn, op: m.op }, json, last }
+  lsn: string,
+  m: Message,
+  last: boolean,
+): LogRecord {
+  const headers: Record<string, unknown> = {
+    operation: m.operation,
+    relation: view.relation,
+    txids: [tx.xid],
+    lsn,
+    op_position: m.op,
+  }
+  if (last) headers.last = true
+  const json = JSON.stringify({
+    key: rowKey(view, m.row),
+    ...valueOf(view, m),
+    headers,
   })
+  return { offset: { tx: tx.commitLsn, op: m.op }, json, last }
+}
+
+/**
+ * The log records of one transaction for one shape, built change by change so the caller can
+ * yield between changes. The newest message is held back: only at finish() is it known to be
+ * the shape's final one (`last`).
+ */
+export class TransactionRecords {
+  private records: LogRecord[] = []
+  private held: Message | null = null
+  private readonly lsn: string
+
+  constructor(
+    private readonly view: ShapeView,
+    private readonly tx: Transaction,
+  ) {
+    this.lsn = tx.commitLsn.toString()
+  }
+
+  add(change: Change, index: number): void {
+    for (const m of messagesFor(this.view, change, index * 2)) {
+      if (this.held)
+        this.records.push(
+          recordOf(this.view, this.tx, this.lsn, this.held, false),
+        )
+      this.held = m
+    }
+  }
+
+  finish(): LogRecord[] {
+    if (this.held)
+      this.records.push(recordOf(this.view, this.tx, this.lsn, this.held, true))
+    this.held = null
+    return this.records
+  }
 }
 
 /** A snapshot row as a log record at `0_<index>`. */

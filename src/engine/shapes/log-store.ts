@@ -78,6 +78,11 @@ export class ShapeLog {
     return this.endOffset
   }
 
+  /** Closed (engine stopping) or destroyed (shape rotated): nothing may be appended. */
+  get isClosed(): boolean {
+    return this.closed
+  }
+
   get bytes(): number {
     return this.endPos
   }

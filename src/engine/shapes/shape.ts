@@ -5,14 +5,15 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Change, Row, Transaction } from '../replication/types.ts'
 import {
-  recordsForTransaction,
   snapshotRecord,
+  TransactionRecords,
   type ShapeView,
 } from './changes.ts'
 import { definitionKey, type ShapeDefinition } from './definition.ts'
 import { ShapeLog } from './log-store.ts'
 import type { Offset } from './offset.ts'
 import { schemaHeader, type TableInfo } from './table-info.ts'
+import { TimeSlice } from './time-slice.ts'
 import { isVisible, type Visibility } from './visibility.ts'
 import type { CompiledWhere } from './where/types.ts'
 
@@ -154,34 +155,59 @@ export class Shape {
     // The metadata says "this snapshot is complete": it must never exist before the rows do.
     await this.log.sync()
     this.writeMeta()
-    for (const { tx, changes } of this.pending) this.applyNow(tx, changes)
+    // Oldest first, in time slices; transactions arriving while it yields queue behind.
+    const slice = new TimeSlice()
+    for (let i = 0; i < this.pending.length; i++) {
+      const { tx, changes } = this.pending[i] as Pending
+      const records = this.recordsFor(tx)
+      if (!records) continue
+      for (const { change, index } of changes) {
+        records.add(change, index)
+        if (slice.tick()) {
+          await slice.pause()
+          if (this.closed) return
+        }
+      }
+      this.append(records)
+    }
     this.pending = []
     this.ready = true
     this.publish()
   }
 
-  /** Appends a transaction's changes (unpublished until publish()). Returns whether any. */
-  apply(
-    tx: Transaction,
-    changes: Array<{ change: Change; index: number }>,
-  ): boolean {
-    if (!this.ready) {
-      this.pending.push({ tx, changes })
-      return false
-    }
-    return this.applyNow(tx, changes)
+  /** Rotated, failed, or its log closed (the engine stopping): nothing more is appended. */
+  get closed(): boolean {
+    return this.failure !== null || this.log.isClosed
   }
 
-  private applyNow(
+  /**
+   * Starts a transaction on this shape: the records to fill change by change (the caller may
+   * yield between changes), then hand to append(). Null when there is nothing to evaluate now:
+   * queued until the snapshot completes, or already held.
+   */
+  begin(
     tx: Transaction,
     changes: Array<{ change: Change; index: number }>,
-  ): boolean {
+  ): TransactionRecords | null {
+    if (!this.ready) {
+      this.pending.push({ tx, changes })
+      return null
+    }
+    return this.recordsFor(tx)
+  }
+
+  /** Appends a transaction's records (unpublished until publish()). Returns whether any. */
+  append(records: TransactionRecords): boolean {
+    const finished = records.finish()
+    this.log.append(finished)
+    return finished.length > 0
+  }
+
+  private recordsFor(tx: Transaction): TransactionRecords | null {
     // Already in the snapshot, or already in the log (replayed after a restart).
-    if (this.visibility && isVisible(this.visibility, tx.xid)) return false
-    if (tx.commitLsn <= this.log.appendedOffset.tx) return false
-    const records = recordsForTransaction(this.view, tx, changes)
-    this.log.append(records)
-    return records.length > 0
+    if (this.visibility && isVisible(this.visibility, tx.xid)) return null
+    if (tx.commitLsn <= this.log.appendedOffset.tx) return null
+    return new TransactionRecords(this.view, tx)
   }
 
   publish(): void {

@@ -5,6 +5,9 @@ import { EvalError } from './errors.ts'
 import { MAX_EVAL_COST } from './limits.ts'
 
 let remaining = MAX_EVAL_COST
+// Every unit charged since the process started: lets a caller running many evaluations notice
+// costly ones without reading the clock after each (see ../time-slice.ts).
+let spent = 0
 
 export const BUDGET_MESSAGE =
   'where clause is too costly to evaluate (its work budget is exceeded)'
@@ -16,6 +19,12 @@ export function resetBudget(): void {
 
 /** Spends `units` of the current evaluation's budget; throws once it is exhausted. */
 export function charge(units: number): void {
+  spent += units
   remaining -= units
   if (remaining < 0) throw new EvalError(BUDGET_MESSAGE)
+}
+
+/** Units charged by all evaluations so far (only ever grows). */
+export function unitsSpent(): number {
+  return spent
 }
