@@ -3,11 +3,11 @@
 // evaluator computes and prints; when Postgres raises an error, the evaluator refuses too.
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { analyze } from '../../src/engine/shapes/where/analyze/analyze.ts'
 import {
-  coerce,
-  type Context,
-} from '../../src/engine/shapes/where/analyze/context.ts'
+  analyze,
+  createContext,
+} from '../../src/engine/shapes/where/analyze/analyze.ts'
+import { coerce } from '../../src/engine/shapes/where/analyze/context.ts'
 import { toSql } from '../../src/engine/shapes/where/compile-sql.ts'
 import { compile } from '../../src/engine/shapes/where/evaluate.ts'
 import { parseWhere } from '../../src/engine/shapes/where/parse.ts'
@@ -56,14 +56,7 @@ async function postgres(sql: string, params: string[] = []): Promise<Outcome> {
 async function compileExpression(
   expression: string,
 ): Promise<{ sql: string; outcome: Outcome } | { refused: string }> {
-  const ctx: Context = {
-    columns: new Map(),
-    params: [],
-    paramTypes: new Map(),
-    paramsUsed: new Set(),
-    columnsUsed: new Set(),
-    deferred: [],
-  }
+  const ctx = createContext(new Map(), [])
   let expr
   try {
     const node = analyze(await parseWhere(expression), ctx)

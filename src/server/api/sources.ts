@@ -22,7 +22,7 @@ import {
 import { createSource } from '../sources/create-source.ts'
 import { systemResolver } from '../validation/guard.ts'
 import { createCheckLimiter, tooManyChecks } from '../validation/rate-limit.ts'
-import type { DatabaseCheckSettings } from '../validation/routes.ts'
+import type { DatabaseCheckSettings } from '../validation/settings.ts'
 
 /** Shown after 'Failed to add source: ' (spec §8). */
 export const teamFullMessage = (max: number) =>

@@ -6,7 +6,7 @@ import type { SessionRequests } from '../auth/session-requests.ts'
 import type { SessionUser } from '../auth/sessions.ts'
 import type { Logger } from '../log.ts'
 import type { SourceRuntime } from '../sources/runtime.ts'
-import type { DatabaseCheckSettings } from '../validation/routes.ts'
+import type { DatabaseCheckSettings } from '../validation/settings.ts'
 
 export type AppDeps = {
   env: Env

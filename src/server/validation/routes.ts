@@ -6,16 +6,10 @@ import { clientIp } from '../http/client-ip.ts'
 import type { AppEnv } from '../http/context.ts'
 import { readJson } from '../http/json.ts'
 import { checkDatabase } from './check.ts'
-import type { Resolver } from './guard.ts'
 import { RefusedTargetError } from './guard.ts'
 import { DatabaseUrlError } from './parse-url.ts'
-import {
-  createCheckLimiter,
-  tooManyChecks,
-  type CheckLimits,
-} from './rate-limit.ts'
-
-export type DatabaseCheckSettings = { resolve?: Resolver; limits?: CheckLimits }
+import type { DatabaseCheckSettings } from './settings.ts'
+import { createCheckLimiter, tooManyChecks } from './rate-limit.ts'
 
 export function validationRoutes(settings: DatabaseCheckSettings = {}) {
   const limiter = createCheckLimiter(settings.limits)

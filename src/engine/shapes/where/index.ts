@@ -1,7 +1,7 @@
 // Where clauses of shapes: validated once against the table's columns, then used twice, as
 // the snapshot's SQL (run by Postgres) and as an evaluator for replicated rows; both agree.
-import { analyze, toBool } from './analyze/analyze.ts'
-import { fail, type Context } from './analyze/context.ts'
+import { analyze, createContext, toBool } from './analyze/analyze.ts'
+import { fail } from './analyze/context.ts'
 import { resetBudget } from './budget.ts'
 import { toSql } from './compile-sql.ts'
 import { extractEqualities } from './equalities.ts'
@@ -45,14 +45,7 @@ export async function compileWhere(
   // as a row would; from here on compiling is synchronous, so nothing else spends it meanwhile.
   resetBudget()
   const { expr, evaluate, used } = checked(() => {
-    const ctx: Context = {
-      columns,
-      params,
-      paramTypes: new Map(),
-      paramsUsed: new Set(),
-      columnsUsed: new Set(),
-      deferred: [],
-    }
+    const ctx = createContext(columns, params)
     const expr = toBool(analyze(ast, ctx), 'WHERE', ctx)
     for (const step of ctx.deferred) step()
     for (let n = 1; n <= params.length; n++)

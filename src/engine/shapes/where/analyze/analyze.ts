@@ -18,6 +18,7 @@ import {
 } from '../pg-types.ts'
 import { castBetween } from '../catalog/casts.ts'
 import type { Expr, Node } from '../tree.ts'
+import type { ColumnInfo } from '../types.ts'
 import { parseNumeric } from '../values/numeric.ts'
 import { analyzeAExpr } from './operators.ts'
 import {
@@ -156,6 +157,22 @@ const UNSUPPORTED: Record<string, string> = {
   A_Star: '* is not supported',
   GroupingFunc: 'GROUPING is not supported',
   XmlExpr: 'XML expressions are not supported',
+}
+
+/** A fresh analysis of one clause over `columns`, with `params` as $1..$n. */
+export function createContext(
+  columns: Map<string, ColumnInfo>,
+  params: readonly string[],
+): Context {
+  return {
+    columns,
+    params,
+    paramTypes: new Map(),
+    paramsUsed: new Set(),
+    columnsUsed: new Set(),
+    deferred: [],
+    analyze,
+  }
 }
 
 export function analyze(node: PgNode, ctx: Context): Node {

@@ -15,7 +15,6 @@ import {
 import { arrayOf, isArray, isEnum, readable, type PgType } from '../pg-types.ts'
 import { commonType, selectCandidate } from '../resolve.ts'
 import type { Expr, Node } from '../tree.ts'
-import { analyze } from './analyze.ts'
 import { apply, coerce, fail, type Context } from './context.ts'
 
 export function analyzeFuncCall(call: FuncCall, ctx: Context): Expr {
@@ -38,7 +37,7 @@ export function analyzeFuncCall(call: FuncCall, ctx: Context): Expr {
   if (VOLATILE.has(name))
     fail(`non-deterministic functions are not supported: ${name}()`, location)
   if (call.func_variadic) fail('VARIADIC is not supported', location)
-  const args = (call.args ?? []).map((a) => analyze(a, ctx))
+  const args = (call.args ?? []).map((a) => ctx.analyze(a, ctx))
   const types = args.map((a) => a.type)
   const candidates = functionCandidates(name, types)
   if (!candidates)
@@ -68,7 +67,7 @@ function common(args: Node[], what: string, location?: number): PgType {
 }
 
 export function analyzeCoalesce(e: CoalesceExpr, ctx: Context): Expr {
-  const args = (e.args ?? []).map((a) => analyze(a, ctx))
+  const args = (e.args ?? []).map((a) => ctx.analyze(a, ctx))
   const type = common(args, 'COALESCE', e.location)
   return { kind: 'coalesce', type, args: args.map((a) => coerce(a, type, ctx)) }
 }
@@ -76,7 +75,7 @@ export function analyzeCoalesce(e: CoalesceExpr, ctx: Context): Expr {
 export function analyzeMinMax(e: MinMaxExpr, ctx: Context): Expr {
   const greatest = e.op === 'IS_GREATEST'
   const what = greatest ? 'GREATEST' : 'LEAST'
-  const args = (e.args ?? []).map((a) => analyze(a, ctx))
+  const args = (e.args ?? []).map((a) => ctx.analyze(a, ctx))
   if (args.some((a) => isEnum(a.type)))
     fail(
       'enum values can only be compared with = and <> (as their labels)',
@@ -104,7 +103,7 @@ export function analyzeArray(e: A_ArrayExpr, ctx: Context): Expr {
     fail('cannot determine type of empty array', e.location)
   if (elements.some((el) => 'A_ArrayExpr' in el))
     fail('multidimensional ARRAY[] is not supported', e.location)
-  const args = elements.map((el) => analyze(el, ctx))
+  const args = elements.map((el) => ctx.analyze(el, ctx))
   const type = common(args, 'ARRAY', e.location)
   if (isArray(type))
     fail('multidimensional ARRAY[] is not supported', e.location)

@@ -12,6 +12,7 @@ import {
 } from '../pg-types.ts'
 import { selectCandidate } from '../resolve.ts'
 import type { Expr, Node, Signature } from '../tree.ts'
+import type { Node as PgNode } from 'libpg-query'
 import { tryParseValue } from '../values/io.ts'
 import type { ColumnInfo } from '../types.ts'
 
@@ -24,6 +25,11 @@ export type Context = {
   columnsUsed: Set<string>
   /** Steps run once the whole clause is analysed (params typed by later context). */
   deferred: (() => void)[]
+  /**
+   * The analyser itself, for the helpers that analyse sub-expressions (operators, calls):
+   * analyze.ts imports them, so they reach it through here instead of importing it back.
+   */
+  analyze: (node: PgNode, ctx: Context) => Node
 }
 
 /** The length of `SELECT 1 WHERE `, which the parser's locations count. */

@@ -12,7 +12,6 @@ import {
 import { commonType } from '../resolve.ts'
 import type { Expr, Node } from '../tree.ts'
 import { likeMatcher } from '../values/text.ts'
-import { analyze } from './analyze.ts'
 import {
   apply,
   applyOperator,
@@ -39,7 +38,7 @@ function operand(
   location?: number,
 ): Node {
   if (!node) fail('malformed expression', location)
-  return analyze(node, ctx)
+  return ctx.analyze(node, ctx)
 }
 
 function listItems(node: PgNode | undefined, location?: number): PgNode[] {
@@ -63,7 +62,7 @@ function distinct(e: A_Expr, negated: boolean, ctx: Context): Expr {
 function inList(e: A_Expr, ctx: Context): Expr {
   const negated = operatorName(e) === '<>'
   const left = operand(e.lexpr, ctx, e.location)
-  const items = listItems(e.rexpr, e.location).map((i) => analyze(i, ctx))
+  const items = listItems(e.rexpr, e.location).map((i) => ctx.analyze(i, ctx))
   const common = commonType([left.type, ...items.map((i) => i.type)])
   if (common !== undefined) {
     const sig = resolveOperatorTypes('=', [common, common], e.location)
@@ -80,7 +79,7 @@ function inList(e: A_Expr, ctx: Context): Expr {
 function between(e: A_Expr, ctx: Context): Expr {
   const x = operand(e.lexpr, ctx, e.location)
   const [lo, hi] = listItems(e.rexpr, e.location).map((i) =>
-    analyze(i, ctx),
+    ctx.analyze(i, ctx),
   ) as [Node, Node]
   const cmp = (name: string, a: Node, b: Node) =>
     applyOperator(name, [a, b], ctx, e.location)
