@@ -109,3 +109,18 @@ describe('findPooler', () => {
     })
   })
 })
+
+describe('a password with unencoded special characters', () => {
+  // The password is '4711?hunter22', '47/hunter22' or '47#hunter22': the part after '?', '/'
+  // or '#' spills into the query, the path or the fragment, and the rest reads as a port.
+  it.each([
+    'postgres://u:4711?hunter22@h/db',
+    'postgres://u:4711?sslmode=hunter22@h/db',
+    'postgres://u:47/hunter22@h',
+    'postgres://u:47#hunter22@h/db',
+  ])('is refused without quoting a piece of it: %s', (url) => {
+    expect(message(url)).toBe(
+      'Invalid database URL provided. Special characters must be URL encoded.',
+    )
+  })
+})
