@@ -39,8 +39,8 @@ afterAll(async () => {
   for (const database of databases) await database.drop()
 })
 
-async function newSource() {
-  const database = await createSourceDatabase()
+async function newSource(options?: { passwordIsDatabaseName?: boolean }) {
+  const database = await createSourceDatabase(undefined, options)
   databases.push(database)
   const source = await insertSource(
     control.db,
@@ -142,6 +142,33 @@ describe('the source runtime', () => {
     expect(details).not.toContain(database.password)
     expect(details).not.toContain(encodeURIComponent(database.password))
   }, 90_000)
+
+  // Postgres names the database in 'permission denied for database "..."'; when the password is
+  // that name, its words are withheld whole (masking them used to splice '********' in).
+  it('withholds what Postgres said when it holds the password', async () => {
+    const { database, id } = await newSource({ passwordIsDatabaseName: true })
+    await expect.poll(() => stateOf(id), { timeout: 20_000 }).toBe('active')
+    const name = new URL(database.url).pathname.slice(1)
+    expect(name).toBe(database.password)
+    await database.admin.query(
+      `revoke connect on database ${name} from public, ${database.role}`,
+    )
+    try {
+      await terminateWalsender(database, replicationNames(id).slot)
+      await expect.poll(() => stateOf(id), { timeout: 20_000 }).toBe('error')
+      const reason = (await sourceRow(control.db, id))?.state_reason
+      expect(reason).toBe(
+        'Permission denied. Grant the role what replication needs (REPLICATION and CREATE on the database).',
+      )
+      const details = await eventDetails(id)
+      expect(details).not.toContain(database.password)
+      expect(details).not.toContain('*')
+    } finally {
+      await database.admin.query(
+        `grant connect on database ${name} to public, ${database.role}`,
+      )
+    }
+  }, 60_000)
 
   it('does not write when nothing changed', async () => {
     const { id } = await newSource()

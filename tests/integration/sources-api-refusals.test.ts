@@ -61,6 +61,16 @@ describe('what is refused', () => {
       'The port must be a number from 1 to 65535.',
     )
 
+    // The password 4711?hunter22, unencoded: its tail spills into the query string.
+    const spilled = await api.put(browser, {
+      ...body,
+      database_url: 'postgres://u:4711?hunter22@h/db',
+    })
+    expect(spilled.status).toBe(400)
+    expect(spilled.body.message).toBe(
+      'Invalid database URL provided. Special characters must be URL encoded.',
+    )
+
     const region = await api.put(browser, {
       ...body,
       region: 'ca-west-1',

@@ -20,10 +20,16 @@ const created: { roles: string[]; databases: string[] } = {
 }
 
 /** A login role (attributes as given) and a database it may connect to; returns its URL. */
-async function roleAndDatabase(attributes: string, grantCreate: boolean) {
+async function roleAndDatabase(
+  attributes: string,
+  grantCreate: boolean,
+  options: { passwordIsRoleName?: boolean } = {},
+) {
   const role = uniqueName('check_role')
   const database = uniqueName('check_db')
-  const password = randomBytes(12).toString('hex')
+  const password = options.passwordIsRoleName
+    ? role
+    : randomBytes(12).toString('hex')
   await adminQuery(
     `create role ${role} login ${attributes} password '${password}'`,
   )
@@ -144,6 +150,51 @@ describe('readiness checks against real Postgres', () => {
       has_create_privilege: false,
       connection_error: `Could not reach a Postgres server at 127.0.0.1:${port}.`,
     })
+  })
+})
+
+// Messages are ours, filled in with the URL's parts: a password that is also one of those
+// parts, or a piece of one, leaves them whole (masking it used to read 'db.exam***le.invalid').
+describe('a password that is also part of the message', () => {
+  it('leaves the host whole when it does not resolve', async () => {
+    const result = await checkDatabase(
+      'postgres://someone:p@db.example.invalid/db',
+      {
+        ...local,
+        resolve: () => Promise.reject(new Error('ENOTFOUND')),
+      },
+    )
+    expect(result.connection_error).toBe(
+      'Could not resolve the host "db.example.invalid".',
+    )
+  })
+
+  it('leaves the address whole when nothing listens', async () => {
+    const port = await freePort()
+    const result = await checkDatabase(
+      `postgres://someone:127@127.0.0.1:${port}/db`,
+      local,
+    )
+    expect(result.connection_error).toBe(
+      `Could not reach a Postgres server at 127.0.0.1:${port}.`,
+    )
+  })
+
+  it('leaves the user name readable when the password equals it', async () => {
+    const { url, role } = await roleAndDatabase('', true, {
+      passwordIsRoleName: true,
+    })
+    const result = await checkDatabase(url, local)
+    expect(result.can_connect_without_replication).toBe(true)
+    expect(result.connection_error).toBe(
+      `User "${role}" may not open a replication connection: it needs the REPLICATION attribute.`,
+    )
+    const other = await roleAndDatabase('replication', true)
+    const wrong = new URL(other.url)
+    wrong.password = other.role
+    expect(
+      (await checkDatabase(wrong.toString(), local)).connection_error,
+    ).toBe(`Password authentication failed for user "${other.role}".`)
   })
 })
 

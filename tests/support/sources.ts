@@ -51,15 +51,19 @@ async function withClient<T>(
 
 /**
  * A database owned by a fresh login role with REPLICATION, on the run's Postgres or on the
- * server `adminUrl` names. The password has characters a URL must encode.
+ * server `adminUrl` names. The password has characters a URL must encode, unless it is the
+ * database's name (for messages that name the database).
  */
 export async function createSourceDatabase(
   adminUrl: string = inject('pgAdminUrl'),
+  options: { passwordIsDatabaseName?: boolean } = {},
 ): Promise<SourceDatabase> {
   const suffix = randomBytes(5).toString('hex')
   const role = `source_${suffix}`
   const name = `source_db_${suffix}`
-  const password = `p@ss:w/rd %${suffix}`
+  const password = options.passwordIsDatabaseName
+    ? name
+    : `p@ss:w/rd %${suffix}`
   await withClient(adminUrl, async (client) => {
     await client.query(
       `create role ${role} login replication password ${client.escapeLiteral(password)}`,

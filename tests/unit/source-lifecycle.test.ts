@@ -12,6 +12,7 @@ import {
   type SourceSnapshot,
 } from '../../src/engine/sources/lifecycle.ts'
 import { ADDRESS_REFUSED } from '../../src/engine/net/pinned-socket.ts'
+import { problemOf } from '../../src/server/sources/connection-url.ts'
 
 const context = { slot: 'sluice_x', publication: 'sluice_x', role: 'app' }
 const at = (state: string, reason: string | null = null): SourceSnapshot => ({
@@ -170,6 +171,9 @@ describe('the source lifecycle', () => {
       { code: 'ETIMEDOUT', message: 'connect ETIMEDOUT 10.1.2.3:5432' },
       { code: 'EHOSTUNREACH', message: 'connect EHOSTUNREACH 10.1.2.3:5432' },
       { code: 'ECONNRESET', message: 'read ECONNRESET' },
+      // Five capitals, but Node's, not a SQLSTATE: their messages name addresses too.
+      { code: 'EPERM', message: 'connect EPERM 10.1.2.3:5432' },
+      { code: 'EPIPE', message: 'write EPIPE' },
       { message: 'timeout expired' },
       { message: 'Connection terminated unexpectedly' },
       { message: 'There was an error establishing an SSL connection' },
@@ -207,6 +211,49 @@ describe('the source lifecycle', () => {
         message: 'Replication slot "s" exists',
       }),
     ).toBe('Replication slot "s" exists')
+  })
+
+  // Postgres never sees the password, but a database or role may be named like it.
+  it('withholds whole what Postgres said when it holds the password, masking nothing', () => {
+    const password = 'hunter22'
+    const said = (code: string, message: string) =>
+      describeProblem(problemOf({ code, message }, password), 'app')
+    const reasons = [
+      said('42501', 'permission denied for database "hunter22"'),
+      said(
+        '42501',
+        'Role "app" may not create publications. Run: GRANT CREATE ON DATABASE "hunter22" TO "app";',
+      ),
+      said(
+        '28000',
+        'no pg_hba.conf entry for host "10.0.0.1", user "hunter22"',
+      ),
+      said('55000', 'replication slot "hunter22" is active'),
+      said('57P01', 'terminating connection for "hunter22"'),
+      said('42710', 'publication "hunter22" already exists'),
+    ]
+    expect(reasons).toEqual([
+      'Permission denied. Grant the role what replication needs (REPLICATION and CREATE on the database).',
+      'Permission denied. Grant the role what replication needs (REPLICATION and CREATE on the database).',
+      'The database server refused the connection. Check pg_hba.conf allows this role, including replication connections.',
+      'The replication slot can no longer be used.',
+      'The database server closed the connection.',
+      'The database server reported an error (SQLSTATE 42710).',
+    ])
+    // Its URL-encoded form counts too; other words pass as Postgres said them.
+    expect(
+      describeProblem(
+        problemOf(
+          { code: '42501', message: 'permission denied for database "p%40ss"' },
+          'p@ss',
+        ),
+      ),
+    ).toBe(
+      'Permission denied. Grant the role what replication needs (REPLICATION and CREATE on the database).',
+    )
+    expect(said('42710', 'publication "x" already exists')).toBe(
+      'publication "x" already exists',
+    )
   })
 })
 

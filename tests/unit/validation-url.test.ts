@@ -5,7 +5,6 @@ import {
   parseDatabaseUrl,
 } from '../../src/server/validation/parse-url.ts'
 import { findPooler } from '../../src/server/validation/pooler.ts'
-import { redact } from '../../src/server/validation/errors.ts'
 
 const message = (url: string) => {
   try {
@@ -111,7 +110,17 @@ describe('findPooler', () => {
   })
 })
 
-it('redact hides every copy of the password', () => {
-  expect(redact('a pw b pw', 'pw')).toBe('a *** b ***')
-  expect(redact('nothing', '')).toBe('nothing')
+describe('a password with unencoded special characters', () => {
+  // The password is '4711?hunter22', '47/hunter22' or '47#hunter22': the part after '?', '/'
+  // or '#' spills into the query, the path or the fragment, and the rest reads as a port.
+  it.each([
+    'postgres://u:4711?hunter22@h/db',
+    'postgres://u:4711?sslmode=hunter22@h/db',
+    'postgres://u:47/hunter22@h',
+    'postgres://u:47#hunter22@h/db',
+  ])('is refused without quoting a piece of it: %s', (url) => {
+    expect(message(url)).toBe(
+      'Invalid database URL provided. Special characters must be URL encoded.',
+    )
+  })
 })

@@ -4,14 +4,22 @@
 import { SOURCE_EVENTS, type SourceEventName } from '../../shared/sources.ts'
 import { ADDRESS_REFUSED } from '../net/pinned-socket.ts'
 import type { SupervisorStatus } from '../supervisor.ts'
+import { isSqlState } from './sqlstate.ts'
 
 export type SourceSnapshot = { state: string; reason: string | null }
 
 /**
  * An error as the supervisor or a driver reports it: SQLSTATE or Node code, and message.
  * `own`: Sluice wrote the message for users (it is shown as it is).
+ * `withheld`: the message holds the source's password (a database or role named like it), so
+ * it is only read to pick a text, never quoted.
  */
-export type Problem = { code?: string; message: string; own?: boolean }
+export type Problem = {
+  code?: string
+  message: string
+  own?: boolean
+  withheld?: boolean
+}
 
 export type LifecycleSignal =
   | { kind: 'status'; status: SupervisorStatus; problem?: Problem }
@@ -31,8 +39,6 @@ export type Transition = SourceSnapshot & {
   event: { name: SourceEventName; details: Record<string, unknown> }
 }
 
-// Postgres' own errors carry a SQLSTATE; anything else came from the network or the driver.
-const SQLSTATE = /^[0-9A-Z]{5}$/
 const TLS_CODES = /CERT|SIGNATURE|ALTNAME|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/
 
 // One text for every network failure: a closed port, a filtered one, a host that never answers
@@ -65,36 +71,46 @@ function needsReplication(role: string | undefined): string {
   return `${who} lacks the REPLICATION attribute, so changes cannot be streamed.${fix}`
 }
 
+const GRANT =
+  'Grant the role what replication needs (REPLICATION and CREATE on the database).'
+
+/** What Postgres said, in parentheses after our words, unless it must not be shown. */
+const quoted = ({ message, withheld }: Problem) =>
+  withheld ? '' : ` (${message})`
+
 /**
  * Words a user can act on for a problem; never more than Postgres said. What the network or
- * the driver said is never repeated (see describeConnectionFailure).
+ * the driver said is never repeated (see describeConnectionFailure), nor what Postgres said
+ * when it holds the password: then our words stand alone.
  */
 export function describeProblem(problem: Problem, role?: string): string {
   const { code, message } = problem
-  if (!code || !SQLSTATE.test(code)) return describeConnectionFailure(problem)
+  if (!isSqlState(code)) return describeConnectionFailure(problem)
   if (/WAL sender|walsender|replication role/i.test(message))
     return needsReplication(role)
   switch (code) {
     case '42501':
-      return message.startsWith('Role ')
-        ? message
-        : `Permission denied: ${message}. Grant the role what replication needs (REPLICATION and CREATE on the database).`
+      if (problem.withheld) return `Permission denied. ${GRANT}`
+      if (message.startsWith('Role ')) return message
+      return `Permission denied: ${message}. ${GRANT}`
     case '55000':
       if (/wal_level/i.test(message))
         return 'wal_level is no longer logical on the database server. Set wal_level = logical and restart Postgres.'
-      return `The replication slot can no longer be used (${message}).`
+      return `The replication slot can no longer be used${quoted(problem)}.`
     case '28P01':
       return 'Authentication failed: the database no longer accepts the user and password this source was added with. Delete the source and add it again with the current credentials.'
     case '28000':
-      return `The database server refused the connection (${message}). Check pg_hba.conf allows this role, including replication connections.`
+      return `The database server refused the connection${quoted(problem)}. Check pg_hba.conf allows this role, including replication connections.`
     case '3D000':
       return 'The database no longer exists on the server.'
     case '57P01':
     case '57P02':
     case '57P03':
-      return `The database server closed the connection (${message}).`
+      return `The database server closed the connection${quoted(problem)}.`
   }
-  return message
+  return problem.withheld
+    ? `The database server reported an error (SQLSTATE ${code}).`
+    : message
 }
 
 const to = (

@@ -1,5 +1,7 @@
 // A source's password joins its stored connection URL only here, in memory, for the engine.
-// Anything the runtime says about a source passes through redact() first.
+// What the runtime says about a source is built from fixed texts and Postgres' own words, and
+// problemOf() withholds those words when they happen to hold the password.
+import type { Problem } from '../../engine/sources/lifecycle.ts'
 
 /** The stored URL (no password) with the decrypted password put back. */
 export function withPassword(
@@ -22,10 +24,19 @@ export function roleOf(connectionUrl: string): string | undefined {
   }
 }
 
-/** Removes a password from a text, plain or URL-encoded, should a driver ever echo it. */
-export function redact(text: string, password: string | null): string {
-  if (!password) return text
-  return text
-    .replaceAll(password, '********')
-    .replaceAll(encodeURIComponent(password), '********')
+/**
+ * A driver's or server's error as the lifecycle reads it. Postgres never sees the password in
+ * its messages' parts, but a database or role may be named like it: then the message is
+ * withheld whole (the lifecycle shows only its own words), never spliced.
+ */
+export function problemOf(
+  { code, message }: { code?: string; message: string },
+  password: string | null,
+): Problem {
+  return { code, message, withheld: holdsPassword(message, password) }
+}
+
+function holdsPassword(text: string, password: string | null): boolean {
+  if (!password) return false
+  return text.includes(password) || text.includes(encodeURIComponent(password))
 }

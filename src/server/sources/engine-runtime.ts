@@ -24,7 +24,7 @@ import type { Db } from '../control/database.ts'
 import { openPassword } from '../crypto/source-passwords.ts'
 import type { Logger } from '../log.ts'
 import { SourceClaims } from './claims.ts'
-import { redact, roleOf, withPassword } from './connection-url.ts'
+import { problemOf, roleOf, withPassword } from './connection-url.ts'
 import { dropReplication } from './removal.ts'
 import {
   deleteSourceRow,
@@ -221,10 +221,7 @@ export class EngineSourceRuntime implements SourceRuntime {
       const problem: Problem =
         password instanceof Error
           ? { message: UNDECRYPTABLE, own: true }
-          : {
-              code: (error as { code?: string }).code,
-              message: redact((error as Error).message, password),
-            }
+          : problemOf(error as Error & { code?: string }, password)
       const change = transition(
         current,
         { kind: 'delete-failed', problem },
@@ -268,7 +265,7 @@ export class EngineSourceRuntime implements SourceRuntime {
   }
 
   private problem(entry: Running, message: string, code?: string): Problem {
-    return { code, message: redact(message, entry.password) }
+    return problemOf({ code, message }, entry.password)
   }
 
   private signal(entry: Running, signal: LifecycleSignal): void {

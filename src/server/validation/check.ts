@@ -7,7 +7,7 @@ import {
   type ValidationDiagnostics,
 } from '../../shared/validation.ts'
 import { DeadlineError, withConnection } from './connect.ts'
-import { describeConnectionError, redact } from './errors.ts'
+import { describeConnectionError } from './errors.ts'
 import {
   pinAddress,
   systemResolver,
@@ -87,9 +87,10 @@ function diagnostics(
   }
 }
 
+/** `message` is ours (it names at most the host): shown as it is. */
 function failure(target: DatabaseTarget, message: string): DatabaseValidation {
   return {
-    ...unreachableValidation(redact(message, target.password)),
+    ...unreachableValidation(message),
     diagnostics: diagnostics(target, undefined),
   }
 }

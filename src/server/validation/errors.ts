@@ -1,12 +1,16 @@
 // What a failed connection tells the visitor. Network failures all read alike, so the endpoint
-// cannot tell a closed port from a filtered one; nothing here repeats the password.
+// cannot tell a closed port from a filtered one. Every text is ours, filled in only with the
+// parsed URL's host, port, user, database and sslmode and the error's code: what the driver
+// or the server said is read to pick a text, never repeated, so it cannot leak the password.
+import { isSqlState } from '../../engine/sources/sqlstate.ts'
 import type { DatabaseTarget } from './parse-url.ts'
 
 export type ConnectionKind = 'normal' | 'replication'
 
 const TLS_CODES = /CERT|SIGNATURE|ALTNAME|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/
 
-function describe(
+/** A short description of why a connection or query failed. */
+export function describeConnectionError(
   error: unknown,
   target: DatabaseTarget,
   kind: ConnectionKind,
@@ -32,7 +36,7 @@ function describe(
     case '57P03':
       return 'The server is starting up or shutting down.'
   }
-  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code))
+  if (typeof code === 'string' && isSqlState(code))
     return `The server refused the ${kind === 'replication' ? 'replication ' : ''}connection (SQLSTATE ${code}).`
   if (typeof code === 'string' && TLS_CODES.test(code))
     return `The server's TLS certificate could not be verified (sslmode=${target.sslmode}).`
@@ -45,18 +49,4 @@ function describe(
   if (kind === 'replication')
     return 'The replication connection failed: use a direct connection to Postgres, not a pooler or proxy.'
   return `Could not reach a Postgres server at ${target.host}:${target.port}.`
-}
-
-/** A safe, short description of why a connection or query failed. */
-export function describeConnectionError(
-  error: unknown,
-  target: DatabaseTarget,
-  kind: ConnectionKind,
-): string {
-  return redact(describe(error, target, kind), target.password)
-}
-
-/** Belt and braces: no message leaves with the password in it, whatever it quotes. */
-export function redact(message: string, password: string): string {
-  return password ? message.split(password).join('***') : message
 }

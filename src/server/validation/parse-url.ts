@@ -30,6 +30,9 @@ export type DatabaseTarget = {
 /** A URL we will not check; the message is safe to show (it never holds the password). */
 export class DatabaseUrlError extends Error {}
 
+/** §8's text for a URL that does not parse, with the reusable routine's hint. */
+const INVALID_URL =
+  'Invalid database URL provided. Special characters must be URL encoded.'
 const ALLOWED_PARAMETERS = new Set(['sslmode', 'channel_binding'])
 /** Postgres names (NAMEDATALEN - 1): a longer user or database cannot exist. */
 const POSTGRES_NAME_MAX_BYTES = 63
@@ -126,14 +129,16 @@ export function parseDatabaseUrl(input: string): DatabaseTarget {
       )?.[1]
     if (port !== undefined && (!/^\d*$/.test(port) || Number(port) > 65535))
       throw new DatabaseUrlError('The port must be a number from 1 to 65535.')
-    throw new DatabaseUrlError(
-      'Invalid database URL provided. Special characters must be URL encoded.',
-    )
+    throw new DatabaseUrlError(INVALID_URL)
   }
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')
     throw new DatabaseUrlError(
       'The URL must start with postgres:// or postgresql://.',
     )
+  // An '@' past the authority means a password with an unencoded '/', '?' or '#' spilled into
+  // the path, query or fragment: the messages below would quote a piece of it.
+  if (/@/.test(url.pathname + url.search + url.hash))
+    throw new DatabaseUrlError(INVALID_URL)
   for (const name of url.searchParams.keys())
     if (!ALLOWED_PARAMETERS.has(name))
       throw new DatabaseUrlError(
