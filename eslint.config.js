@@ -91,6 +91,17 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware rules read each file's types from its tsconfig (TypeScript files only).
+    files: ['**/*.{ts,tsx}'],
+    languageOptions: { parserOptions: { projectService: true } },
+    rules: {
+      // A promise nobody awaits loses its error; one passed where a callback returns void
+      // (an onClick, a listener) runs unawaited the same way.
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
     files: ['src/app/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

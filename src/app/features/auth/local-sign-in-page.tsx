@@ -47,7 +47,12 @@ export function LocalSignInPage() {
 
   return (
     <Container maxWidth="xs" sx={{ my: 'auto', py: 6 }}>
-      <Card component="form" onSubmit={submit} noValidate>
+      <Card
+        component="form"
+        // submit catches its own failures and shows them.
+        onSubmit={(event) => void submit(event)}
+        noValidate
+      >
         <CardContent>
           <Stack spacing={2}>
             <Logo />

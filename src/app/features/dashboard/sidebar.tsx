@@ -115,7 +115,7 @@ export function Sidebar() {
           />
         </ListItemLink>
         <NeedsNetwork>
-          <ListItemButton onClick={signOut}>
+          <ListItemButton onClick={() => void signOut()}>
             <ListItemIcon sx={{ minWidth: 32 }}>
               <LogoutIcon fontSize="small" />
             </ListItemIcon>

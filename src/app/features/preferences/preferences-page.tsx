@@ -30,7 +30,7 @@ export function PreferencesPage() {
     <Stack spacing={3} sx={{ maxWidth: 720 }}>
       <PageTitle>Preferences</PageTitle>
       <div>
-        <Button variant="outlined" onClick={signOut}>
+        <Button variant="outlined" onClick={() => void signOut()}>
           Sign out
         </Button>
       </div>
