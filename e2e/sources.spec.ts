@@ -177,6 +177,15 @@ test.describe('a source whose database server is gone', () => {
       .getByRole('button', { name: 'Delete' })
       .click()
     await expect(badge(page)).toHaveText('delete_failed')
+    // The wait ends on the row's outcome and says it, well before the 15 s sync deadline; it
+    // never claims the change has not arrived while the page already shows it.
+    await expect(
+      page
+        .getByRole('alert')
+        .filter({ hasText: 'The source could not be deleted' }),
+    ).toBeVisible({ timeout: 10_000 })
+    await expect(page.getByRole('dialog')).toBeHidden()
+    await expect(page.getByText('has not reached this browser')).toHaveCount(0)
     const forget = page.getByRole('button', { name: 'Forget source' })
     await expect(forget).toBeEnabled()
     await forget.click()
