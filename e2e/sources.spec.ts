@@ -95,6 +95,16 @@ test('add a ready database through the wizard, watch it go active, clear its cac
     holder.release()
   }
   await expect(badge(page)).toHaveText('active')
+  // Measured as soon as it is active, then every 15 s: the time shown keeps moving.
+  const health = page.getByRole('region', { name: 'Replication health' })
+  const measuredAt = health
+    .locator('dt', { hasText: 'Last measured' })
+    .locator('+ dd')
+  await expect(measuredAt).toBeVisible({ timeout: 10_000 })
+  const firstMeasured = await measuredAt.textContent()
+  await expect
+    .poll(() => measuredAt.textContent(), { timeout: 40_000 })
+    .not.toBe(firstMeasured)
   const sourceId = page.url().split('/').pop() ?? ''
   await expect(
     page.getByRole('heading', { name: `Source: ${sourceId}` }),
