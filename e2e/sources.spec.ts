@@ -95,6 +95,16 @@ test('add a ready database through the wizard, watch it go active, clear its cac
     holder.release()
   }
   await expect(badge(page)).toHaveText('active')
+  // Measured as soon as it is active, then every 15 s: the time shown keeps moving.
+  const health = page.getByRole('region', { name: 'Replication health' })
+  const measuredAt = health
+    .locator('dt', { hasText: 'Last measured' })
+    .locator('+ dd')
+  await expect(measuredAt).toBeVisible({ timeout: 10_000 })
+  const firstMeasured = await measuredAt.textContent()
+  await expect
+    .poll(() => measuredAt.textContent(), { timeout: 40_000 })
+    .not.toBe(firstMeasured)
   const sourceId = page.url().split('/').pop() ?? ''
   await expect(
     page.getByRole('heading', { name: `Source: ${sourceId}` }),
@@ -177,6 +187,15 @@ test.describe('a source whose database server is gone', () => {
       .getByRole('button', { name: 'Delete' })
       .click()
     await expect(badge(page)).toHaveText('delete_failed')
+    // The wait ends on the row's outcome and says it, well before the 15 s sync deadline; it
+    // never claims the change has not arrived while the page already shows it.
+    await expect(
+      page
+        .getByRole('alert')
+        .filter({ hasText: 'The source could not be deleted' }),
+    ).toBeVisible({ timeout: 10_000 })
+    await expect(page.getByRole('dialog')).toBeHidden()
+    await expect(page.getByText('has not reached this browser')).toHaveCount(0)
     const forget = page.getByRole('button', { name: 'Forget source' })
     await expect(forget).toBeEnabled()
     await forget.click()

@@ -5,6 +5,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { live } from '@electric-sql/pglite/live'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
+  awaitSourceForgotten,
   awaitSourceRemoval,
   TxidTimeoutError,
 } from '../../src/app/db/await-txid.ts'
@@ -75,13 +76,58 @@ describe('awaitSourceRemoval', { timeout: 60_000 }, () => {
     await expect(waiting).resolves.toBe('failed')
   })
 
-  it('fails clearly when the deletion never reaches the store', async () => {
+  // The engine fails to reach a stopped database within milliseconds of the deletion, so its
+  // write (which replaces the row's txids) can sync together with it: the deletion's txid is
+  // never seen on the row, yet the row shows the outcome.
+  it('resolves failed at once when the failed removal arrives with the deletion', async () => {
     const id = newId()
     await syncSource(id, [1])
-    await markDeleted(id, 39)
+    const waiting = awaitSourceRemoval(store, id, 45, 10_000, 10_000)
+    await store.query(
+      `update sources set deleted_at = now(), state = 'error', synced_txids = array[46::bigint]
+        where id = $1`,
+      [id],
+    )
+    await expect(waiting).resolves.toBe('failed')
+  })
+
+  it('counts a deletion as synced when a later write replaced its txid', async () => {
+    const id = newId()
+    await syncSource(id, [1])
+    await store.query(
+      `update sources set deleted_at = now(), state = 'stopping', synced_txids = array[48::bigint]
+        where id = $1`,
+      [id],
+    )
+    await expect(awaitSourceRemoval(store, id, 47, 50, 50)).resolves.toBe(
+      'pending',
+    )
+  })
+
+  it('fails clearly when the deletion never reaches the store', async () => {
+    const id = newId()
+    // Still as it was before the deletion: no deleted_at, no txid of it.
+    await syncSource(id, [39])
     const error = await awaitSourceRemoval(store, id, 40, 50, 50).catch(
       (e: unknown) => e,
     )
     expect(error).toBeInstanceOf(TxidTimeoutError)
+  })
+
+  // A source whose removal failed already reads as failed: only its going shows a forget.
+  it('waits for a forgotten source to go, not for its failed state', async () => {
+    const id = newId()
+    await syncSource(id, [1])
+    await store.query(
+      `update sources set deleted_at = now(), state = 'error' where id = $1`,
+      [id],
+    )
+    const early = await awaitSourceForgotten(store, id, 50, 100).catch(
+      (e: unknown) => e,
+    )
+    expect(early).toBeInstanceOf(TxidTimeoutError)
+    const waiting = awaitSourceForgotten(store, id, 50)
+    await remove(id)
+    await expect(waiting).resolves.toBeUndefined()
   })
 })

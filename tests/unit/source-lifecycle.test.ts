@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest'
 import {
   DEFAULT_HEALTH_LIMITS,
-  assessHealth,
-  type HealthRecord,
+  healthWarning,
+  type HealthReading,
 } from '../../src/engine/sources/health.ts'
 import {
   describeProblem,
@@ -257,42 +257,20 @@ describe('the source lifecycle', () => {
   })
 })
 
-describe('replication health', () => {
-  const stored: HealthRecord = {
+describe('replication health warnings', () => {
+  const stored: HealthReading = {
     walStatus: 'reserved',
     retainedBytes: 10 * 1024 ** 2,
     lagBytes: 0,
-    checkedAt: 1_000_000,
   }
-  const now = stored.checkedAt! + 30_000
 
-  it('writes the first reading', () => {
-    const first = assessHealth(
-      { walStatus: null, retainedBytes: null, lagBytes: null, checkedAt: null },
-      { walStatus: 'reserved', retainedBytes: 100, lagBytes: 0 },
-      now,
-    )
-    expect(first).toEqual({ write: true, warning: null })
-  })
-
-  it('skips small moves and rewrites a stale reading', () => {
-    const reading = {
-      walStatus: 'reserved',
-      retainedBytes: 10.5 * 1024 ** 2,
-      lagBytes: 4096,
-    }
-    expect(assessHealth(stored, reading, now).write).toBe(false)
+  it('has nothing to say about the first reading of a healthy slot', () => {
     expect(
-      assessHealth(
-        stored,
-        reading,
-        stored.checkedAt! + DEFAULT_HEALTH_LIMITS.refreshMs,
-      ).write,
-    ).toBe(true)
-    expect(
-      assessHealth(stored, { ...reading, retainedBytes: 20 * 1024 ** 2 }, now)
-        .write,
-    ).toBe(true)
+      healthWarning(
+        { walStatus: null, retainedBytes: null, lagBytes: null },
+        { walStatus: 'reserved', retainedBytes: 100, lagBytes: 0 },
+      ),
+    ).toBeNull()
   })
 
   it('warns when wal_status turns risky, once', () => {
@@ -301,34 +279,30 @@ describe('replication health', () => {
       retainedBytes: 10 * 1024 ** 2,
       lagBytes: 0,
     }
-    expect(assessHealth(stored, extended, now)).toEqual({
-      write: true,
-      warning: { wal_status: 'extended', wal_retained_bytes: 10 * 1024 ** 2 },
+    expect(healthWarning(stored, extended)).toEqual({
+      wal_status: 'extended',
+      wal_retained_bytes: 10 * 1024 ** 2,
     })
     expect(
-      assessHealth({ ...stored, walStatus: 'extended' }, extended, now).warning,
+      healthWarning({ ...stored, walStatus: 'extended' }, extended),
     ).toBeNull()
   })
 
-  it('warns when retained WAL crosses the threshold, and writes that reading', () => {
+  it('warns when retained WAL crosses the threshold, once', () => {
     const limit = DEFAULT_HEALTH_LIMITS.retainedWarningBytes
     const below = { ...stored, retainedBytes: limit - 1024 }
-    const crossed = assessHealth(
-      below,
-      { walStatus: 'reserved', retainedBytes: limit + 1024, lagBytes: 0 },
-      now,
-    )
-    expect(crossed.write).toBe(true)
-    expect(crossed.warning).toEqual({
-      wal_status: 'reserved',
-      wal_retained_bytes: limit + 1024,
-    })
     expect(
-      assessHealth(
+      healthWarning(below, {
+        walStatus: 'reserved',
+        retainedBytes: limit + 1024,
+        lagBytes: 0,
+      }),
+    ).toEqual({ wal_status: 'reserved', wal_retained_bytes: limit + 1024 })
+    expect(
+      healthWarning(
         { ...below, retainedBytes: limit + 1024 },
         { walStatus: 'reserved', retainedBytes: limit + 2048, lagBytes: 0 },
-        now,
-      ).warning,
+      ),
     ).toBeNull()
   })
 })

@@ -122,9 +122,29 @@ export async function writeAndAwait<T extends { txid: number }>(
 export const SOURCE_REMOVAL_WAIT_MS = 15_000
 
 /**
- * After DELETE answered `txid`: resolves 'gone' once the source has left the store, 'failed'
- * once the engine has given up removing its replication slot (error with deleted_at set), or
- * 'pending' when its deletion has synced but neither happened within `removalMs`.
+ * Where a deleted source stands in the store, read from its synced row in one query:
+ * 'gone' (removed), 'failed' (deleted_at set, state error or delete_failed: the slot could
+ * not be removed), 'requested' (the deletion has synced, the engine is still at it) or
+ * 'unsynced'. The deletion counts as synced once the row carries `txid` or deleted_at: the
+ * engine's next write (a failed removal, moments later) replaces the row's txids, and both may
+ * arrive together, so the txid alone may never be seen.
+ */
+const REMOVAL_STATUS = `
+  select coalesce((
+    select case
+             when deleted_at is not null and state in ('error', 'delete_failed') then 'failed'
+             when deleted_at is not null or synced_txids @> array[$2::bigint] then 'requested'
+             else 'unsynced'
+           end
+      from sources where id::text = $1), 'gone') as status`
+
+type RemovalStatus = 'gone' | 'failed' | 'requested' | 'unsynced'
+
+/**
+ * After DELETE answered `txid`: resolves 'gone' as soon as the source has left the store,
+ * 'failed' as soon as its row shows the removal failed, or 'pending' when its deletion has
+ * synced but neither happened within `removalMs`. Throws TxidTimeoutError only when the
+ * deletion itself has not synced within `timeoutMs`.
  */
 export async function awaitSourceRemoval(
   store: LiveStore,
@@ -133,28 +153,50 @@ export async function awaitSourceRemoval(
   timeoutMs = TXID_WAIT_MS,
   removalMs = SOURCE_REMOVAL_WAIT_MS,
 ): Promise<'gone' | 'failed' | 'pending'> {
-  // A deleted row cannot carry the txid, so "gone" counts as synced too.
+  let settle: (status: RemovalStatus) => void = () => {}
+  const settled = new Promise<RemovalStatus>((resolve) => (settle = resolve))
+  let removalTimer: ReturnType<typeof setTimeout> | undefined
+  const seen = (status: RemovalStatus | undefined) => {
+    if (status === 'gone' || status === 'failed') settle(status)
+    // Synced: from now on only the engine's removal is waited for.
+    else if (status === 'requested' && removalTimer === undefined) {
+      clearTimeout(syncTimer)
+      removalTimer = setTimeout(() => settle('requested'), removalMs)
+    }
+  }
+  const syncTimer = setTimeout(() => settle('unsynced'), timeoutMs)
+  const live = await store.live.query<{ status: RemovalStatus }>(
+    REMOVAL_STATUS,
+    [sourceId, txid],
+    (result) => seen(result.rows[0]?.status),
+  )
+  seen(live.initialResults.rows[0]?.status)
+  try {
+    const status = await settled
+    if (status === 'unsynced') throw new TxidTimeoutError(txid, timeoutMs)
+    return status === 'requested' ? 'pending' : status
+  } finally {
+    clearTimeout(syncTimer)
+    clearTimeout(removalTimer)
+    await live.unsubscribe()
+  }
+}
+
+/**
+ * After a forget (DELETE with force_delete) answered `txid`: resolves once the row has left the
+ * store. Its row already reads as failed, so only its going shows the forget has synced.
+ */
+export async function awaitSourceForgotten(
+  store: LiveStore,
+  sourceId: string,
+  txid: number,
+  timeoutMs = TXID_WAIT_MS,
+): Promise<void> {
   await untilSynced(
     store,
-    `select (not exists (select 1 from sources where id::text = $1)
-             or exists (select 1 from sources
-                         where id::text = $1 and synced_txids @> array[$2::bigint])) as ok`,
-    [sourceId, txid],
+    'select not exists (select 1 from sources where id::text = $1) as ok',
+    [sourceId],
     txid,
     timeoutMs,
   )
-  // Then until the engine has removed it, or given up (the source shows deletion failed).
-  const settled = await whenTrue(
-    store,
-    `select not exists (select 1 from sources where id::text = $1
-                          and not (deleted_at is not null and state = 'error')) as ok`,
-    [sourceId],
-    removalMs,
-  )
-  if (!settled) return 'pending'
-  const { rows } = await store.query<{ n: number }>(
-    'select count(*)::int as n from sources where id::text = $1',
-    [sourceId],
-  )
-  return rows[0]?.n ? 'failed' : 'gone'
 }

@@ -2,7 +2,11 @@
 // previous user still being cleared can never show. `undefined` means "not read yet".
 import { usePGlite } from '@electric-sql/pglite-react'
 import { useEffect, useMemo } from 'react'
-import { awaitCreated, awaitSourceRemoval } from './await-txid.ts'
+import {
+  awaitCreated,
+  awaitSourceForgotten,
+  awaitSourceRemoval,
+} from './await-txid.ts'
 import { useStoreQuery } from './first-reads.ts'
 import type {
   Source,
@@ -131,6 +135,8 @@ export function useSyncedWrites() {
         awaitCreated(pg, table, id, txid),
       awaitSourceRemoval: (sourceId: string, txid: number) =>
         awaitSourceRemoval(pg, sourceId, txid),
+      awaitSourceForgotten: (sourceId: string, txid: number) =>
+        awaitSourceForgotten(pg, sourceId, txid),
     }),
     [pg],
   )

@@ -1,6 +1,6 @@
 // Replication health of one source's slot: how much WAL the user's server keeps for us, how
 // far our confirmed position trails its WAL, and Postgres's wal_status for the slot. The
-// measurement reads the server; deciding whether it is worth writing (or warning) is pure.
+// measurement reads the server; deciding whether it warns is pure.
 import type { Queryable } from '../replication/sql.ts'
 
 export type HealthReading = {
@@ -21,16 +21,10 @@ export type HealthLimits = {
    * typical small disk (max_slot_wal_keep_size is unlimited by default).
    */
   retainedWarningBytes: number
-  /** Byte counts moving less than this (and less than 10 %) are not rewritten. */
-  minChangeBytes: number
-  /** An unchanged reading is still rewritten this often, so its time shows it is fresh. */
-  refreshMs: number
 }
 
 export const DEFAULT_HEALTH_LIMITS: HealthLimits = {
   retainedWarningBytes: 1024 ** 3,
-  minChangeBytes: 1024 ** 2,
-  refreshMs: 5 * 60_000,
 }
 
 /** wal_status values that mean the slot is at risk of, or past, losing WAL it needs. */
@@ -68,32 +62,16 @@ export async function measureSlot(
   }
 }
 
-function moved(
-  before: number | null,
-  after: number | null,
-  limits: HealthLimits,
-): boolean {
-  if (before === null || after === null) return before !== after
-  const delta = Math.abs(after - before)
-  return delta >= limits.minChangeBytes && delta >= before * 0.1
-}
-
 /**
- * Whether a reading is worth writing over the stored one (the dashboard syncs every write),
- * and the warning to log when the slot just entered a risky state.
+ * The warning to log when a reading puts the slot in a risky state it was not in at the
+ * stored reading: wal_status turning risky, or retained WAL crossing the limit. Null otherwise.
+ * (Every reading is stored, warning or not: see the runtime's measure.)
  */
-export function assessHealth(
-  stored: HealthRecord,
+export function healthWarning(
+  stored: HealthReading,
   reading: HealthReading,
-  now: number,
   limits: HealthLimits = DEFAULT_HEALTH_LIMITS,
-): { write: boolean; warning: Record<string, unknown> | null } {
-  const changed =
-    stored.checkedAt === null ||
-    now - stored.checkedAt >= limits.refreshMs ||
-    stored.walStatus !== reading.walStatus ||
-    moved(stored.retainedBytes, reading.retainedBytes, limits) ||
-    moved(stored.lagBytes, reading.lagBytes, limits)
+): Record<string, unknown> | null {
   const enteredRiskyStatus =
     reading.walStatus !== null &&
     WARNING_STATUSES.has(reading.walStatus) &&
@@ -103,13 +81,10 @@ export function assessHealth(
     reading.retainedBytes >= limits.retainedWarningBytes &&
     (stored.retainedBytes === null ||
       stored.retainedBytes < limits.retainedWarningBytes)
-  const warning =
-    enteredRiskyStatus || crossedThreshold
-      ? {
-          wal_status: reading.walStatus,
-          wal_retained_bytes: reading.retainedBytes,
-        }
-      : null
-  // A warning always writes the reading, so the next one compares against it and stays quiet.
-  return { write: changed || warning !== null, warning }
+  return enteredRiskyStatus || crossedThreshold
+    ? {
+        wal_status: reading.walStatus,
+        wal_retained_bytes: reading.retainedBytes,
+      }
+    : null
 }

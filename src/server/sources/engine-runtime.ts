@@ -7,8 +7,8 @@ import type { Engine } from '../../engine/engine.ts'
 import type { HostPinner } from '../../engine/net/pinned-socket.ts'
 import { replicationNames } from '../../engine/replication/names.ts'
 import {
-  assessHealth,
   DEFAULT_HEALTH_LIMITS,
+  healthWarning,
   measureSlot,
   type HealthLimits,
   type HealthRecord,
@@ -62,6 +62,8 @@ type Running = {
   /** The state as last written; transitions are computed against it. */
   current: SourceSnapshot
   health: HealthRecord
+  /** The measurement under way: the one on activation may meet the interval's. */
+  measuring: Promise<void> | null
   /** Null when the source could not be started (its password does not decrypt). */
   database: ShapeDatabase | null
   /** State writes, one after another, in the order the supervisor reported. */
@@ -171,6 +173,7 @@ export class EngineSourceRuntime implements SourceRuntime {
       password: null,
       current: { state: row.state, reason: row.state_reason },
       health: row.health,
+      measuring: null,
       database: null,
       writes: Promise.resolve(),
     }
@@ -284,6 +287,8 @@ export class EngineSourceRuntime implements SourceRuntime {
         this.options.log.info(
           `sources: ${entry.id} ${change.event.name} (${change.state})`,
         )
+        // Measured at once, not up to an interval later: an active source has health to show.
+        if (change.state === 'active') void this.measure(entry).catch(() => {})
       })
       .catch((error: Error) =>
         this.options.log.warn(
@@ -300,15 +305,26 @@ export class EngineSourceRuntime implements SourceRuntime {
     return this.measuring
   }
 
-  private async measure(entry: Running): Promise<void> {
+  /**
+   * Measures the slot and stores the reading with its time, every time: the dashboard shows
+   * when it was last measured, so even an unchanged reading is written. That is one row
+   * update per active source per health interval (15 s), synced to its team's browsers.
+   */
+  private measure(entry: Running): Promise<void> {
+    entry.measuring ??= this.measureOnce(entry).finally(
+      () => (entry.measuring = null),
+    )
+    return entry.measuring
+  }
+
+  private async measureOnce(entry: Running): Promise<void> {
     const database = entry.database
     if (this.stopped || database?.status !== 'active') return
     const reading = await measureSlot(database.pool, entry.context.slot)
     if (!reading) return
     const limits = this.options.healthLimits ?? DEFAULT_HEALTH_LIMITS
     const now = Date.now()
-    const { write, warning } = assessHealth(entry.health, reading, now, limits)
-    if (!write) return
+    const warning = healthWarning(entry.health, reading, limits)
     await writeHealth(
       this.options.db,
       entry.id,

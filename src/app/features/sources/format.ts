@@ -11,6 +11,18 @@ export function formatDateTime(iso: string): string {
   return Number.isNaN(date.getTime()) ? iso : dateTime.format(date)
 }
 
+// Measurements come every 15 s: their time needs its seconds to show it moving.
+const timeWithSeconds = new Intl.DateTimeFormat(undefined, {
+  dateStyle: 'medium',
+  timeStyle: 'medium',
+})
+
+/** When something was measured, to the second; the raw text when it is not a date. */
+export function formatMeasuredAt(iso: string): string {
+  const date = new Date(iso)
+  return Number.isNaN(date.getTime()) ? iso : timeWithSeconds.format(date)
+}
+
 const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB']
 
 /** Bytes in binary units, as Postgres reports WAL sizes (1 MiB = 1024 KiB). */

@@ -1,8 +1,9 @@
-// How much write-ahead log the source's slot holds, as the engine last measured it. A slot that
-// keeps WAL grows the user's disk: the warning colour is the prompt to look before it fills.
+// How much write-ahead log the source's slot holds, as the engine last measured it (every 15 s,
+// and at once when the source becomes active). A slot that keeps WAL grows the user's disk:
+// the warning colour is the prompt to look before it fills.
 import { Alert, Paper, Stack, Typography } from '@mui/material'
 import type { Source } from '../../../shared/entities.ts'
-import { formatBytes, formatDateTime, walStatusWarns } from './format.ts'
+import { formatBytes, formatMeasuredAt, walStatusWarns } from './format.ts'
 
 function Row({
   label,
@@ -65,8 +66,8 @@ export function ReplicationHealth({ source }: { source: Source }) {
             warn={warns}
           />
           <Row
-            label="Checked at"
-            value={formatDateTime(source.health_checked_at)}
+            label="Last measured"
+            value={formatMeasuredAt(source.health_checked_at)}
           />
         </Stack>
       )}

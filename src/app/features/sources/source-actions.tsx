@@ -1,6 +1,6 @@
 // The source page's actions (spec §2, §4): clear the cache, delete, or forget a source whose
-// deletion failed. Each asks first; delete and forget then wait until the store shows the
-// source gone before leaving for /sources.
+// deletion failed. Each asks first; delete and forget then wait until the synced row shows the
+// outcome: gone (leave for /sources), removal failed, or still being removed (say which).
 import { Alert, Button, Stack, TextField, Typography } from '@mui/material'
 import { useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
@@ -19,6 +19,8 @@ type DialogName = 'clear' | 'delete' | 'forget'
 
 const DELETION_PENDING =
   'Deletion requested. The source disappears once its replication slot and publication have been removed from your database.'
+const DELETION_FAILED =
+  "The source could not be deleted: its replication slot and publication could not be removed from your database (the reason is below). 'Retry clear cache' tries again; 'Forget source' removes only its record."
 
 export function SourceActions(props: {
   source: Source
@@ -29,8 +31,11 @@ export function SourceActions(props: {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
+  // Set once this page's deletion has synced but the source stays: what the page then says
+  // follows the live row, so a removal that fails after the wait still reads as failed.
+  const [deleting, setDeleting] = useState(false)
   const [typedId, setTypedId] = useState('')
-  const { awaitSourceRemoval } = useSyncedWrites()
+  const { awaitSourceRemoval, awaitSourceForgotten } = useSyncedWrites()
   const navigate = useNavigate()
   const toast = useToast()
 
@@ -63,20 +68,22 @@ export function SourceActions(props: {
     setError(null)
     try {
       const { txid } = await deleteSource(source.id, force)
-      const outcome = await awaitSourceRemoval(source.id, txid)
+      const outcome = force
+        ? (await awaitSourceForgotten(source.id, txid), 'gone')
+        : await awaitSourceRemoval(source.id, txid)
       if (outcome === 'gone') {
         await navigate({ to: '/sources' })
         return
       }
       setOpen(null)
-      // A failed removal shows itself: the badge reads delete_failed, the reason is on the
-      // page, and the action is now 'Forget source'.
-      if (outcome === 'pending') setNotice(DELETION_PENDING)
+      setNotice(null)
+      setDeleting(true)
     } catch (e) {
       // Accepted by the server but not synced yet: not a failure to retry.
       if (e instanceof TxidTimeoutError) {
         setOpen(null)
         setNotice(e.message)
+        setDeleting(true)
       } else setError(codeMessage(e))
     } finally {
       setBusy(false)
@@ -108,7 +115,18 @@ export function SourceActions(props: {
           </Button>
         </NeedsNetwork>
       </Stack>
-      {notice && (
+      {deleting && failed && (
+        <Alert severity="error" role="alert" onClose={() => setDeleting(false)}>
+          {DELETION_FAILED}
+        </Alert>
+      )}
+      {deleting && deletionPending && (
+        <Alert severity="info" role="status" onClose={() => setDeleting(false)}>
+          {DELETION_PENDING}
+        </Alert>
+      )}
+      {/* Outdated once the deletion has synced after all. */}
+      {notice && !(deleting && lifecycle !== 'live') && (
         <Alert severity="info" role="status" onClose={() => setNotice(null)}>
           {notice}
         </Alert>
