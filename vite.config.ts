@@ -2,6 +2,7 @@ import { tanstackRouter } from '@tanstack/router-plugin/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
 import { VitePWA } from 'vite-plugin-pwa'
+import { quietPgliteNotices } from './scripts/build/pglite-notices.ts'
 import { earlyStore } from './src/app/pwa/early-store.ts'
 import { webAppManifest } from './src/app/pwa/manifest.ts'
 import { precache } from './src/app/pwa/precache.ts'
@@ -47,5 +48,7 @@ export default defineConfig({
     outDir: 'dist',
     // Maps publish the whole source to anyone who asks: only when a build asks for them.
     sourcemap: process.env.SLUICE_SOURCEMAPS === 'true',
+    // PGlite's `eval` and `node:module` notices are harmless (scripts/build/pglite-notices.ts).
+    rolldownOptions: { onLog: quietPgliteNotices },
   },
 })

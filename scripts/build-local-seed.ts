@@ -5,6 +5,8 @@ import { PGlite } from '@electric-sql/pglite'
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { pgliteTarget } from '../src/app/db/pglite-target.ts'
 import { migrate } from '../src/shared/migrations.ts'
+import { fixHost, seedEpochMs } from './seed/fixed-host.ts'
+import { tarball } from './seed/tarball.ts'
 
 const MIGRATIONS = new URL('../migrations/client/', import.meta.url)
 const OUT_DIR = new URL('../public/', import.meta.url)
@@ -16,6 +18,11 @@ const migrations = readdirSync(MIGRATIONS)
     name,
     sql: readFileSync(new URL(name, MIGRATIONS), 'utf8'),
   }))
+
+// The same migrations must make the same bytes, or every build would offer open tabs a new
+// version: Postgres's clocks and randomness are fixed for this run.
+const epochMs = seedEpochMs()
+fixHost(epochMs)
 
 // Every visit loads the whole data directory from IndexedDB before Postgres starts, so the
 // seed is kept small: 1 MB WAL segments (not 16), no template databases (the store never
@@ -45,15 +52,13 @@ const { rows: ahead } = await pg.query<{ name: string }>(
   `select name from pg_ls_waldir()
     where name ~ '^[0-9A-F]{24}$' and name > pg_walfile_name(pg_current_wal_lsn())`,
 )
-const pgdata = (pg.Module.ENV as Record<string, string>).PGDATA
+const pgdata = (pg.Module.ENV as { PGDATA: string }).PGDATA
 for (const { name } of ahead) pg.Module.FS.unlink(`${pgdata}/pg_wal/${name}`)
-const seed = await pg.dumpDataDir('gzip')
+// Archived here rather than with pg.dumpDataDir, whose tar stamps every entry with the time.
+const seed = tarball(pg.Module.FS, pgdata, epochMs)
 await pg.close()
 mkdirSync(OUT_DIR, { recursive: true })
-writeFileSync(
-  new URL(SEED_FILE, OUT_DIR),
-  Buffer.from(await seed.arrayBuffer()),
-)
+writeFileSync(new URL(SEED_FILE, OUT_DIR), seed)
 console.log(
-  `local store seed: ${(seed.size / 1024 / 1024).toFixed(1)} MB, ${migrations.length} migrations`,
+  `local store seed: ${(seed.length / 1024 / 1024).toFixed(1)} MB, ${migrations.length} migrations`,
 )

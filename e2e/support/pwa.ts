@@ -8,6 +8,7 @@ import {
 } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { STAMP_FILE } from '../../scripts/build/inputs.ts'
 
 /** Waits until a service worker controls the page (the first one claims it without a reload). */
 export async function waitForControl(page: Page): Promise<void> {
@@ -33,7 +34,10 @@ export function cachedUrls(page: Page): Promise<Record<string, string[]>> {
 
 const DIST = fileURLToPath(new URL('../../dist/', import.meta.url))
 
-/** The files of the build the browser may load: all but source maps and the worker itself. */
+/**
+ * The files of the build the browser may load: all but source maps, the worker itself and the
+ * stamp of the build's inputs (for `npm start`, not the browser).
+ */
 export function builtFiles(): string[] {
   return readdirSync(DIST, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
@@ -42,7 +46,12 @@ export function builtFiles(): string[] {
         .slice(DIST.length)
         .replace(/^\/?/, '/'),
     )
-    .filter((path) => !path.endsWith('.map') && path !== '/sw.js')
+    .filter(
+      (path) =>
+        !path.endsWith('.map') &&
+        path !== '/sw.js' &&
+        path !== `/${STAMP_FILE}`,
+    )
     .sort()
 }
 

@@ -1,0 +1,93 @@
+// The same sources build to the same bytes, or every restart of `npm start` would tell open
+// tabs 'A new version is available' (the service worker's precache list names each file's
+// hash). Runs the real build twice, once into dist/ and once beside it, then `npm start` with
+// a port it refuses, to see it skip the build and go on to the server.
+import { execFile } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { STAMP_FILE } from '../../scripts/build/inputs.ts'
+
+const exec = promisify(execFile)
+const BUILD_MS = 120_000
+
+let other: string
+beforeAll(() => {
+  mkdirSync('node_modules/.tmp', { recursive: true })
+  other = mkdtempSync(join(process.cwd(), 'node_modules/.tmp/build-again-'))
+})
+afterAll(() => {
+  rmSync(other, { recursive: true, force: true })
+})
+
+/** Every file under `dir` by its path, with the SHA-256 of its contents. */
+function tree(dir: string): Record<string, string> {
+  const files = readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+  return Object.fromEntries(
+    files
+      .map((file) => [
+        file.slice(dir.length + 1),
+        createHash('sha256').update(readFileSync(file)).digest('hex'),
+      ])
+      .sort(([a], [b]) => (a! < b! ? -1 : 1)),
+  )
+}
+
+/** Runs an npm script, with its output (both streams) whatever its exit code. */
+async function npm(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const child = exec('npm', args, {
+    env: { ...process.env, ...env },
+    maxBuffer: 16 * 1024 * 1024,
+  })
+  return child.then(
+    ({ stdout, stderr }) => ({ code: 0, output: stdout + stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({
+      code: error.code,
+      output: error.stdout + error.stderr,
+    }),
+  )
+}
+
+describe('the build', () => {
+  it(
+    'writes the same bytes twice, and npm start then skips it',
+    async () => {
+      const first = await npm(['run', 'build'])
+      expect(first.code, first.output).toBe(0)
+      const second = await npm(['run', 'build', '--', '--out-dir', other])
+      expect(second.code, second.output).toBe(0)
+      // npm run build always builds: both runs made a seed.
+      expect(second.output).toContain('local store seed:')
+
+      const built = tree('dist')
+      expect(Object.keys(built)).toEqual(
+        expect.arrayContaining([
+          'index.html',
+          'sw.js',
+          'local-store-seed.tar.gz',
+          STAMP_FILE,
+        ]),
+      )
+      expect(tree(other)).toEqual(built)
+
+      // A port the server refuses ends it right after it starts, with no listening to stop.
+      const start = await npm(['start'], { PORT: 'not-a-port' })
+      expect(start.output).toContain('dist is current for the sources')
+      expect(start.output).not.toContain('local store seed:')
+      expect(start.output).toContain('PORT:')
+      expect(start.code).not.toBe(0)
+      expect(tree('dist')).toEqual(built)
+    },
+    3 * BUILD_MS,
+  )
+})
