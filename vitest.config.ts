@@ -1,5 +1,6 @@
-// Server tests: pure units, and integration tests against one embedded Postgres per run
-// (started in the integration project's globalSetup; each test file makes its own database).
+// Two projects: unit tests (pure logic of every side, PGlite), and integration tests against one
+// embedded Postgres per run (started in the integration project's globalSetup; each test file
+// makes its own database).
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({

@@ -1,5 +1,5 @@
-// /api/v1: the signed-in user's own data. Until the dashboard syncs these through shapes,
-// the app reads them here; every read is scoped to the session's user.
+// /api/v1: the signed-in user's own data over REST (spec §7), for API clients. The dashboard
+// reads the same rows through its shapes (gateway/); every read is scoped to the session's user.
 import { Hono } from 'hono'
 import { idSchema } from '../../shared/entities.ts'
 import { requireUser } from '../auth/middleware.ts'

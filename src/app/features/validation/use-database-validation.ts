@@ -1,5 +1,5 @@
-// The reusable validation routine (spec §2, §4) for the public page, the setup form and the
-// wizard: result, isValidating, error, validate(url) and reset().
+// The reusable validation routine (spec §2, §4) for the public page and the wizard (and the
+// providers' setup forms once they ship): result, isValidating, error, validate(url), reset().
 import { useEffect, useState, useSyncExternalStore } from 'react'
 import { createValidationController } from './validation-controller.ts'
 import type { FetchLike } from './validation-request.ts'

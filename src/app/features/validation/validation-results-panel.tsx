@@ -1,5 +1,5 @@
-// The results panel (spec §8), shared by the public page, the setup form and the wizard: the
-// verdict, the check rows, the fix steps and the server's extra warnings.
+// The results panel (spec §8), shared by the public page and the wizard (and the providers'
+// setup forms once they ship): the verdict, the check rows, the fix steps and the warnings.
 import { Alert, Paper, Stack } from '@mui/material'
 import type { DatabaseValidation } from '../../../shared/validation.ts'
 import { checkRows, panelVerdict } from './check-rows.ts'
