@@ -82,3 +82,22 @@ test('an unknown team shows Team not found', async ({ page, signIn }) => {
     page.getByRole('heading', { name: 'Team not found' }),
   ).toBeVisible()
 })
+
+test('a signed-out visit does not ask the server who is signed in', async ({
+  page,
+}) => {
+  const asked: string[] = []
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/api/public/auth/user')
+      asked.push(r.url())
+  })
+  await page.goto('/')
+  await expect(
+    page.getByRole('link', { name: 'Sign in with GitHub' }),
+  ).toBeVisible()
+  await page.goto('/sources')
+  await expect(
+    page.getByRole('link', { name: 'Sign in with GitHub' }),
+  ).toBeVisible()
+  expect(asked).toEqual([])
+})

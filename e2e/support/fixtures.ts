@@ -14,14 +14,8 @@ export const test = base.extend<{
       const errors: string[] = []
       page.on('console', (m) => {
         if (m.type() !== 'error') return
-        // Asking who is signed in answers 401 for a visitor: that is its contract, not a fault.
         const url = m.location().url
         const path = url ? new URL(url).pathname : ''
-        if (
-          m.text().includes('status of 401') &&
-          path === '/api/public/auth/user'
-        )
-          return
         // A shape answering 409 tells its client to refetch: the protocol, not a fault.
         if (m.text().includes('status of 409') && path.startsWith('/v1/'))
           return

@@ -1,6 +1,9 @@
 // Name-and-email sign-in: on for one machine with no provider, and nowhere else.
 import { beforeAll, describe, expect, it } from 'vitest'
-import { SESSION_COOKIE } from '../../src/server/auth/cookies.ts'
+import {
+  SESSION_COOKIE,
+  SESSION_HINT_COOKIE,
+} from '../../src/server/auth/cookies.ts'
 import { Browser, buildApp, uniqueEmail, type App } from '../support/app.ts'
 import { setCookieFor } from '../support/cookie-jar.ts'
 import { countRows, useControlPlaneDatabase } from '../support/database.ts'
@@ -37,6 +40,29 @@ describe('local login with no provider configured', () => {
     const me = await browser.get('/api/public/auth/user')
     expect(me.status).toBe(200)
     expect(await me.json()).toEqual(user)
+  })
+
+  it('sets a page-readable hint with the session and clears both at logout', async () => {
+    const browser = new Browser(local)
+    const response = await browser.postJson('/api/public/auth/local/login', {
+      name: 'Ada',
+      email: uniqueEmail('hint'),
+    })
+    const hint = setCookieFor(response, SESSION_HINT_COOKIE)
+    expect(hint?.value).toBe('1')
+    expect(hint?.attributes.has('httponly')).toBe(false)
+    expect(hint?.attributes.get('path')).toBe('/')
+    expect(hint?.attributes.get('max-age')).toBe(
+      setCookieFor(response, SESSION_COOKIE)?.attributes.get('max-age'),
+    )
+
+    const logout = await browser.postJson('/api/public/auth/logout')
+    expect(
+      setCookieFor(logout, SESSION_HINT_COOKIE)?.attributes.get('max-age'),
+    ).toBe('0')
+    expect(
+      setCookieFor(logout, SESSION_COOKIE)?.attributes.get('max-age'),
+    ).toBe('0')
   })
 
   it('finds the same user for the same email in any case', async () => {

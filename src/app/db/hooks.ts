@@ -25,6 +25,15 @@ const OWNER_TEAMS = `(select team_id from user_teams where user_id = ${OWNER})`
 const iso = (value: unknown): string =>
   value instanceof Date ? value.toISOString() : String(value)
 
+/** Whose data the store holds: null once nobody's (signed out in some tab). */
+export function useStoreOwner(): string | null | undefined {
+  const result = useStoreQuery<{ user_id: string }>(
+    'select user_id from local_owner',
+    [],
+  )
+  return result && (result.rows[0]?.user_id ?? null)
+}
+
 export function useCurrentUser(): User | undefined {
   const result = useStoreQuery<User & { created_at: unknown }>(
     `select id, name, email, team_id, created_at from users where id = ${OWNER}`,

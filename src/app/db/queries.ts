@@ -1,8 +1,18 @@
 // One-off reads over REST (never lists: those live in the local store, see hooks.ts).
 import { authUserSchema } from '../../shared/entities.ts'
 import { api, ApiError } from '../lib/api.ts'
+import { forgetSessionHint, mayBeSignedIn } from '../lib/session-hint.ts'
 
-export const fetchAuthUser = () => api('/api/public/auth/user', authUserSchema)
+/** The signed-in user; an ApiError 401 when there is none (asked only if one may exist). */
+export async function fetchAuthUser() {
+  if (!mayBeSignedIn()) throw new ApiError(401, 'Not signed in')
+  try {
+    return await api('/api/public/auth/user', authUserSchema)
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) forgetSessionHint()
+    throw error
+  }
+}
 
 /**
  * The signed-in user's id: asked of the server, or, when the server cannot be reached, the

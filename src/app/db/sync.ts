@@ -5,6 +5,8 @@ import type { PGliteInterface } from '@electric-sql/pglite'
 import type { LiveNamespace } from '@electric-sql/pglite/live'
 import type { PGliteWithSync } from '@electric-sql/pglite-sync'
 import type { ChangeMessage, Row } from '@electric-sql/client'
+import { announceSessionEnded } from '../lib/session-signal.ts'
+import { rememberStore } from './hints.ts'
 
 type SyncedPg = PGliteInterface & {
   live: LiveNamespace
@@ -34,8 +36,12 @@ export function startSync(base: PGliteInterface, origin: string): void {
     // 404: the shape is no longer ours (a source deleted, a team left) before its removal
     // reached this store; the stream stops, and the lists below stop following it once the
     // removal arrives. Anything else is left to the client's own retries.
+    // 401: the session ended (a logout, expiry, another user's sign-in) while this shape was
+    // open; the store is nobody's and every tab goes to the landing page.
     const onError = (error: Error) => {
-      if ((error as { status?: number }).status !== 404) throw error
+      const status = (error as { status?: number }).status
+      if (status === 401) serial(sessionRefused)
+      else if (status !== 404) throw error
       unfollow(key)
     }
     const withHandler = Object.fromEntries(
@@ -92,6 +98,15 @@ export function startSync(base: PGliteInterface, origin: string): void {
   async function previousOwner(): Promise<string | null> {
     const user = (await syncedKeys()).find((key) => key.startsWith('user:'))
     return user ? user.slice('user:'.length) : null
+  }
+
+  async function sessionRefused() {
+    const refused = owner
+    if (!refused) return
+    // Only if still theirs: a new user's sign-in may have claimed the store already.
+    await pg.query('delete from local_owner where user_id = $1', [refused])
+    rememberStore(false)
+    announceSessionEnded({ userId: refused })
   }
 
   // undefined until the first call has looked at what an earlier visit left.

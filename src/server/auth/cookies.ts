@@ -6,6 +6,12 @@ import { OAUTH_STATE_TTL_MS } from './oauth-states.ts'
 import { SESSION_ABSOLUTE_MS } from './sessions.ts'
 
 export const SESSION_COOKIE = 'sluice_session'
+/**
+ * Readable by the page (not HttpOnly), set and cleared with the session cookie: tells the app
+ * a session may exist, so a signed-out visit does not ask who is signed in only to be told
+ * 401. It grants nothing; the session cookie alone is checked.
+ */
+export const SESSION_HINT_COOKIE = 'sluice_signed_in'
 const bindingCookie = (provider: string) => `sluice_oauth_${provider}`
 const CALLBACK_PATH = '/api/public/auth'
 
@@ -23,10 +29,17 @@ export function setSessionCookie(c: Context<AppEnv>, token: string): void {
     secure: secure(c),
     maxAge: Math.floor(SESSION_ABSOLUTE_MS / 1000),
   })
+  setCookie(c, SESSION_HINT_COOKIE, '1', {
+    sameSite: 'Lax',
+    path: '/',
+    secure: secure(c),
+    maxAge: Math.floor(SESSION_ABSOLUTE_MS / 1000),
+  })
 }
 
 export function clearSessionCookie(c: Context<AppEnv>): void {
   deleteCookie(c, SESSION_COOKIE, { path: '/', secure: secure(c) })
+  deleteCookie(c, SESSION_HINT_COOKIE, { path: '/', secure: secure(c) })
 }
 
 export function setBindingCookie(

@@ -4,6 +4,7 @@ import { useCallback } from 'react'
 import { z } from 'zod'
 import { resetAnalytics } from '../../lib/analytics.ts'
 import { api } from '../../lib/api.ts'
+import { announceSessionEnded } from '../../lib/session-signal.ts'
 
 export function useSignOut(): () => Promise<void> {
   const navigate = useNavigate()
@@ -23,6 +24,8 @@ export function useSignOut(): () => Promise<void> {
     }
     resetAnalytics()
     router.clearCache()
+    // Every tab goes with this one (use-follow-session.ts), now that the session has ended.
+    announceSessionEnded({ userId: null })
     await navigate({ to: '/' })
   }, [navigate, router])
 }

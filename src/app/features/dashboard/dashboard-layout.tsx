@@ -4,6 +4,7 @@ import { Box, CircularProgress, Divider, Typography } from '@mui/material'
 import { getRouteApi, Outlet } from '@tanstack/react-router'
 import { Logo } from '../../components/logo.tsx'
 import { LocalStoreProvider } from '../../db/provider.tsx'
+import { useFollowSession } from '../auth/use-follow-session.ts'
 import { DashboardFrame } from './dashboard-frame.tsx'
 import { Sidebar } from './sidebar.tsx'
 
@@ -11,12 +12,23 @@ const route = getRouteApi('/_dashboard')
 
 export function DashboardLayout() {
   const { store } = route.useLoaderData()
+  const { userId } = route.useRouteContext()
   return (
     <LocalStoreProvider store={store}>
-      <DashboardFrame sidebar={<Sidebar />}>
-        <Outlet />
-      </DashboardFrame>
+      <SessionDashboard userId={userId} />
     </LocalStoreProvider>
+  )
+}
+
+// A store emptied by a sign-out in another tab would show an empty dashboard with no user;
+// until this tab has followed the session to the landing page it shows the placeholder.
+function SessionDashboard(props: { userId: string }) {
+  const current = useFollowSession(props.userId)
+  if (!current) return <DashboardPending />
+  return (
+    <DashboardFrame sidebar={<Sidebar />}>
+      <Outlet />
+    </DashboardFrame>
   )
 }
 
