@@ -64,3 +64,8 @@ export function sourceLifecycle(
     return 'deletion_failed'
   return 'deletion_pending'
 }
+
+/** How a source is called on cards and in titles (spec §2): its name, or its id without one. */
+export function sourceLabel(source: Pick<Source, 'id' | 'name'>): string {
+  return source.name || source.id
+}

@@ -1,7 +1,7 @@
 // Sources as the API and the dashboard speak of them (spec §3, §7, §9): regions, the create,
 // delete and restart calls, and the stable set of event names the engine logs.
 import { z } from 'zod'
-import { INSTANCE_MAX_LENGTH } from './constants.ts'
+import { INSTANCE_MAX_LENGTH, NAME_MAX_LENGTH } from './constants.ts'
 import { idSchema } from './entities.ts'
 import { databaseUrlSchema } from './validation.ts'
 
@@ -19,8 +19,21 @@ export function regionLabel(id: string): string {
   return REGIONS.find((region) => region.id === id)?.label ?? id
 }
 
+/**
+ * A source's name (spec §3: optional). Trimmed; an empty or blank name, or null, means no name,
+ * so the dashboard shows the source's id instead.
+ */
+export const sourceNameSchema = z
+  .string()
+  .trim()
+  .max(NAME_MAX_LENGTH, `Name must be at most ${NAME_MAX_LENGTH} characters`)
+  .nullable()
+  .transform((name) => name || null)
+
 /** PUT /api/v1/sources (query `skip_validation=true` skips the readiness check). */
 export const createSourceRequestSchema = z.object({
+  /** Kept only for a new source: a database already registered keeps its own name. */
+  name: sourceNameSchema.optional(),
   region: regionSchema,
   team_id: idSchema,
   database_url: databaseUrlSchema.trim().min(1, 'A database URL is required'),
@@ -33,7 +46,7 @@ export const createSourceRequestSchema = z.object({
     )
     .optional(),
 })
-export type CreateSourceRequest = z.infer<typeof createSourceRequestSchema>
+export type CreateSourceRequest = z.input<typeof createSourceRequestSchema>
 
 /** The API's view of a source's state (spec §3). */
 export const apiSourceStatuses = ['error', 'pending', 'active'] as const
@@ -57,6 +70,19 @@ export type CreateSourceResponse = z.infer<typeof createSourceResponseSchema>
 /** POST /api/v1/sources/{id}/restart */
 export const restartSourceRequestSchema = z.object({
   clear_cache: z.boolean().default(false),
+})
+
+/**
+ * PATCH /api/v1/sources/{id}: renames a source (not in spec §7, which has no update call). It
+ * answers the name as stored, so the dashboard waits for exactly that to sync.
+ */
+export const renameSourceRequestSchema = z.object({ name: sourceNameSchema })
+export type RenameSourceRequest = z.input<typeof renameSourceRequestSchema>
+
+export const renameSourceResponseSchema = z.object({
+  id: idSchema,
+  name: z.string().nullable(),
+  txid: z.number().int(),
 })
 
 /** DELETE and restart answer the id and the transaction of their change. */

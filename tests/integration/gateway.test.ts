@@ -196,6 +196,35 @@ describe('the dashboard shapes', () => {
     })
   })
 
+  it("carry a source's new name to its team with the txid the rename answers", async () => {
+    const { browser } = await signInLocally(app, 'Namer', undefined)
+    const teams = await snapshot(browser, '/v1/teams')
+    const teamId = String(teams.rows[0]?.team_id)
+    const sourceId = await sourceFor(teamId)
+    const path = `/v1/sources?team_id=${teamId}`
+    const first = await snapshot(browser, path)
+    expect(first.rows[0]).toMatchObject({ id: sourceId, name: null })
+    const tail = await browser.get(
+      `${path}&offset=${first.offset}&handle=${first.handle}`,
+    )
+    const offset = tail.headers.get('electric-offset') ?? ''
+    const live = browser.get(
+      `${path}&offset=${offset}&handle=${first.handle}&live=true`,
+    )
+    const renamed = await browser.request(`/api/v1/sources/${sourceId}`, {
+      method: 'PATCH',
+      headers: { origin: browser.origin, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Orders' }),
+    })
+    expect(renamed.status).toBe(200)
+    const { txid } = (await renamed.json()) as { txid: number }
+    const body = (await (await live).json()) as Message[]
+    expect(body[0]).toMatchObject({
+      value: { id: sourceId, name: 'Orders' },
+      headers: { txids: [txid] },
+    })
+  })
+
   it('serve a public source status with only the fields that derive its state', async () => {
     const owner = await signInLocally(app, 'Public', undefined)
     const teams = await snapshot(owner.browser, '/v1/teams')

@@ -18,6 +18,7 @@ export type Answer = {
 export type SourceRow = {
   id: string
   team_id: string
+  name: string | null
   region: string
   state: string
   connection_url: string
@@ -130,8 +131,22 @@ export function useSourcesApi() {
     },
 
     async put(browser: Browser, body: unknown, query = ''): Promise<Answer> {
-      const response = await browser.request(`/api/v1/sources${query}`, {
-        method: 'PUT',
+      return helpers.send(browser, 'PUT', `/api/v1/sources${query}`, body)
+    },
+
+    /** PATCH /api/v1/sources/{id}: a rename. */
+    async patch(browser: Browser, id: string, body: unknown): Promise<Answer> {
+      return helpers.send(browser, 'PATCH', `/api/v1/sources/${id}`, body)
+    },
+
+    async send(
+      browser: Browser,
+      method: string,
+      path: string,
+      body: unknown,
+    ): Promise<Answer> {
+      const response = await browser.request(path, {
+        method,
         headers: { origin: browser.origin, 'content-type': 'application/json' },
         body: typeof body === 'string' ? body : JSON.stringify(body),
       })

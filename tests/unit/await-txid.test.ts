@@ -5,6 +5,7 @@ import { live } from '@electric-sql/pglite/live'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   awaitCreated,
+  awaitSourceRenamed,
   awaitTxid,
   TxidTimeoutError,
   writeAndAwait,
@@ -120,5 +121,39 @@ describe('awaitCreated', { timeout: 60_000 }, () => {
     await expect(
       awaitCreated(store, 'sources', sourceId(), 8008, 50),
     ).rejects.toBeInstanceOf(TxidTimeoutError)
+  })
+})
+
+describe('awaitSourceRenamed', { timeout: 60_000 }, () => {
+  beforeAll(async () => {
+    store = await open()
+    await migrateLocal(store)
+  }, 120_000)
+  afterAll(() => store.close())
+
+  it('resolves once the row carries the new name, even when a later write took its txid', async () => {
+    const id = await syncSource(null)
+    const waiting = awaitSourceRenamed(store, id, 'Orders', 7007)
+    let settled = false
+    void waiting.then(() => (settled = true))
+    await store.query('select 1')
+    expect(settled).toBe(false)
+    await store.query(
+      `update sources set name = 'Orders', synced_txids = '{7008}' where id = $1`,
+      [id],
+    )
+    await expect(waiting).resolves.toBeUndefined()
+  })
+
+  it('waits for a cleared name to read as none, and times out clearly', async () => {
+    const id = await syncSource(null)
+    await store.query(`update sources set name = 'Old' where id = $1`, [id])
+    const error = await awaitSourceRenamed(store, id, null, 8008, 50).catch(
+      (e: unknown) => e,
+    )
+    expect(error).toBeInstanceOf(TxidTimeoutError)
+    const waiting = awaitSourceRenamed(store, id, null, 8009)
+    await store.query(`update sources set name = null where id = $1`, [id])
+    await expect(waiting).resolves.toBeUndefined()
   })
 })

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   sourceDisplay,
+  sourceLabel,
   sourceLifecycle,
 } from '../../src/shared/source-display.ts'
 
@@ -123,4 +124,14 @@ describe('sourceLifecycle', () => {
       expect(sourceLifecycle(source(state, DELETED))).toBe('deletion_pending')
     },
   )
+})
+
+describe('sourceLabel', () => {
+  const id = '00000000-0000-4000-8000-000000000001'
+  it('is the name, or the id when the source has none', () => {
+    expect(sourceLabel({ id, name: 'Orders' })).toBe('Orders')
+    expect(sourceLabel({ id, name: null })).toBe(id)
+    // Written before names were checked, or by hand: never an empty title.
+    expect(sourceLabel({ id, name: '' })).toBe(id)
+  })
 })

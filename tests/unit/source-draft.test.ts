@@ -116,6 +116,7 @@ describe('createDraftStore', () => {
       ...withConnectionString(EMPTY_DRAFT, URL_),
       teamId: 'team-1',
       region: 'eu-west-1',
+      name: 'Orders',
     })
     expect(store.get().connectionString).toBe(URL_)
     expect(items.get(DRAFT_STORAGE_KEY)).not.toContain(PASSWORD)
@@ -127,6 +128,18 @@ describe('createDraftStore', () => {
       type: 'connection_string',
       teamId: 'team-1',
       region: 'eu-west-1',
+      name: 'Orders',
+    })
+  })
+
+  it('reads a copy stored before sources had names, with no name', () => {
+    const { name: _, connectionString: __, ...older } = EMPTY_DRAFT
+    const stored = memoryStorage({
+      [DRAFT_STORAGE_KEY]: JSON.stringify({ ...older, teamId: 'team-1' }),
+    })
+    expect(createDraftStore(stored.storage).get()).toEqual({
+      ...EMPTY_DRAFT,
+      teamId: 'team-1',
     })
   })
 

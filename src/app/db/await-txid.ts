@@ -118,6 +118,29 @@ export async function writeAndAwait<T extends { txid: number }>(
   return answer
 }
 
+/**
+ * After a rename answered `txid` and the name as stored: resolves once the synced row carries
+ * that name. The name, not only the txid: the engine's health measurement (every 15 s) may
+ * write the row again right after, and its change replaces the row's txids before this one
+ * is seen.
+ */
+export async function awaitSourceRenamed(
+  store: LiveStore,
+  sourceId: string,
+  name: string | null,
+  txid: number,
+  timeoutMs = TXID_WAIT_MS,
+): Promise<void> {
+  await untilSynced(
+    store,
+    `select exists (select 1 from sources
+                     where id::text = $1 and name is not distinct from $2) as ok`,
+    [sourceId, name],
+    txid,
+    timeoutMs,
+  )
+}
+
 /** How long a deleted source may take to leave the store: the engine drops its slot first. */
 export const SOURCE_REMOVAL_WAIT_MS = 15_000
 

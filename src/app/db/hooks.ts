@@ -5,6 +5,7 @@ import { useEffect, useMemo } from 'react'
 import {
   awaitCreated,
   awaitSourceForgotten,
+  awaitSourceRenamed,
   awaitSourceRemoval,
 } from './await-txid.ts'
 import { useStoreQuery } from './first-reads.ts'
@@ -146,6 +147,11 @@ export function useSyncedWrites() {
         awaitSourceRemoval(pg, sourceId, txid),
       awaitSourceForgotten: (sourceId: string, txid: number) =>
         awaitSourceForgotten(pg, sourceId, txid),
+      awaitSourceRenamed: (
+        sourceId: string,
+        name: string | null,
+        txid: number,
+      ) => awaitSourceRenamed(pg, sourceId, name, txid),
     }),
     [pg],
   )

@@ -1,8 +1,9 @@
-// /api/v1/sources/:id actions: restart (or clear the cache) and delete (or forget). Every
-// call checks membership first: another team's source answers exactly like a missing one.
+// /api/v1/sources/:id actions: rename, restart (or clear the cache) and delete (or forget).
+// Every call checks membership first: another team's source answers exactly like a missing one.
 import { Hono, type Context } from 'hono'
 import { idSchema } from '../../shared/entities.ts'
 import {
+  renameSourceRequestSchema,
   restartSourceRequestSchema,
   SOURCE_EVENTS,
   type SourceEventName,
@@ -38,6 +39,21 @@ const notRunning = (c: Context<AppEnv>) =>
 
 export const sourceActionRoutes = new Hono<AppEnv>()
   .use(requireUser)
+  // Any member may rename, a deleted source too: the name is only a label in the dashboard.
+  .patch('/:id', async (c) => {
+    const source = await memberSource(c)
+    if (!source) return c.json(NOT_FOUND, 404)
+    const body = await readJson(c, renameSourceRequestSchema)
+    if (!body.success) return body.response
+    const { name } = body.data
+    const { txid } = await transactionWithTxid(c.var.deps.db, (client) =>
+      client.query('update sources set name = $2 where id = $1', [
+        source.id,
+        name,
+      ]),
+    )
+    return c.json({ id: source.id, name, txid })
+  })
   .post('/:id/restart', async (c) => {
     const source = await memberSource(c)
     if (!source) return c.json(NOT_FOUND, 404)

@@ -1,4 +1,4 @@
-// PUT /api/v1/sources: adds a source (spec §7). 201 with the new source and its txid; 200 with
+// PUT /api/v1/sources: adds a source (spec §7), optionally named. 201 with the new source and its txid; 200 with
 // the team's existing source for that database and region; 400 for a body, URL or host we
 // refuse and for a database that is not ready (the UI shows the message after 'Failed to add
 // source: '); 404 for a team the user is not in; 409 when the team has its maximum of sources;
@@ -48,7 +48,7 @@ export function sourceRoutes(
     }
     const body = await readJson(c, createSourceRequestSchema)
     if (!body.success) return body.response
-    const { team_id, region, database_url } = body.data
+    const { team_id, region, database_url, name = null } = body.data
     if (!(await getTeam(deps.db, user.id, team_id)))
       return c.json({ message: 'Team not found' }, 404)
     // Every create is a connection the server keeps making to a host the user chose.
@@ -77,6 +77,7 @@ export function sourceRoutes(
 
     const outcome = await createSource(deps.db, key, {
       teamId: team_id,
+      name,
       region,
       address: checked.address,
       instanceId: deps.sources?.instanceId ?? 'api',

@@ -16,6 +16,8 @@ import type { SourceAddress } from './database-url.ts'
 
 export type NewSource = {
   teamId: string
+  /** Null: no name; the dashboard shows the id. */
+  name: string | null
   region: Region
   address: SourceAddress
   /** Written into the source_created event. */
@@ -81,8 +83,8 @@ async function insertOrFind(
   const sealed = target.password ? sealPassword(key, id, target.password) : null
   await client.query(
     `insert into sources (id, team_id, region, state, connection_url, encrypted_password,
-                          source_secret, database_key)
-     values ($1, $2, $3, 'initializing', $4, $5, $6, $7)`,
+                          source_secret, database_key, name)
+     values ($1, $2, $3, 'initializing', $4, $5, $6, $7, $8)`,
     [
       id,
       source.teamId,
@@ -91,6 +93,7 @@ async function insertOrFind(
       sealed,
       secret,
       databaseKey,
+      source.name,
     ],
   )
   await logSourceEvent(

@@ -13,11 +13,13 @@ import {
 import { useNavigate } from '@tanstack/react-router'
 import { useState, type FormEvent } from 'react'
 import { authUserSchema, localLoginSchema } from '../../../shared/entities.ts'
+import { useDocumentTitle } from '../../components/document-title.ts'
 import { Logo } from '../../components/logo.tsx'
 import { api } from '../../lib/api.ts'
 
 export function LocalSignInPage() {
   const navigate = useNavigate()
+  useDocumentTitle('Sign in')
   const [name, setName] = useState('')
   const [email, setEmail] = useState('')
   const [error, setError] = useState<string | null>(null)

@@ -1,6 +1,7 @@
 // The signed-out front door: what Sluice is, and the two ways to sign in.
 import { Alert, Box, Button, Container, Stack, Typography } from '@mui/material'
 import { getRouteApi } from '@tanstack/react-router'
+import { useDocumentTitle } from '../../components/document-title.ts'
 import { Logo } from '../../components/logo.tsx'
 
 const route = getRouteApi('/')
@@ -12,6 +13,7 @@ const signInErrors: Record<string, string> = {
 
 export function LandingPage() {
   const { sign_in_error: error } = route.useSearch()
+  useDocumentTitle('Welcome')
   return (
     <Container maxWidth="sm" sx={{ my: 'auto', py: 8 }}>
       <Stack spacing={3} sx={{ alignItems: 'center', textAlign: 'center' }}>

@@ -3,6 +3,7 @@
 import { Alert, Box, Paper, Stack, Typography } from '@mui/material'
 import { getRouteApi } from '@tanstack/react-router'
 import { sourceDisplay } from '../../../shared/source-display.ts'
+import { useDocumentTitle } from '../../components/document-title.ts'
 import { Logo } from '../../components/logo.tsx'
 import { PublicPage } from '../../components/public-page.tsx'
 import { StateBadge } from '../sources/state-badge.tsx'
@@ -33,6 +34,7 @@ function Status({ status }: { status: SourceStatus }) {
 export function SourceStatusPage() {
   const { sourceId } = route.useParams()
   const status = useSourceStatus(sourceId)
+  useDocumentTitle('Source status')
   return (
     <PublicPage>
       <Box sx={{ display: 'flex', justifyContent: 'center' }}>

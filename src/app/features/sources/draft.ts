@@ -28,6 +28,8 @@ const persistedSchema = z.object({
   branch: choiceSchema.nullable(),
   database: z.string().nullable(),
   role: z.string().nullable(),
+  /** What the user typed as the source's name; a copy stored before names existed has none. */
+  name: z.string().nullable().default(null),
 })
 
 export type SourceDraft = z.infer<typeof persistedSchema> & {
@@ -44,6 +46,7 @@ export const EMPTY_DRAFT: SourceDraft = {
   branch: null,
   database: null,
   role: null,
+  name: null,
   connectionString: null,
 }
 
@@ -155,6 +158,7 @@ function persist(storage: DraftStorage | null, draft: SourceDraft) {
     branch: draft.branch,
     database: draft.database,
     role: draft.role,
+    name: draft.name,
   })
   try {
     storage?.setItem(DRAFT_STORAGE_KEY, JSON.stringify(kept))

@@ -10,7 +10,7 @@ export function ProviderPlaceholderPage({ provider }: { provider: string }) {
     <Stack spacing={3} sx={{ maxWidth: 720 }}>
       <div>
         <WizardBreadcrumbs steps={[provider]} />
-        <PageTitle>Connect with {provider}</PageTitle>
+        <PageTitle>{`Connect with ${provider}`}</PageTitle>
       </div>
       <Alert severity="info" role="note">
         Connecting a {provider} database through your {provider} account is

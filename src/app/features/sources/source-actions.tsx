@@ -1,4 +1,4 @@
-// The source page's actions (spec §2, §4): clear the cache, delete, or forget a source whose
+// The source page's actions (spec §2, §4): rename (beyond the spec), clear the cache, delete, or forget a source whose
 // deletion failed. Each asks first; delete and forget then wait until the synced row shows the
 // outcome: gone (leave for /sources), removal failed, or still being removed (say which).
 import { Alert, Button, Stack, TextField, Typography } from '@mui/material'
@@ -12,6 +12,7 @@ import { TxidTimeoutError } from '../../db/await-txid.ts'
 import { useSyncedWrites } from '../../db/hooks.ts'
 import { ConfirmDialog } from './confirm-dialog.tsx'
 import { ForgetWarning } from './forget-warning.tsx'
+import { RenameSource } from './rename-source.tsx'
 import { reportedSlot } from './slot-cleanup.ts'
 import { clearSourceCache, codeMessage, deleteSource } from './source-api.ts'
 
@@ -99,6 +100,7 @@ export function SourceActions(props: {
   return (
     <Stack spacing={2}>
       <Stack direction="row" spacing={2}>
+        <RenameSource source={source} />
         <NeedsNetwork>
           <Button variant="outlined" onClick={() => show('clear')}>
             {source.deleted_at ? 'Retry clear cache' : 'Clear cache'}

@@ -1,8 +1,10 @@
 // The source calls of spec §7, through the app's one fetch wrapper, and how their failures read.
 import {
   createSourceResponseSchema,
+  renameSourceResponseSchema,
   sourceChangeResponseSchema,
   type CreateSourceRequest,
+  type RenameSourceRequest,
 } from '../../../shared/sources.ts'
 import { ApiError, api } from '../../lib/api.ts'
 
@@ -18,6 +20,14 @@ export function createSource(
     createSourceResponseSchema,
     { method: 'PUT', body: request },
   )
+}
+
+/** PATCH /api/v1/sources/{id}: not in spec §7, which has no call that updates a source. */
+export function renameSource(sourceId: string, request: RenameSourceRequest) {
+  return api(sourcePath(sourceId), renameSourceResponseSchema, {
+    method: 'PATCH',
+    body: request,
+  })
 }
 
 export function deleteSource(sourceId: string, force: boolean) {

@@ -11,7 +11,7 @@ import {
 import type { ReactNode } from 'react'
 import type { Source } from '../../../shared/entities.ts'
 import { maskConnectionUrl, maskSecret } from '../../../shared/masking.ts'
-import { sourceDisplay } from '../../../shared/source-display.ts'
+import { sourceDisplay, sourceLabel } from '../../../shared/source-display.ts'
 import { regionLabel } from '../../../shared/sources.ts'
 import { TextLink } from '../../components/links.tsx'
 import { CopyButton } from './copy-button.tsx'
@@ -45,7 +45,7 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 
 export function SourceCard({ source }: { source: Source }) {
   const display = sourceDisplay(source)
-  const title = source.name ?? source.id
+  const title = sourceLabel(source)
   return (
     <Card variant="outlined" component="article" aria-label={title}>
       <CardContent>

@@ -1,5 +1,5 @@
-// /sources/new/source-configuration: where the source goes (team, region) and the call that
-// creates it (spec §2, §4, §5). The route has already sent away a draft missing earlier steps.
+// /sources/new/source-configuration: what the source is called (optional), where it goes (team,
+// region) and the call that creates it (spec §2, §4, §5). The route has already sent away a draft missing earlier steps.
 import {
   Alert,
   Button,
@@ -15,6 +15,7 @@ import {
   REGIONS,
   SELECTABLE_REGIONS,
   regionSchema,
+  sourceNameSchema,
 } from '../../../shared/sources.ts'
 import { ButtonLink, TextLink } from '../../components/links.tsx'
 import { NeedsNetwork } from '../../components/needs-network.tsx'
@@ -79,12 +80,14 @@ export function SourceConfigurationPage() {
   const region = draft.region ?? SELECTABLE_REGIONS[0]
   const databaseUrl = finalConnectionString(draft)
   const creating = state.kind === 'creating'
+  const name = sourceNameSchema.safeParse(draft.name ?? '')
+  const nameError = name.success ? undefined : name.error.issues[0]?.message
 
   const onCreate = async () => {
     setTouched(true)
-    if (!teamId || !databaseUrl) return
+    if (!teamId || !databaseUrl || !name.success) return
     const created = await create(
-      { region, team_id: teamId, database_url: databaseUrl },
+      { name: name.data, region, team_id: teamId, database_url: databaseUrl },
       search.skip_validation === true,
     )
     if (!created) return
@@ -102,6 +105,16 @@ export function SourceConfigurationPage() {
         <PageTitle>Source Configuration</PageTitle>
       </div>
       <DatabaseDetails draft={draft} />
+      <TextField
+        label="Name"
+        value={draft.name ?? ''}
+        onChange={(e) => sourceDraft.update({ name: e.target.value })}
+        error={Boolean(nameError)}
+        helperText={
+          nameError ?? 'Optional. Without a name the source is shown by its id.'
+        }
+        disabled={creating}
+      />
       <TextField
         select
         label="Team"
@@ -150,7 +163,7 @@ export function SourceConfigurationPage() {
           <Button
             variant="contained"
             onClick={() => void onCreate()}
-            disabled={creating || !teamId || !databaseUrl}
+            disabled={creating || !teamId || !databaseUrl || !name.success}
           >
             {creating ? 'Creating...' : 'Create source'}
           </Button>

@@ -2,6 +2,7 @@
 import { Alert, Box, Stack } from '@mui/material'
 import { getRouteApi } from '@tanstack/react-router'
 import type { Source } from '../../../shared/entities.ts'
+import { sourceLabel } from '../../../shared/source-display.ts'
 import { PageTitle } from '../../components/page-title.tsx'
 import { useSource, useSourceEventLogs } from '../../db/hooks.ts'
 import { EventLogTable } from './event-log-table.tsx'
@@ -26,7 +27,7 @@ function SourceDetails({ source }: { source: Source }) {
   const logs = useSourceEventLogs(source.id)
   return (
     <Stack spacing={3}>
-      <PageTitle>Source: {source.name ?? source.id}</PageTitle>
+      <PageTitle>{`Source: ${sourceLabel(source)}`}</PageTitle>
       <SourceActions source={source} logs={logs} />
       <Box sx={{ maxWidth: 720 }}>
         <SourceCard source={source} />

@@ -11,6 +11,7 @@ import {
   Typography,
 } from '@mui/material'
 import { useState, type FormEvent } from 'react'
+import { useDocumentTitle } from '../../components/document-title.ts'
 import { Logo } from '../../components/logo.tsx'
 import { PublicPage } from '../../components/public-page.tsx'
 import { DATABASE_URL_HELP_LINK } from '../../../shared/constants.ts'
@@ -18,6 +19,7 @@ import { useDatabaseValidation } from './use-database-validation.ts'
 import { ValidationResultsPanel } from './validation-results-panel.tsx'
 
 export function ValidateDatabasePage() {
+  useDocumentTitle('Validate Database Connection')
   const [url, setUrl] = useState('')
   // The URL the shown result is about, so editing the field does not rename the fix steps.
   const [validatedUrl, setValidatedUrl] = useState('')
