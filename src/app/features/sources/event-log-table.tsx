@@ -10,7 +10,8 @@ import {
   Typography,
 } from '@mui/material'
 import type { SourceEventLog } from '../../../shared/entities.ts'
-import { eventDetailsLines, formatDateTime } from './format.ts'
+import { EventTime } from './event-time.tsx'
+import { eventDetailsLines } from './format.ts'
 
 /** `logs` newest first, as useSourceEventLogs reads them; undefined while not read yet. */
 export function EventLogTable({
@@ -63,7 +64,7 @@ export function EventLogTable({
                   {log.instance_id}
                 </TableCell>
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                  {formatDateTime(log.emitted_at)}
+                  <EventTime at={log.emitted_at} />
                 </TableCell>
               </TableRow>
             ))}
