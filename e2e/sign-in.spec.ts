@@ -82,3 +82,14 @@ test('an unknown team shows Team not found', async ({ page, signIn }) => {
     page.getByRole('heading', { name: 'Team not found' }),
   ).toBeVisible()
 })
+
+test('in local mode the landing page says this server signs in with a name and an email', async ({
+  page,
+}) => {
+  await page.goto('/')
+  await expect(
+    page.getByText(
+      'Local mode: this server signs in with a name and an email.',
+    ),
+  ).toBeVisible()
+})

@@ -2,6 +2,7 @@
 import { Alert, Box, Button, Container, Stack, Typography } from '@mui/material'
 import { getRouteApi } from '@tanstack/react-router'
 import { Logo } from '../../components/logo.tsx'
+import { useLocalSignIn } from './use-local-sign-in.ts'
 
 const route = getRouteApi('/')
 
@@ -12,6 +13,7 @@ const signInErrors: Record<string, string> = {
 
 export function LandingPage() {
   const { sign_in_error: error } = route.useSearch()
+  const local = useLocalSignIn()
   return (
     <Container maxWidth="sm" sx={{ my: 'auto', py: 8 }}>
       <Stack spacing={3} sx={{ alignItems: 'center', textAlign: 'center' }}>
@@ -51,6 +53,11 @@ export function LandingPage() {
             Sign in with Google
           </Button>
         </Box>
+        {local && (
+          <Typography variant="body2" color="text.secondary">
+            Local mode: this server signs in with a name and an email.
+          </Typography>
+        )}
       </Stack>
     </Container>
   )
