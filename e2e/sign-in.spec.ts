@@ -101,3 +101,14 @@ test('a signed-out visit does not ask the server who is signed in', async ({
   ).toBeVisible()
   expect(asked).toEqual([])
 })
+
+test('in local mode the landing page says this server signs in with a name and an email', async ({
+  page,
+}) => {
+  await page.goto('/')
+  await expect(
+    page.getByText(
+      'Local mode: this server signs in with a name and an email.',
+    ),
+  ).toBeVisible()
+})

@@ -4,6 +4,8 @@ import {
   eventDetailsLines,
   formatBytes,
   formatDateTime,
+  formatDateTimeToSecond,
+  formatFullTimestamp,
   walStatusWarns,
 } from '../../src/app/features/sources/format.ts'
 import {
@@ -46,6 +48,31 @@ describe('formatDateTime', () => {
 
   it('formats a timestamp with its year', () => {
     expect(formatDateTime('2024-05-01T10:00:00.000Z')).toContain('2024')
+  })
+})
+
+describe('formatDateTimeToSecond', () => {
+  it('shows the seconds (in any whole-minute time zone)', () => {
+    expect(formatDateTimeToSecond('2024-03-05T14:07:09.250Z')).toMatch(
+      /\b\d{1,2}:\d\d:09\b/,
+    )
+    expect(formatDateTimeToSecond('2024-03-05T14:07:09.250Z')).toContain('2024')
+  })
+
+  it('gives text that is not a date back as it is', () => {
+    expect(formatDateTimeToSecond('soon')).toBe('soon')
+  })
+})
+
+describe('formatFullTimestamp', () => {
+  it('ends with the exact instant in UTC, milliseconds included', () => {
+    expect(formatFullTimestamp('2024-03-05 14:07:09.25+00')).toMatch(
+      /:09\b.* \(2024-03-05T14:07:09\.250Z\)$/,
+    )
+  })
+
+  it('gives text that is not a date back as it is', () => {
+    expect(formatFullTimestamp('soon')).toBe('soon')
   })
 })
 

@@ -3,6 +3,7 @@ import { Alert, Box, Button, Container, Stack, Typography } from '@mui/material'
 import { getRouteApi } from '@tanstack/react-router'
 import { useDocumentTitle } from '../../components/document-title.ts'
 import { Logo } from '../../components/logo.tsx'
+import { useLocalSignIn } from './use-local-sign-in.ts'
 
 const route = getRouteApi('/')
 
@@ -14,6 +15,7 @@ const signInErrors: Record<string, string> = {
 export function LandingPage() {
   const { sign_in_error: error } = route.useSearch()
   useDocumentTitle('Welcome')
+  const local = useLocalSignIn()
   return (
     <Container maxWidth="sm" sx={{ my: 'auto', py: 8 }}>
       <Stack spacing={3} sx={{ alignItems: 'center', textAlign: 'center' }}>
@@ -53,6 +55,11 @@ export function LandingPage() {
             Sign in with Google
           </Button>
         </Box>
+        {local && (
+          <Typography variant="body2" color="text.secondary">
+            Local mode: this server signs in with a name and an email.
+          </Typography>
+        )}
       </Stack>
     </Container>
   )

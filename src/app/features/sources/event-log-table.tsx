@@ -1,4 +1,5 @@
-// A source's event logs, newest first (spec §2), live from the local store.
+// A source's event logs, newest first (spec §2), live from the local store: the spec's table
+// where there is room for its columns, one block per event below the mobile breakpoint.
 import {
   Paper,
   Table,
@@ -8,9 +9,13 @@ import {
   TableHead,
   TableRow,
   Typography,
+  useMediaQuery,
 } from '@mui/material'
+import { MOBILE_BREAKPOINT_PX } from '../../../shared/constants.ts'
 import type { SourceEventLog } from '../../../shared/entities.ts'
-import { eventDetailsLines, formatDateTime } from './format.ts'
+import { EventLogList } from './event-log-list.tsx'
+import { EventTime } from './event-time.tsx'
+import { eventDetailsLines } from './format.ts'
 
 /** `logs` newest first, as useSourceEventLogs reads them; undefined while not read yet. */
 export function EventLogTable({
@@ -18,58 +23,68 @@ export function EventLogTable({
 }: {
   logs: SourceEventLog[] | undefined
 }) {
+  // Read at once (noSsr), so a phone never lays out the wide table first.
+  const wide = useMediaQuery(`(min-width:${MOBILE_BREAKPOINT_PX}px)`, {
+    noSsr: true,
+  })
   return (
     <section aria-label="Event Logs">
       <Typography variant="h5" component="h2" sx={{ mb: 2 }}>
         Event Logs
       </Typography>
-      <TableContainer component={Paper} variant="outlined">
-        <Table size="small" aria-label="Event Logs">
-          <TableHead>
-            <TableRow>
-              <TableCell>Event</TableCell>
-              <TableCell>Details</TableCell>
-              <TableCell>Instance ID</TableCell>
-              <TableCell>Time</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {logs?.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={4}>
-                  <Typography variant="body2" color="text.secondary">
-                    No events yet.
-                  </Typography>
-                </TableCell>
-              </TableRow>
-            )}
-            {(logs ?? []).map((log) => (
-              <TableRow key={log.id}>
-                <TableCell sx={{ fontFamily: 'monospace' }}>
-                  {log.event_name}
-                </TableCell>
-                <TableCell>
-                  {eventDetailsLines(log.event_details).map((line, index) => (
-                    <Typography
-                      key={index}
-                      variant="body2"
-                      sx={{ wordBreak: 'break-word' }}
-                    >
-                      {line}
-                    </Typography>
-                  ))}
-                </TableCell>
-                <TableCell sx={{ fontFamily: 'monospace' }}>
-                  {log.instance_id}
-                </TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                  {formatDateTime(log.emitted_at)}
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </TableContainer>
+      {wide ? <EventTable logs={logs} /> : <EventLogList logs={logs} />}
     </section>
+  )
+}
+
+function EventTable({ logs }: { logs: SourceEventLog[] | undefined }) {
+  return (
+    <TableContainer component={Paper} variant="outlined">
+      <Table size="small" aria-label="Event Logs">
+        <TableHead>
+          <TableRow>
+            <TableCell>Event</TableCell>
+            <TableCell>Details</TableCell>
+            <TableCell>Instance ID</TableCell>
+            <TableCell>Time</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {logs?.length === 0 && (
+            <TableRow>
+              <TableCell colSpan={4}>
+                <Typography variant="body2" color="text.secondary">
+                  No events yet.
+                </Typography>
+              </TableCell>
+            </TableRow>
+          )}
+          {(logs ?? []).map((log) => (
+            <TableRow key={log.id}>
+              <TableCell sx={{ fontFamily: 'monospace' }}>
+                {log.event_name}
+              </TableCell>
+              <TableCell>
+                {eventDetailsLines(log.event_details).map((line, index) => (
+                  <Typography
+                    key={index}
+                    variant="body2"
+                    sx={{ wordBreak: 'break-word' }}
+                  >
+                    {line}
+                  </Typography>
+                ))}
+              </TableCell>
+              <TableCell sx={{ fontFamily: 'monospace' }}>
+                {log.instance_id}
+              </TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                <EventTime at={log.emitted_at} />
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
   )
 }

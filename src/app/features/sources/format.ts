@@ -11,16 +11,31 @@ export function formatDateTime(iso: string): string {
   return Number.isNaN(date.getTime()) ? iso : dateTime.format(date)
 }
 
-// Measurements come every 15 s: their time needs its seconds to show it moving.
+// Measurements come every 15 s and events can come seconds apart: their times need seconds.
 const timeWithSeconds = new Intl.DateTimeFormat(undefined, {
   dateStyle: 'medium',
   timeStyle: 'medium',
 })
 
-/** When something was measured, to the second; the raw text when it is not a date. */
-export function formatMeasuredAt(iso: string): string {
+/** When something happened, to the second; the raw text when it is not a date. */
+export function formatDateTimeToSecond(iso: string): string {
   const date = new Date(iso)
   return Number.isNaN(date.getTime()) ? iso : timeWithSeconds.format(date)
+}
+
+const fullDateTime = new Intl.DateTimeFormat(undefined, {
+  dateStyle: 'full',
+  timeStyle: 'long',
+})
+
+/**
+ * Everything about a time, for a hover: the reader's own words with the time zone, then the
+ * exact instant in UTC, as server logs and Postgres tell it. The raw text when it is no date.
+ */
+export function formatFullTimestamp(iso: string): string {
+  const date = new Date(iso)
+  if (Number.isNaN(date.getTime())) return iso
+  return `${fullDateTime.format(date)} (${date.toISOString()})`
 }
 
 const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB']

@@ -3,7 +3,11 @@
 // the warning colour is the prompt to look before it fills.
 import { Alert, Paper, Stack, Typography } from '@mui/material'
 import type { Source } from '../../../shared/entities.ts'
-import { formatBytes, formatMeasuredAt, walStatusWarns } from './format.ts'
+import {
+  formatBytes,
+  formatDateTimeToSecond,
+  walStatusWarns,
+} from './format.ts'
 
 function Row({
   label,
@@ -67,7 +71,7 @@ export function ReplicationHealth({ source }: { source: Source }) {
           />
           <Row
             label="Last measured"
-            value={formatMeasuredAt(source.health_checked_at)}
+            value={formatDateTimeToSecond(source.health_checked_at)}
           />
         </Stack>
       )}

@@ -12,6 +12,7 @@ import {
 } from '@mui/material'
 import { getRouteApi } from '@tanstack/react-router'
 import { SUPPORT_EMAIL } from '../../../shared/constants.ts'
+import { ButtonLink } from '../../components/links.tsx'
 import { PageTitle } from '../../components/page-title.tsx'
 import { useTeam, useTeamSources, useTeamUsers } from '../../db/hooks.ts'
 import { SourceGrid } from '../sources/source-grid.tsx'
@@ -29,9 +30,23 @@ export function TeamPage() {
     <Stack spacing={4}>
       <PageTitle>{team.name}</PageTitle>
       <section aria-label="Sources">
-        <Typography variant="h5" component="h2" sx={{ mb: 2 }}>
-          Sources
-        </Typography>
+        <Stack
+          direction="row"
+          spacing={2}
+          sx={{ mb: 2, alignItems: 'center', justifyContent: 'space-between' }}
+        >
+          <Typography variant="h5" component="h2">
+            Sources
+          </Typography>
+          {/* The wizard keeps team_id through its steps and picks this team on its last. */}
+          <ButtonLink
+            to="/sources/new"
+            search={{ team_id: teamId }}
+            variant="outlined"
+          >
+            Add source
+          </ButtonLink>
+        </Stack>
         {sources && <SourceGrid sources={sources} />}
       </section>
       <section aria-label="Users">
