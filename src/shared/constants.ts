@@ -3,10 +3,6 @@
 export const MOBILE_BREAKPOINT_PX = 768
 export const PUBLIC_PAGE_MAX_WIDTH_PX = 480
 export const COPY_TOOLTIP_RESET_MS = 1000
-export const CLAIM_POLL_MS = 5000
-export const CLAIM_REDIRECT_MS = 2000
-export const SCHEMA_REFETCH_MS = 60_000
-export const SHAPE_ROW_COUNT_LIMIT = 1000
 
 // The longest values the API accepts (the spec leaves maximum lengths unshown). Generous for
 // any real value; they keep a request from making the server store or index megabytes.
