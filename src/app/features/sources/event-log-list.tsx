@@ -2,8 +2,8 @@
 // at 375 px, so each event is a block, its name and time on top and its details wrapping below.
 import { Box, Paper, Stack, Typography } from '@mui/material'
 import type { SourceEventLog } from '../../../shared/entities.ts'
+import { EventDetails } from './event-details.tsx'
 import { EventTime } from './event-time.tsx'
-import { eventDetailsLines } from './format.ts'
 
 export function EventLogList({ logs }: { logs: SourceEventLog[] | undefined }) {
   return (
@@ -45,15 +45,7 @@ export function EventLogList({ logs }: { logs: SourceEventLog[] | undefined }) {
                 <EventTime at={log.emitted_at} />
               </Typography>
             </Box>
-            {eventDetailsLines(log.event_details).map((line, index) => (
-              <Typography
-                key={index}
-                variant="body2"
-                sx={{ wordBreak: 'break-word' }}
-              >
-                {line}
-              </Typography>
-            ))}
+            <EventDetails details={log.event_details} />
             <Typography
               variant="caption"
               color="text.secondary"

@@ -14,8 +14,8 @@ import {
 import { MOBILE_BREAKPOINT_PX } from '../../../shared/constants.ts'
 import type { SourceEventLog } from '../../../shared/entities.ts'
 import { EventLogList } from './event-log-list.tsx'
+import { EventDetails } from './event-details.tsx'
 import { EventTime } from './event-time.tsx'
-import { eventDetailsLines } from './format.ts'
 
 /** `logs` newest first, as useSourceEventLogs reads them; undefined while not read yet. */
 export function EventLogTable({
@@ -65,15 +65,7 @@ function EventTable({ logs }: { logs: SourceEventLog[] | undefined }) {
                 {log.event_name}
               </TableCell>
               <TableCell>
-                {eventDetailsLines(log.event_details).map((line, index) => (
-                  <Typography
-                    key={index}
-                    variant="body2"
-                    sx={{ wordBreak: 'break-word' }}
-                  >
-                    {line}
-                  </Typography>
-                ))}
+                <EventDetails details={log.event_details} />
               </TableCell>
               <TableCell sx={{ fontFamily: 'monospace' }}>
                 {log.instance_id}
