@@ -25,6 +25,7 @@ const info = (label: string, value: string): Row => ({
 const LEGEND = [
   'Entry gzip: zlib default level, as Vite reports it. Precache: the list workbox injected into sw.js.',
   'Visits: a new tab each, navigation start → the card link in the DOM (a MutationObserver).',
+  '  A first visit: a new profile and a new user, signed in, then /sources (sync, worker install).',
   'Commit-to-screen: Date.now() after the UPDATE returns in Node → the new state text in the DOM,',
   '  Date.now() in the page; same machine, same clock. "cache bypassed" routes shape requests',
   '  through Playwright, which turns the HTTP cache off (and adds a hop): a diagnostic, no target.',
@@ -53,17 +54,17 @@ function sizeRows(r: Report): Row[] {
   return out
 }
 
-function visitRows(name: string, times: number[]): Row[] {
+function visitRows(name: string, times: number[], target: number): Row[] {
   if (times.length === 0) return []
   const median = percentile(times, 0.5)
   return [
     {
-      label: `${name} repeat visit median (${times.length} visits)`,
+      label: `${name} median (${times.length} visits)`,
       value: ms(median),
-      target: `≤ ${ms(TARGETS.repeatVisitMedianMs)}`,
-      ok: median <= TARGETS.repeatVisitMedianMs,
+      target: `≤ ${ms(target)}`,
+      ok: median <= target,
     },
-    info(`${name} repeat visit p90`, ms(percentile(times, 0.9))),
+    info(`${name} p90`, ms(percentile(times, 0.9))),
   ]
 }
 
@@ -88,14 +89,15 @@ function latencyRows(name: string, r: LatencyResult | null, held: boolean) {
 
 function rows(r: Report): Row[] {
   const out = sizeRows(r)
-  if (r.firstVisitMs !== null)
-    out.push(
-      info(
-        'first visit to the card (sync, worker install)',
-        ms(r.firstVisitMs),
-      ),
-    )
-  out.push(...visitRows('online', r.online), ...visitRows('offline', r.offline))
+  out.push(
+    ...visitRows('first visit', r.firstVisits, TARGETS.firstVisitMedianMs),
+    ...visitRows('online repeat visit', r.online, TARGETS.repeatVisitMedianMs),
+    ...visitRows(
+      'offline repeat visit',
+      r.offline,
+      TARGETS.repeatVisitMedianMs,
+    ),
+  )
   out.push(...latencyRows('commit-to-screen', r.commitToScreen, true))
   out.push(...latencyRows('  cache bypassed', r.commitToScreenUncached, false))
   return out
