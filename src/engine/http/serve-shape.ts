@@ -162,8 +162,17 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
   if (request.offset === 'now') return build([], shape.lastOffset, true, false)
   const after = before ? BEFORE_ALL : request.offset
   let page = shape.log.read(after, CHUNK_BYTES)
-  // The first chunk never says up-to-date: the client asks again and learns it then.
-  if (before) return build(page.messages, page.lastOffset, false, false)
+  // A shared shape's first chunk never says up-to-date: caches keep it for a week, so it must
+  // not claim a moment; the client asks again and learns it then. A signed-in user's shape is
+  // never cached, and a snapshot that fits one chunk says so at once: a round trip less
+  // before its rows count as synced, and the dashboard's shapes wait on each other's rows.
+  if (before)
+    return build(
+      page.messages,
+      page.lastOffset,
+      options.perUser === true && page.atEnd,
+      false,
+    )
   if (page.messages.length === 0 && page.atEnd && request.live) {
     await shape.waitForChange(options.longPollMs ?? LONG_POLL_MS, signal)
     if (shape.failure) return refetchOrUnavailable()
