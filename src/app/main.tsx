@@ -11,6 +11,8 @@ import { registerServiceWorker } from './lib/service-worker.ts'
 import { router } from './router.tsx'
 import { theme } from './theme.ts'
 
+// Profiling marks (`sluice:*`) place each step of a visit on the page's timeline (bench:web).
+performance.mark('sluice:main')
 // Before anything else: a returning user's Postgres opens while the app starts.
 startStoreEarly()
 const root = document.getElementById('root')

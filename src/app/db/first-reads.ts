@@ -65,6 +65,7 @@ export function useStoreQuery<T extends Record<string, unknown>>(
     if (!read.rows) return
     let current = true
     void read.rows.then((result) => {
+      performance.mark('sluice:first-read')
       if (current && result) setEarly({ key: read.key, result })
     })
     return () => {

@@ -1,13 +1,11 @@
 // The tab's handle on the local store: PGlite in a shared worker-backed database, opened after
 // first paint, and told whose data it holds (a different user empties it first).
-import type { PGliteInterface } from '@electric-sql/pglite'
 import { live, type LiveNamespace } from '@electric-sql/pglite/live'
-import { electricSync } from '@electric-sql/pglite-sync'
 import { PGliteWorker } from '@electric-sql/pglite/worker'
 import { whenTrue } from './await-txid.ts'
 import { readOnce } from './direct-requests.ts'
-import { startSync } from './sync.ts'
 import { rememberStore, rememberSyncedFor } from './hints.ts'
+import { START_SYNC } from './worker-messages.ts'
 import { startWorkerThread } from './worker-thread.ts'
 
 export type LocalStore = PGliteWorker & { live: LiveNamespace }
@@ -21,35 +19,29 @@ export function openStore(): Promise<LocalStore> {
 
 async function start(): Promise<LocalStore> {
   // Usually started at boot already (main.tsx); then this returns the running thread.
-  const { port, leader, failed } = startWorkerThread()
+  const { port, failed } = startWorkerThread()
   const pg = await Promise.race([
-    PGliteWorker.create(port, {
-      extensions: { live, electric: electricSync() },
-    }),
+    PGliteWorker.create(port, { extensions: { live } }),
     failed,
   ])
   await Promise.race([pg.waitReady, failed])
+  performance.mark('sluice:pglite-ready')
   // PGliteWorker's own first query (its array types) holds the worker's lock and needs this
   // tab's main thread for each of its round trips. Begun as the first screen renders, it held
   // the lock through the render, and the screen's one-off reads waited behind it (0.1 s
   // typically, over 1 s at worst). A query queued behind it returns once it is done, and
   // costs little on an idle main thread.
   await pg.query('select 1')
-  // Only the tab whose worker holds the database syncs; when it closes, the next one does.
-  // It starts when the page asks (startSyncing), so the page's first reads of what an earlier
-  // visit stored do not queue behind the sync's start-up.
-  void Promise.all([leader, syncWanted]).then(() =>
-    startSync(pg as unknown as PGliteInterface, location.origin),
-  )
   return pg as unknown as LocalStore
 }
 
-let wantSync: () => void = () => {}
-const syncWanted = new Promise<void>((resolve) => (wantSync = resolve))
-
-/** Lets the sync start in this tab (if it leads); later calls change nothing. */
+/**
+ * Lets the sync start: in this tab's worker if it holds the database, or once it is elected
+ * (store-worker.ts). Asked when the page has shown what the store held; later calls change
+ * nothing.
+ */
 export function startSyncing(): void {
-  wantSync()
+  startWorkerThread().post({ type: START_SYNC }, [])
 }
 
 /** Makes the store hold this user's data; the syncing tab empties it if it held another's. */

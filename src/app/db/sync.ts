@@ -1,14 +1,14 @@
-// What the syncing tab follows: the owner's user row and teams; each team's sources and
-// members; the event logs of sources a tab shows. Shapes start and stop as those lists change,
-// and a change of owner empties the store before the next user's data arrives.
+// What the store's worker syncs (store-worker.ts): the owner's user row and teams; each team's
+// sources and members; the event logs of sources a tab shows. Shapes start and stop as those
+// lists change, and a change of owner empties the store before the next user's data arrives.
+// It runs in the worker that holds the database, so every statement is a call, not a message.
 import type { PGliteInterface } from '@electric-sql/pglite'
 import type { LiveNamespace } from '@electric-sql/pglite/live'
 import type { PGliteWithSync } from '@electric-sql/pglite-sync'
 import type { ChangeMessage, Row } from '@electric-sql/client'
 import { announceSessionEnded } from '../lib/session-signal.ts'
-import { rememberStore } from './hints.ts'
 
-type SyncedPg = PGliteInterface & {
+export type SyncedPg = PGliteInterface & {
   live: LiveNamespace
   electric: PGliteWithSync['sync']
 }
@@ -25,8 +25,15 @@ const SYNCED_TABLES = [
   'source_event_logs',
 ]
 
-export function startSync(base: PGliteInterface, origin: string): void {
-  const pg = base as SyncedPg
+/**
+ * `sessionRefused`: the server refused the owner's session and the store is nobody's now; the
+ * tab forgets it kept a store (its hints live in localStorage, which a worker cannot reach).
+ */
+export function startSync(
+  pg: SyncedPg,
+  origin: string,
+  sessionRefused: () => void,
+): void {
   const url = (path: string) => new URL(path, origin).toString()
   const running = new Map<string, Subscription>()
 
@@ -40,7 +47,7 @@ export function startSync(base: PGliteInterface, origin: string): void {
     // open; the store is nobody's and every tab goes to the landing page.
     const onError = (error: Error) => {
       const status = (error as { status?: number }).status
-      if (status === 401) serial(sessionRefused)
+      if (status === 401) serial(refuseSession)
       else if (status !== 404) throw error
       unfollow(key)
     }
@@ -100,12 +107,15 @@ export function startSync(base: PGliteInterface, origin: string): void {
     return user ? user.slice('user:'.length) : null
   }
 
-  async function sessionRefused() {
+  async function refuseSession() {
     const refused = owner
     if (!refused) return
     // Only if still theirs: a new user's sign-in may have claimed the store already.
-    await pg.query('delete from local_owner where user_id = $1', [refused])
-    rememberStore(false)
+    const { affectedRows } = await pg.query(
+      'delete from local_owner where user_id = $1',
+      [refused],
+    )
+    if (affectedRows) sessionRefused()
     announceSessionEnded({ userId: refused })
   }
 

@@ -1,6 +1,15 @@
 // Messages our store worker sends besides PGliteWorker's own protocol.
 export const STORE_FAILED = 'sluice-store-failed'
-export const STORE_LEADER = 'sluice-store-leader'
+/** When the worker reached each step of opening the store (wall-clock ms), for profiling. */
+export const STORE_MARKS = 'sluice-store-marks'
+
+/**
+ * Tab to worker: the page has shown what the store held, so the sync may start (in the worker
+ * that holds the database: now if it does, or once it is elected).
+ */
+export const START_SYNC = 'sluice-start-sync'
+/** Worker to tab: the server refused the session of the data the store held (sync.ts). */
+export const STORE_SESSION_REFUSED = 'sluice-session-refused'
 
 /** Tab to worker: the port on which this tab sends direct requests (direct-requests.ts). */
 export const DIRECT_REQUESTS = 'sluice-direct-requests'

@@ -4,18 +4,21 @@
 // and starts opening Postgres by itself (store-worker.ts); bootStore keeps what it says.
 // PGliteWorker, attached later, would have missed its start-up handshake ("here", "ready",
 // "leader-now"), so it gets a replaying port: every message the worker has sent is replayed to
-// each listener PGliteWorker adds. Our worker also says itself when it leads or fails
+// each listener PGliteWorker adds. Our worker also says itself when it fails
 // (PGliteWorker cannot report a failed init).
-import { bootStore, STORE_HINT, type BootedStore } from './boot-store.ts'
+import { BOOT_HINTS, bootStore, type BootedStore } from './boot-store.ts'
 // The built worker's address (index.html's early start finds it in the build output).
 import storeWorkerUrl from './store-worker.ts?worker&url'
-import { STORE_FAILED, STORE_LEADER } from './worker-messages.ts'
+import { rememberStore } from './hints.ts'
+import {
+  STORE_FAILED,
+  STORE_MARKS,
+  STORE_SESSION_REFUSED,
+} from './worker-messages.ts'
 
 export type WorkerThread = {
   /** What PGliteWorker is given instead of the Worker: the replaying port. */
   port: Worker
-  /** Resolves when this tab's worker holds the database (this tab syncs). */
-  leader: Promise<void>
   /** Rejects when the worker failed to open the database. */
   failed: Promise<never>
   /** A message of our own to the worker (direct-requests.ts). */
@@ -31,11 +34,21 @@ export function startWorkerThread(): WorkerThread {
   // Null only when the hint is required; here it is not.
   const booted = bootStore(storeWorkerUrl, null) as BootedStore
   const { worker, heard } = booted
-  let leading: () => void = () => {}
-  const leader = new Promise<void>((resolve) => (leading = resolve))
   const failed = new Promise<never>((_, reject) => {
-    const hear = (data: { type?: string; message?: string } | null) => {
-      if (data?.type === STORE_LEADER) leading()
+    const hear = (
+      data: {
+        type?: string
+        message?: string
+        marks?: [string, number][]
+      } | null,
+    ) => {
+      // The store is nobody's now: the next visit neither opens it early nor trusts it.
+      if (data?.type === STORE_SESSION_REFUSED) rememberStore(false)
+      if (data?.type === STORE_MARKS)
+        for (const [name, epochMs] of data.marks ?? [])
+          performance.mark(`sluice:store:${name}`, {
+            startTime: epochMs - performance.timeOrigin,
+          })
       if (data?.type === STORE_FAILED)
         reject(new Error(`The local store failed to open: ${data.message}`))
     }
@@ -54,7 +67,6 @@ export function startWorkerThread(): WorkerThread {
   failed.catch(() => {})
   thread = {
     port: replayingPort(worker, heard),
-    leader,
     failed,
     post: (message, transfer) => worker.postMessage(message, transfer),
   }
@@ -95,10 +107,10 @@ function replayingPort(worker: Worker, heard: MessageEvent[]): Worker {
 }
 
 /**
- * At boot: a browser that holds a store starts Postgres at once, in parallel with the app's
- * own start-up and the session check (index.html has usually done so already). A first visit
- * waits for the dashboard (after paint).
+ * At boot: a browser that holds a store or a session starts Postgres at once, in parallel with
+ * the app's own start-up and the session check (index.html has usually done so already). A
+ * signed-out visit never loads it.
  */
 export function startStoreEarly(): void {
-  if (bootStore(storeWorkerUrl, STORE_HINT)) startWorkerThread()
+  if (bootStore(storeWorkerUrl, BOOT_HINTS)) startWorkerThread()
 }

@@ -1,8 +1,8 @@
-// Build plugin: index.html starts the local store's worker itself, in a returning browser, as
-// the page is parsed. The app's scripts (the entry and its chunks) take a few hundred
+// Build plugin: index.html starts the local store's worker itself, in a browser that holds a
+// store or a session, as the page is parsed. The app's scripts (the entry and its chunks) take a few hundred
 // milliseconds to load and run; opening Postgres takes longer still, and now starts first.
 import type { Plugin } from 'vite'
-import { bootStore, STORE_HINT } from '../db/boot-store.ts'
+import { BOOT_HINTS, bootStore } from '../db/boot-store.ts'
 
 // The worker's bundle: src/app/db/store-worker.ts, named by Vite's default pattern.
 const STORE_WORKER = /^assets\/store-worker-[\w-]+\.js$/
@@ -26,7 +26,7 @@ export function earlyStore(): Plugin {
           throw new Error(
             `early store: expected one store worker in the build, found ${workers.length}`,
           )
-        const args = [`${base}${workers[0]}`, STORE_HINT]
+        const args = [`${base}${workers[0]}`, BOOT_HINTS]
           .map((value) => JSON.stringify(value))
           .join(', ')
         return [

@@ -11,6 +11,7 @@ export const Route = createFileRoute('/_dashboard')({
     // PGlite starts while the server is asked who is signed in (the loader reports failures).
     import('../db/store.ts').then((store) => store.openStore()).catch(() => {})
     const userId = await fetchSessionUser()
+    performance.mark('sluice:session')
     if (!userId) throw redirect({ to: '/' })
     return { userId }
   },
@@ -19,7 +20,9 @@ export const Route = createFileRoute('/_dashboard')({
     const { claimStore, openStore } = await import('../db/store.ts')
     const { waitForFirstSync } = await import('../db/first-sync.ts')
     const store = await openStore()
+    performance.mark('sluice:store-open')
     await waitForFirstSync(store, context.userId, claimStore(context.userId))
+    performance.mark('sluice:loader-done')
     return { store }
   },
   // The store opens once per tab; the loader's answer stays good.
