@@ -27,6 +27,7 @@ import {
 } from './http/security.ts'
 import { mountSpa, readIndexHtml } from './http/spa.ts'
 import { createLimiters } from './limits.ts'
+import { sourceStatusRoutes } from './status/routes.ts'
 import { validationRoutes } from './validation/routes.ts'
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
@@ -67,8 +68,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     '/api/v1/sources',
     sourceRoutes(deps.databaseChecks ?? {}, limiters.sourceCreates),
   )
+  app.route('/api/public/source-status', sourceStatusRoutes)
   app.route('/v1/shape', sourceShapeRoutes)
-  app.route('/', gatewayRoutes)
+  app.route('/v1', gatewayRoutes)
   app.route('/ingest', ingestRoutes())
 
   app.onError((error, c) => {
