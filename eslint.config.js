@@ -17,6 +17,12 @@ const fromEngine = pattern(
   ['**/server/**', '**/app/**'],
   'The engine stands alone: it imports neither server nor app.',
 )
+// src/shared is the product's (the dashboard's and the control plane's words); the engine
+// speaks only the protocol, so source states and event names stay out of it.
+const engineAlone = pattern(
+  ['**/server/**', '**/app/**', '**/shared/**'],
+  'The engine stands alone: it imports neither server, app nor src/shared (the product lives in the server).',
+)
 const pglite = pattern(
   ['@electric-sql/pglite', '@electric-sql/pglite/*', '@electric-sql/pglite-*'],
   'Only src/app/db touches PGlite; use its hooks.',
@@ -130,7 +136,7 @@ export default tseslint.config(
     rules: restrict(swFromOthers, pglite, posthog),
   },
   { files: ['src/server/**/*.ts'], rules: restrict(appFromServer, posthog) },
-  { files: ['src/engine/**/*.ts'], rules: restrict(fromEngine, posthog) },
+  { files: ['src/engine/**/*.ts'], rules: restrict(engineAlone, posthog) },
   { files: ['src/shared/**/*.ts'], rules: restrict(sharedOnly, posthog) },
   {
     files: [EMBEDDED_POSTGRES_PACKAGE],

@@ -4,9 +4,10 @@ import { VALIDATE_DATABASE_URL_PATH } from '../shared/validation.ts'
 import { HTTPException } from 'hono/http-exception'
 import { ingestRoutes } from './analytics/ingest.ts'
 import { analyticsRoutes } from './analytics/routes.ts'
-import { apiRoutes } from './api/routes.ts'
 import { sourceRoutes } from './api/sources.ts'
-import { sourceActionRoutes } from './api/source-actions.ts'
+import { teamRoutes } from './api/teams.ts'
+import { userRoutes } from './api/users.ts'
+import { requireUser } from './auth/middleware.ts'
 import { authRoutes } from './auth/routes.ts'
 import { SessionRequests } from './auth/session-requests.ts'
 import { gatewayRoutes } from './gateway/routes.ts'
@@ -26,6 +27,7 @@ import {
 } from './http/security.ts'
 import { mountSpa, readIndexHtml } from './http/spa.ts'
 import { createLimiters } from './limits.ts'
+import { sourceStatusRoutes } from './status/routes.ts'
 import { validationRoutes } from './validation/routes.ts'
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
@@ -56,16 +58,19 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/api/public/auth', authRoutes(limiters.localLogins))
   app.route('/api/public/analytics', analyticsRoutes)
   app.route(VALIDATE_DATABASE_URL_PATH, validationRoutes(deps.databaseChecks))
-  // Before /api/v1: PUT /api/v1/sources and the /:id actions answer here; GET /api/v1/sources
-  // stays in apiRoutes.
+  // All of /api/v1 is for a signed-in user, an unknown path too (401 before 404). Each router
+  // also requires the user itself; the session is looked up once per request.
+  app.use('/api/v1/*', requireUser)
+  // One router per resource, each at its own prefix: none overlaps another, so order is free.
+  app.route('/api/v1/users', userRoutes)
+  app.route('/api/v1/teams', teamRoutes)
   app.route(
     '/api/v1/sources',
     sourceRoutes(deps.databaseChecks ?? {}, limiters.sourceCreates),
   )
-  app.route('/api/v1/sources', sourceActionRoutes)
-  app.route('/api/v1', apiRoutes)
+  app.route('/api/public/source-status', sourceStatusRoutes)
   app.route('/v1/shape', sourceShapeRoutes)
-  app.route('/', gatewayRoutes)
+  app.route('/v1', gatewayRoutes)
   app.route('/ingest', ingestRoutes())
 
   app.onError((error, c) => {

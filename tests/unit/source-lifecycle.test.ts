@@ -5,12 +5,12 @@ import {
   DEFAULT_HEALTH_LIMITS,
   healthWarning,
   type HealthReading,
-} from '../../src/engine/sources/health.ts'
+} from '../../src/server/sources/health.ts'
 import {
   describeProblem,
   transition,
   type SourceSnapshot,
-} from '../../src/engine/sources/lifecycle.ts'
+} from '../../src/server/sources/lifecycle.ts'
 import { ADDRESS_REFUSED } from '../../src/engine/net/pinned-socket.ts'
 import { problemOf } from '../../src/server/sources/connection-url.ts'
 

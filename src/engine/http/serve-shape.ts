@@ -27,7 +27,7 @@ export type ServeOptions = {
   request: ShapeRequest
   signal?: AbortSignal
   /**
-   * A signed-in user's shape: never stored by any cache. Its rows (sources carry their
+   * A signed-in user's shape: never stored by any cache. Its rows (they may carry
    * secrets) must not outlive the session in the browser's HTTP cache.
    */
   perUser?: boolean

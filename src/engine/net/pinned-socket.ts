@@ -1,4 +1,4 @@
-// Connections to a database someone else names (a user's source) go through a pinned socket:
+// Connections to a database someone else names (a user's own database) go through a pinned socket:
 // on every connect, the host is resolved and checked by a pinner, and the socket goes to the
 // one address it answered. pg keeps the host name, so TLS still sends it as SNI and verifies
 // the certificate against it. Without a pinner (the operator's own database) pg connects as usual.

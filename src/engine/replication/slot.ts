@@ -59,7 +59,7 @@ export async function ensureSlot(
       existing.plugin !== 'pgoutput' ||
       existing.here !== 'true'
     )
-      // duplicate_object: a SQLSTATE, so the source's state_reason may repeat these words.
+      // duplicate_object: a SQLSTATE, so a caller may show these words to users as they are.
       throw Object.assign(
         new Error(
           `Replication slot "${name}" already exists but is not a pgoutput slot of this database`,

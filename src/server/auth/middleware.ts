@@ -1,5 +1,5 @@
-// Resolves the session cookie into c.var.user, or answers 401. Once per request: routers
-// mounted on the same path may each require a user without a second session lookup.
+// Resolves the session cookie into c.var.user, or answers 401. Once per request: the app's
+// /api/v1 gate and the router behind it both require a user without a second session lookup.
 import { createMiddleware } from 'hono/factory'
 import type { AppEnv } from '../http/context.ts'
 import { readSessionCookie } from './cookies.ts'

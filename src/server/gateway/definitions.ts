@@ -1,19 +1,6 @@
 // The dashboard's shapes: each a fixed table, where clause and column list over the control
 // plane, filled in from the session and the route, never from the client.
-import type { ShapeDefinition } from '../../engine/shapes/definition.ts'
-
-const shape = (
-  name: string,
-  where: string,
-  param: string,
-  columns: string[],
-): ShapeDefinition => ({
-  table: { schema: 'public', name },
-  where,
-  params: [param],
-  columns,
-  replica: 'default',
-})
+import { controlShape as shape } from '../http/control-shape.ts'
 
 export const SOURCE_COLUMNS = [
   'id',
@@ -62,13 +49,5 @@ export const dashboardShapes = {
       'event_details',
       'instance_id',
       'emitted_at',
-    ]),
-  // Public: only what derives the displayed state. Never secrets, URLs or team data.
-  sourceStatus: (sourceId: string) =>
-    shape('sources', 'id = $1', sourceId, [
-      'id',
-      'state',
-      'deleted_at',
-      'target_electric_url',
     ]),
 }

@@ -1,23 +1,17 @@
-// The shape gateway: the dashboard's live syncs, served by the engine attached to the control
-// plane. The session picks the rows; the client only sends protocol parameters.
+// The shape gateway, mounted at /v1: the dashboard's live syncs for a signed-in user, served by
+// the engine attached to the control plane. The session picks the rows; the client only sends
+// protocol parameters. (The public status shape is status/routes.ts.)
 import { Hono, type Context } from 'hono'
-import { parseProtocol, type Errors } from '../../engine/http/request.ts'
-import {
-  invalid,
-  jsonResponse,
-  serveShape,
-} from '../../engine/http/serve-shape.ts'
+import { jsonResponse } from '../../engine/http/serve-shape.ts'
 import type { ShapeDefinition } from '../../engine/shapes/definition.ts'
 import { idSchema } from '../../shared/entities.ts'
 import { requireUser } from '../auth/middleware.ts'
 import { sessionIsLive } from '../auth/sessions.ts'
 import { findMemberSource } from '../control/sources.ts'
 import { getTeam } from '../control/teams.ts'
+import { serveControlShape } from '../http/control-shape.ts'
 import type { AppEnv } from '../http/context.ts'
 import { dashboardShapes } from './definitions.ts'
-
-// The definition is the server's: a client trying to set it is told so, not silently served.
-const FIXED = ['table', 'where', 'columns', 'params', 'replica']
 
 /** A signed-in user's shape: ends with the session, never cached. */
 async function serve(
@@ -27,7 +21,7 @@ async function serve(
   const { sessionId } = c.var.user
   const open = c.var.sessionRequests.track(sessionId, c.req.raw.signal)
   try {
-    const response = await serveParsed(c, definition, open.signal, true)
+    const response = await serveControlShape(c, definition, open.signal, true)
     // A live answer waited for a change, during which the session may have ended (logout
     // here or on another server, expiry): what it found is not for a signed-out browser.
     const live = new URL(c.req.url).searchParams.get('live') === 'true'
@@ -39,35 +33,6 @@ async function serve(
   } finally {
     open.release()
   }
-}
-
-async function serveParsed(
-  c: Context<AppEnv>,
-  definition: ShapeDefinition,
-  signal: AbortSignal,
-  perUser: boolean,
-): Promise<Response> {
-  const shapes = c.var.deps.shapes
-  if (!shapes)
-    return jsonResponse(
-      503,
-      { message: 'Sync is not running' },
-      { 'retry-after': '5' },
-    )
-  const query = new URL(c.req.url).searchParams
-  const errors: Errors = {}
-  for (const name of FIXED)
-    if ([...query.keys()].some((k) => k === name || k.startsWith(`${name}[`)))
-      errors[name] = ['is set by the server for this shape']
-  const request = parseProtocol(query, errors)
-  if (Object.keys(errors).length > 0) return invalid(errors)
-  return serveShape({
-    database: shapes,
-    definition,
-    request,
-    signal,
-    perUser,
-  })
 }
 
 const notFound = () => jsonResponse(404, { message: 'Not found' })
@@ -86,31 +51,21 @@ async function memberSource(c: Context<AppEnv>, sourceId: string | undefined) {
 }
 
 export const gatewayRoutes = new Hono<AppEnv>()
-  .get('/v1/user/me', requireUser, (c) =>
+  .get('/user/me', requireUser, (c) =>
     serve(c, dashboardShapes.currentUser(c.var.user.id)),
   )
-  .get('/v1/teams', requireUser, (c) =>
+  .get('/teams', requireUser, (c) =>
     serve(c, dashboardShapes.teams(c.var.user.id)),
   )
-  .get('/v1/team-users', requireUser, async (c) => {
+  .get('/team-users', requireUser, async (c) => {
     const team = await memberTeam(c, c.req.query('team_id'))
     return team ? serve(c, dashboardShapes.teamUsers(team.id)) : notFound()
   })
-  .get('/v1/sources', requireUser, async (c) => {
+  .get('/sources', requireUser, async (c) => {
     const team = await memberTeam(c, c.req.query('team_id'))
     return team ? serve(c, dashboardShapes.sources(team.id)) : notFound()
   })
-  .get('/v1/source-event-logs', requireUser, async (c) => {
+  .get('/source-event-logs', requireUser, async (c) => {
     const source = await memberSource(c, c.req.query('source_id'))
     return source ? serve(c, dashboardShapes.eventLogs(source)) : notFound()
-  })
-  .get('/api/public/source-status/:sourceId', async (c) => {
-    const id = idSchema.safeParse(c.req.param('sourceId'))
-    if (!id.success) return notFound()
-    return serveParsed(
-      c,
-      dashboardShapes.sourceStatus(id.data),
-      c.req.raw.signal,
-      false,
-    )
   })

@@ -1,7 +1,7 @@
 // A source's password joins its stored connection URL only here, in memory, for the engine.
 // What the runtime says about a source is built from fixed texts and Postgres' own words, and
 // problemOf() withholds those words when they happen to hold the password.
-import type { Problem } from '../../engine/sources/lifecycle.ts'
+import type { Problem } from './lifecycle.ts'
 
 /** The stored URL (no password) with the decrypted password put back. */
 export function withPassword(

@@ -12,14 +12,14 @@ import {
   measureSlot,
   type HealthLimits,
   type HealthRecord,
-} from '../../engine/sources/health.ts'
+} from './health.ts'
 import {
   transition,
   type LifecycleSignal,
   type Problem,
   type SourceContext,
   type SourceSnapshot,
-} from '../../engine/sources/lifecycle.ts'
+} from './lifecycle.ts'
 import type { Db } from '../control/database.ts'
 import { openPassword } from '../crypto/source-passwords.ts'
 import type { Logger } from '../log.ts'

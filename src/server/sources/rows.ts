@@ -1,10 +1,7 @@
 // The runtime's reads and writes of the sources table: what to run, state changes with their
 // event (one transaction), health readings, and removing a row once its slot is gone.
-import type { Transition } from '../../engine/sources/lifecycle.ts'
-import type {
-  HealthReading,
-  HealthRecord,
-} from '../../engine/sources/health.ts'
+import type { Transition } from './lifecycle.ts'
+import type { HealthReading, HealthRecord } from './health.ts'
 import { SOURCE_EVENTS } from '../../shared/sources.ts'
 import { transaction, type Db } from '../control/database.ts'
 import { logSourceEvent } from '../control/sources.ts'

@@ -2,7 +2,7 @@
 // cannot tell a closed port from a filtered one. Every text is ours, filled in only with the
 // parsed URL's host, port, user, database and sslmode and the error's code: what the driver
 // or the server said is read to pick a text, never repeated, so it cannot leak the password.
-import { isSqlState } from '../../engine/sources/sqlstate.ts'
+import { isSqlState } from './sqlstate.ts'
 import type { DatabaseTarget } from './parse-url.ts'
 
 export type ConnectionKind = 'normal' | 'replication'

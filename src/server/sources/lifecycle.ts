@@ -2,9 +2,9 @@
 // slot made, a failed removal) becomes a source state, a reason a user can act on, and exactly
 // one event. Pure: the runtime feeds it the current state and writes what it answers.
 import { SOURCE_EVENTS, type SourceEventName } from '../../shared/sources.ts'
-import { ADDRESS_REFUSED } from '../net/pinned-socket.ts'
-import type { SupervisorStatus } from '../supervisor.ts'
-import { isSqlState } from './sqlstate.ts'
+import { ADDRESS_REFUSED } from '../../engine/net/pinned-socket.ts'
+import type { SupervisorStatus } from '../../engine/supervisor.ts'
+import { isSqlState } from '../validation/sqlstate.ts'
 
 export type SourceSnapshot = { state: string; reason: string | null }
 

@@ -1,7 +1,9 @@
 // Replication health of one source's slot: how much WAL the user's server keeps for us, how
 // far our confirmed position trails its WAL, and Postgres's wal_status for the slot. The
-// measurement reads the server; deciding whether it warns is pure.
-import type { Queryable } from '../replication/sql.ts'
+// measurement reads the server; deciding whether it warns is pure. These are the sources
+// table's wal_* columns and their warning event; the engine's supervisor reads the slot for its
+// own needs (slotHealth in src/engine/replication/slot.ts).
+import type { Queryable } from '../../engine/replication/sql.ts'
 
 export type HealthReading = {
   walStatus: string | null
