@@ -50,12 +50,14 @@ async function snapshot(browser: Browser, path: string) {
   const first = await browser.get(`${path}${sep}offset=-1`)
   expect(first.status, path).toBe(200)
   const handle = first.headers.get('electric-handle') ?? ''
-  const rows = ((await first.json()) as Message[]).map((m) => m.value)
+  const messages = (await first.json()) as Message[]
+  const rows = messages.filter((m) => m.value).map((m) => m.value)
   return {
     response: first,
     handle,
     offset: first.headers.get('electric-offset') ?? '',
     rows,
+    controls: messages.map((m) => m.headers.control).filter(Boolean),
   }
 }
 
@@ -88,6 +90,10 @@ describe('the dashboard shapes', () => {
     // Per-user answers (sources carry their secrets) are never stored: not in the browser's
     // HTTP cache, where they would outlive a sign-out, nor in any shared one.
     expect(me.response.headers.get('cache-control')).toBe('private, no-store')
+    // Never cached, so the snapshot says at once that it is all there is: the dashboard's
+    // shapes wait on each other's rows, and each saves a round trip.
+    expect(me.controls).toEqual(['up-to-date'])
+    expect(me.response.headers.has('electric-up-to-date')).toBe(true)
 
     const teams = await snapshot(browser, '/v1/teams')
     expect(teams.rows).toEqual([
@@ -241,6 +247,9 @@ describe('the dashboard shapes', () => {
         target_electric_url: null,
       },
     ])
+    // A shared answer's first chunk is cached for long: it never claims a moment.
+    expect(status.controls).toEqual([])
+    expect(status.response.headers.has('electric-up-to-date')).toBe(false)
     const missing = await new Browser(app).get(
       '/api/public/source-status/nope?offset=-1',
     )
