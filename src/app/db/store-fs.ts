@@ -15,34 +15,27 @@
 // long; a write-back is one IndexedDB transaction, so the store is always a consistent earlier
 // state, and the sync fetches what is missing again.
 import { IdbFs } from '@electric-sql/pglite'
+import { readStoredFiles, type StoredFile } from './store-files.ts'
 
 const WRITE_BACK_DELAY_MS = 200
 const FIRST_WRITE_BACK_DELAY_MS = 1_000
-
-// IDBFS's own layout (Emscripten's library_idbfs.js): one object store of entries by path.
-const IDBFS_VERSION = 21
-const IDBFS_STORE = 'FILE_DATA'
-// PGlite mounts the IndexedDB file system at /pglite/<dataDir>; IDBFS names the database so.
-const MOUNT_ROOT = '/pglite'
-
-type StoredFile = [path: string, entry: StoredEntry]
-type StoredEntry = {
-  timestamp: Date
-  mode: number
-  contents?: Uint8Array
-  link?: string
-}
 
 export class StoreFs extends IdbFs {
   // The next write-back, and how to start it before its time; the one in progress.
   #scheduled: { done: Promise<void>; now: () => void } | null = null
   #running: Promise<void> = Promise.resolve()
   #delay = FIRST_WRITE_BACK_DELAY_MS
-  #stored: Promise<StoredFile[] | null> | null = null
+  #stored: Promise<StoredFile[] | null> | null
+
+  /** `stored`: the files, if their reading has begun already (readStoredFiles). */
+  constructor(dataDir: string, stored?: Promise<StoredFile[] | null>) {
+    super(dataDir)
+    this.#stored = stored ?? null
+  }
 
   /** Starts reading the stored files; resolves to whether this browser holds any. */
   preload(): Promise<boolean> {
-    this.#stored ??= readStoredFiles(`${MOUNT_ROOT}/${this.dataDir}`)
+    this.#stored ??= readStoredFiles(this.dataDir!)
     return this.#stored.then((files) => (files?.length ?? 0) > 0)
   }
 
@@ -94,38 +87,4 @@ export class StoreFs extends IdbFs {
     this.#scheduled?.now()
     return done
   }
-}
-
-/** Every stored entry with its path, in path order; null when the database does not exist. */
-async function readStoredFiles(name: string): Promise<StoredFile[] | null> {
-  const db = await new Promise<IDBDatabase | null>((resolve, reject) => {
-    const request = indexedDB.open(name, IDBFS_VERSION)
-    // Not there (or an older layout): leave creating it to IDBFS.
-    request.onupgradeneeded = () => request.transaction?.abort()
-    request.onsuccess = () => resolve(request.result)
-    request.onerror = () =>
-      request.error?.name === 'AbortError'
-        ? resolve(null)
-        : reject(request.error)
-  })
-  if (!db) return null
-  try {
-    const store = db
-      .transaction(IDBFS_STORE, 'readonly')
-      .objectStore(IDBFS_STORE)
-    const [keys, values] = await Promise.all([
-      result(store.getAllKeys()),
-      result(store.getAll()),
-    ])
-    return keys.map((key, i) => [String(key), values[i] as StoredEntry])
-  } finally {
-    db.close()
-  }
-}
-
-function result<T>(request: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    request.onsuccess = () => resolve(request.result)
-    request.onerror = () => reject(request.error)
-  })
 }

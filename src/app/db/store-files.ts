@@ -1,0 +1,55 @@
+// The stored files of the local store, read straight from IDBFS's IndexedDB database (see
+// store-fs.ts). Apart from PGlite, so the worker can begin reading before PGlite's code loads.
+
+/** The store's data directory: IndexedDB database "/pglite/sluice". */
+export const LOCAL_DATABASE = 'sluice'
+
+// IDBFS's own layout (Emscripten's library_idbfs.js): one object store of entries by path.
+const IDBFS_VERSION = 21
+const IDBFS_STORE = 'FILE_DATA'
+// PGlite mounts the IndexedDB file system at /pglite/<dataDir>; IDBFS names the database so.
+const MOUNT_ROOT = '/pglite'
+
+export type StoredFile = [path: string, entry: StoredEntry]
+type StoredEntry = {
+  timestamp: Date
+  mode: number
+  contents?: Uint8Array
+  link?: string
+}
+
+/** Every stored entry with its path, in path order; null when the database does not exist. */
+export async function readStoredFiles(
+  dataDir: string,
+): Promise<StoredFile[] | null> {
+  const db = await new Promise<IDBDatabase | null>((resolve, reject) => {
+    const request = indexedDB.open(`${MOUNT_ROOT}/${dataDir}`, IDBFS_VERSION)
+    // Not there (or an older layout): leave creating it to IDBFS.
+    request.onupgradeneeded = () => request.transaction?.abort()
+    request.onsuccess = () => resolve(request.result)
+    request.onerror = () =>
+      request.error?.name === 'AbortError'
+        ? resolve(null)
+        : reject(request.error)
+  })
+  if (!db) return null
+  try {
+    const store = db
+      .transaction(IDBFS_STORE, 'readonly')
+      .objectStore(IDBFS_STORE)
+    const [keys, values] = await Promise.all([
+      result(store.getAllKeys()),
+      result(store.getAll()),
+    ])
+    return keys.map((key, i) => [String(key), values[i] as StoredEntry])
+  } finally {
+    db.close()
+  }
+}
+
+function result<T>(request: IDBRequest<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result)
+    request.onerror = () => reject(request.error)
+  })
+}

@@ -1,0 +1,80 @@
+// The store's database, opened by the worker once it is elected (store-worker.ts loads this
+// module after its own start, so the reads below have begun before PGlite's code arrives).
+import { PGlite } from '@electric-sql/pglite'
+import { live } from '@electric-sql/pglite/live'
+import { worker } from '@electric-sql/pglite/worker'
+import { electricSync } from '@electric-sql/pglite-sync'
+import { migrateLocal } from './migrations.ts'
+import { LOCAL_DATABASE } from './store-files.ts'
+import { StoreFs } from './store-fs.ts'
+import type { Held } from './direct-request-server.ts'
+import type { EarlyReads } from './store-worker.ts'
+import { STORE_FAILED } from './worker-messages.ts'
+
+export type Opening = {
+  /** What the worker began reading at its start (null when another worker held the store). */
+  early: EarlyReads | null
+  /** Begins each of those reads, now. */
+  read: () => EarlyReads
+  mark: (name: string) => void
+  /** The database is being opened here; `opened` once it is. */
+  holding: (held: Held) => void
+  opened: () => void
+}
+
+export function openWhenElected(opening: Opening): void {
+  void worker({
+    // Only the elected worker runs init: it holds the database and syncs.
+    async init() {
+      try {
+        const reads = opening.early ?? opening.read()
+        const fs = new StoreFs(LOCAL_DATABASE, reads.stored)
+        const database = open(fs, reads, opening.mark)
+        opening.holding({ database, flush: () => fs.flush() })
+        const pg = await database
+        opening.opened()
+        return pg
+      } catch (error) {
+        // The tab would otherwise wait for a database that never comes.
+        postMessage({ type: STORE_FAILED, message: String(error) })
+        throw error
+      }
+    },
+  })
+  // PGlite's worker waits for its tab's "init" before it runs the election and opens Postgres.
+  // The tab sends it only once PGlite's client code has loaded and its main thread is free,
+  // and the options it carries are empty here (PGliteWorker passes nothing else): the worker
+  // gives itself that message and starts at once. The tab's own "init" is dropped
+  // (worker-thread.ts).
+  self.dispatchEvent(
+    new MessageEvent('message', { data: { type: 'init', options: {} } }),
+  )
+}
+
+async function open(
+  fs: StoreFs,
+  reads: EarlyReads,
+  mark: (name: string) => void,
+): Promise<PGlite> {
+  // A browser without a stored database gets the seed.
+  const [wasm, image, seed] = await Promise.all([
+    reads.wasm,
+    reads.image,
+    fs.preload().then((stored) => (stored ? undefined : reads.seed())),
+  ])
+  const pg = await PGlite.create({
+    fs,
+    // Statements do not wait for IndexedDB (waiting made every synced row a flush, and a first
+    // visit several times slower). A tab closed within moments of a change can lose it; the
+    // sync fetches it again on the next visit.
+    relaxedDurability: true,
+    extensions: { live, electric: electricSync() },
+    pgliteWasmModule: wasm,
+    fsBundle: image,
+    loadDataDir: seed,
+  })
+  mark('postgres-up')
+  await migrateLocal(pg)
+  mark('migrated')
+  return pg
+}
