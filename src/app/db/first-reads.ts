@@ -13,16 +13,19 @@ import { useEffect, useRef, useState } from 'react'
 import { readOnce } from './direct-requests.ts'
 
 let waiting = 0
+// No hook has rendered yet: the first screen has not begun, so its reads are not done either
+// (the sync asked too early would start ahead of them, and they would wait behind it).
+let rendered = false
 let listeners: (() => void)[] = []
 
 function settle() {
-  if (waiting > 0) return
+  if (waiting > 0 || !rendered) return
   const ready = listeners
   listeners = []
   for (const listener of ready) listener()
 }
 
-/** Resolves once every hook rendered so far has produced its first result. */
+/** Resolves once a screen has rendered and every hook of it has produced its first result. */
 export function firstReadsShown(): Promise<void> {
   return new Promise((resolve) => {
     listeners.push(resolve)
@@ -47,11 +50,12 @@ export function useStoreQuery<T extends Record<string, unknown>>(
   // Started during render, not in an effect: every hook of the screen sends its read before
   // the first live query's transaction (started in the effects) can hold the database. A new
   // query (the key changed) before the live query has answered gets a read of its own.
-  const startRead = (): FirstRead<T> => ({
-    key,
+  const startRead = (): FirstRead<T> => {
+    if (live) return { key, rows: null }
+    performance.mark('sluice:first-read-sent')
     // A failed read changes nothing: the live query reports and retries as before.
-    rows: live ? null : readOnce<T>(pg, sql, params).catch(() => undefined),
-  })
+    return { key, rows: readOnce<T>(pg, sql, params).catch(() => undefined) }
+  }
   const [read, setRead] = useState(startRead)
   if (read.key !== key) setRead(startRead())
   // Counted during render: the sync's check runs after the first paint, by when every hook
@@ -59,6 +63,7 @@ export function useStoreQuery<T extends Record<string, unknown>>(
   if (counted.current == null) {
     counted.current = { done: false }
     waiting++
+    rendered = true
   }
 
   useEffect(() => {

@@ -11,6 +11,7 @@ import { Sidebar } from './sidebar.tsx'
 const route = getRouteApi('/_dashboard')
 
 export function DashboardLayout() {
+  performance.mark('sluice:layout-render')
   const { store } = route.useLoaderData()
   const { userId } = route.useRouteContext()
   return (
