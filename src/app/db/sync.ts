@@ -1,10 +1,13 @@
 // What the syncing tab follows: the owner's user row and teams; each team's sources and
 // members; the event logs of sources a tab shows. Shapes start and stop as those lists change,
-// and a change of owner empties the store before the next user's data arrives.
+// and a change of owner empties the store before the next user's data arrives. Every shape
+// asks through the shared live-sync fetch (lib/live-sync.ts): spec §9's backoff, and one gate
+// that holds all of them while the server is unreachable.
 import type { PGliteInterface } from '@electric-sql/pglite'
 import type { LiveNamespace } from '@electric-sql/pglite/live'
 import type { PGliteWithSync } from '@electric-sql/pglite-sync'
 import type { ChangeMessage, Row } from '@electric-sql/client'
+import { liveShape } from '../lib/live-sync.ts'
 import { announceSessionEnded } from '../lib/session-signal.ts'
 import { rememberStore } from './hints.ts'
 
@@ -125,13 +128,13 @@ export function startSync(base: PGliteInterface, origin: string): void {
     if (!next) return
     await follow(`user:${next}`, {
       users: {
-        shape: { url: url('/v1/user/me') },
+        shape: liveShape(url('/v1/user/me')),
         ...scoped('users', 'id', next),
       },
     })
     await follow(`teams:${next}`, {
       user_teams: {
-        shape: { url: url('/v1/teams') },
+        shape: liveShape(url('/v1/teams')),
         ...scoped('user_teams', 'user_id', next),
       },
     })
@@ -157,11 +160,11 @@ export function startSync(base: PGliteInterface, origin: string): void {
   const followTeams = (teamIds: string[]) =>
     followEach('team', teamIds, (teamId) => ({
       sources: {
-        shape: { url: url(`/v1/sources?team_id=${teamId}`) },
+        shape: liveShape(url(`/v1/sources?team_id=${teamId}`)),
         ...scoped('sources', 'team_id', teamId),
       },
       team_members: {
-        shape: { url: url(`/v1/team-users?team_id=${teamId}`) },
+        shape: liveShape(url(`/v1/team-users?team_id=${teamId}`)),
         ...scoped('team_members', 'team_id', teamId),
       },
     }))
@@ -169,7 +172,7 @@ export function startSync(base: PGliteInterface, origin: string): void {
   const followSources = (sourceIds: string[]) =>
     followEach('source', sourceIds, (sourceId) => ({
       source_event_logs: {
-        shape: { url: url(`/v1/source-event-logs?source_id=${sourceId}`) },
+        shape: liveShape(url(`/v1/source-event-logs?source_id=${sourceId}`)),
         ...scoped('source_event_logs', 'source_id', sourceId),
       },
     }))

@@ -1,7 +1,8 @@
 // Whether the server can be reached. The app keeps working on the local store without it, so
-// this only drives the offline indicator and which actions are allowed. Shape streams retry on
-// their own and report nothing, hence a light health probe: rare while online, frequent while
-// offline so catching up starts soon after the server is back.
+// this drives the offline indicator, which actions are allowed, and when live syncs may ask.
+// Any request that fails to reach the server says so at once (reportUnreachable); from then
+// on only the health probe asks, every 2 s, and every live sync waits for its answer
+// (whenReachable) instead of retrying on its own. While online it runs rarely, as a backstop.
 import { useSyncExternalStore } from 'react'
 
 const HEALTH_PATH = '/api/public/health'
@@ -12,18 +13,25 @@ const PROBE_LIMIT_MS = 5_000
 let online = true
 let timer: ReturnType<typeof setTimeout> | undefined
 const listeners = new Set<() => void>()
+// Requests held until the server answers; they keep the probe going with nobody watching.
+const waiting = new Set<() => void>()
 
 function set(next: boolean) {
   if (next !== online) {
     online = next
+    // The one line of ours for an outage: the browser already logs each failed request.
+    if (!online)
+      console.info('Sluice: the server cannot be reached; retrying quietly.')
     for (const listener of listeners) listener()
+    if (online) for (const resume of [...waiting]) resume()
   }
   schedule()
 }
 
 function schedule() {
   clearTimeout(timer)
-  if (listeners.size === 0) return
+  timer = undefined
+  if (listeners.size === 0 && (online || waiting.size === 0)) return
   timer = setTimeout(
     () => void probe(),
     online ? PROBE_ONLINE_MS : PROBE_OFFLINE_MS,
@@ -49,6 +57,29 @@ export function reportUnreachable(): void {
   set(false)
 }
 
+/** Resolves at once while the server is reachable, else once it answers again; rejects on abort. */
+export function whenReachable(signal?: AbortSignal | null): Promise<void> {
+  if (online) return Promise.resolve()
+  return new Promise((resolve, reject) => {
+    const stop = () => {
+      waiting.delete(resume)
+      signal?.removeEventListener('abort', aborted)
+    }
+    const resume = () => {
+      stop()
+      resolve()
+    }
+    const aborted = () => {
+      stop()
+      reject(signal?.reason ?? new DOMException('Aborted', 'AbortError'))
+    }
+    if (signal?.aborted) return aborted()
+    waiting.add(resume)
+    signal?.addEventListener('abort', aborted, { once: true })
+    if (timer === undefined) schedule()
+  })
+}
+
 function subscribe(listener: () => void): () => void {
   listeners.add(listener)
   if (listeners.size === 1) {
@@ -59,9 +90,9 @@ function subscribe(listener: () => void): () => void {
   return () => {
     listeners.delete(listener)
     if (listeners.size === 0) {
-      clearTimeout(timer)
       removeEventListener('online', onBrowserOnline)
       removeEventListener('offline', reportUnreachable)
+      schedule()
     }
   }
 }
