@@ -7,9 +7,11 @@ import type { PGliteInterface } from '@electric-sql/pglite'
 import type { LiveNamespace } from '@electric-sql/pglite/live'
 import type { PGliteWithSync } from '@electric-sql/pglite-sync'
 import type { ChangeMessage, Row } from '@electric-sql/client'
-import { liveShape } from '../lib/live-sync.ts'
+import { liveShape, liveSyncFetch } from '../lib/live-sync.ts'
 import { announceSessionEnded } from '../lib/session-signal.ts'
 import { rememberStore } from './hints.ts'
+import { eventLogFetch, REMOVAL_HOLD_MS } from './event-log-fetch.ts'
+import { whenTrue } from './await-txid.ts'
 
 type SyncedPg = PGliteInterface & {
   live: LiveNamespace
@@ -36,9 +38,10 @@ export function startSync(base: PGliteInterface, origin: string): void {
   const follow = async (key: string, shapes: Shapes) => {
     if (running.has(key)) return
     running.set(key, { unsubscribe() {} })
-    // 404: the shape is no longer ours (a source deleted, a team left) before its removal
-    // reached this store; the stream stops, and the lists below stop following it once the
-    // removal arrives. Anything else is left to the client's own retries.
+    // 404: the shape is no longer ours (a team left, a source deleted while this browser was
+    // away) before its removal reached this store; the stream stops, and the lists below stop
+    // following it once the removal arrives. A source deleted while its log is followed never
+    // gets here (event-log-fetch.ts). Anything else is left to the client's own retries.
     // 401: the session ended (a logout, expiry, another user's sign-in) while this shape was
     // open; the store is nobody's and every tab goes to the landing page.
     const onError = (error: Error) => {
@@ -172,10 +175,27 @@ export function startSync(base: PGliteInterface, origin: string): void {
   const followSources = (sourceIds: string[]) =>
     followEach('source', sourceIds, (sourceId) => ({
       source_event_logs: {
-        shape: liveShape(url(`/v1/source-event-logs?source_id=${sourceId}`)),
+        shape: {
+          ...liveShape(url(`/v1/source-event-logs?source_id=${sourceId}`)),
+          // Never asks for the log of a source the server has dropped (event-log-fetch.ts).
+          fetchClient: eventLogFetch(liveSyncFetch, (txid) =>
+            removalOutcome(sourceId, txid),
+          ),
+        },
         ...scoped('source_event_logs', 'source_id', sourceId),
       },
     }))
+
+  // A write to the source row newer than its delete request: the removal failed. Its success
+  // (the row gone) ends the stream through the list above instead.
+  const removalOutcome = (sourceId: string, txid: number | null) =>
+    whenTrue(
+      pg,
+      `select exists (select 1 from sources, unnest(synced_txids) t
+                       where id = $1 and t > $2) as ok`,
+      [sourceId, txid ?? Number.MAX_SAFE_INTEGER],
+      REMOVAL_HOLD_MS,
+    )
 
   // Each list is a live query; its callbacks run one at a time in order of arrival.
   let queue = Promise.resolve()
