@@ -1,19 +1,27 @@
 // The live syncs' shared gate (src/app/lib/live-sync.ts over connectivity.ts): one request that
 // finds no server holds every later one until the health probe gets an answer.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import {
+  afterEach,
+  beforeEach,
+  describe,
+  expect,
+  it,
+  vi,
+  type Mock,
+} from 'vitest'
+import type * as LiveSync from '../../src/app/lib/live-sync.ts'
 
-type Module = typeof import('../../src/app/lib/live-sync.ts')
 const refused = () => Promise.reject(new TypeError('Failed to fetch'))
 const answer = (status = 200) => Promise.resolve(new Response('[]', { status }))
 
-let fetchMock: ReturnType<typeof vi.fn>
+let fetchMock: Mock<typeof fetch>
 let info: ReturnType<typeof vi.spyOn>
-let live: Module
+let live: typeof LiveSync
 
 beforeEach(async () => {
   vi.useFakeTimers()
   vi.resetModules()
-  fetchMock = vi.fn()
+  fetchMock = vi.fn<typeof fetch>()
   vi.stubGlobal('fetch', fetchMock)
   info = vi.spyOn(console, 'info').mockImplementation(() => {})
   live = await import('../../src/app/lib/live-sync.ts')

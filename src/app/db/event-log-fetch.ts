@@ -18,7 +18,7 @@ export type RemovalOutcome = (txid: number | null) => Promise<unknown>
 
 type Message = {
   headers?: { operation?: unknown; txids?: unknown }
-  value?: { event_name?: unknown }
+  value?: Record<string, unknown>
 }
 
 /** Wraps a source's event-log fetch so that it never asks for a log the server has dropped. */
