@@ -19,13 +19,6 @@ export const test = base.extend<{
         // A shape answering 409 tells its client to refetch: the protocol, not a fault.
         if (m.text().includes('status of 409') && path.startsWith('/v1/'))
           return
-        // A deleted source's event-log shape answers 404 to the request that races the
-        // deletion reaching the store; the sync then stops following it.
-        if (
-          m.text().includes('status of 404') &&
-          path === '/v1/source-event-logs'
-        )
-          return
         errors.push(`${m.text()} (${url})`)
       })
       page.on('pageerror', (e) =>

@@ -54,6 +54,17 @@ describe('validation routine', () => {
     })
   })
 
+  it('a URL the server would refuse gets its message without a request', async () => {
+    const fetchFn = vi.fn<FetchLike>()
+    const controller = createValidationController(fetchFn)
+    const outcome = await controller.validate('postgresql://u@h:abc/db')
+    expect(fetchFn).not.toHaveBeenCalled()
+    expect(outcome).toEqual({
+      result: nothingReady('The port must be a number from 1 to 65535.'),
+      error: 'The port must be a number from 1 to 65535.',
+    })
+  })
+
   it('does nothing for an empty or blank URL', async () => {
     const fetchFn = vi.fn<FetchLike>()
     const controller = createValidationController(fetchFn)
@@ -77,10 +88,10 @@ describe('validation routine', () => {
       .mockResolvedValueOnce(answer(500, { message: 'boom' }))
       .mockReturnValueOnce(pending.promise)
     const controller = createValidationController(fetchFn)
-    await controller.validate('postgresql://a')
+    await controller.validate('postgresql://u@a')
     expect(controller.getState().error).toBe('boom')
 
-    const second = controller.validate('postgresql://b')
+    const second = controller.validate('postgresql://u@b')
     expect(controller.getState()).toEqual({
       result: null,
       isValidating: true,
@@ -100,7 +111,7 @@ describe('validation routine', () => {
       throw new TypeError('Failed to fetch')
     })
     const text = 'Failed to validate database connection'
-    expect(await controller.validate('postgresql://h/db')).toEqual({
+    expect(await controller.validate('postgresql://u@h/db')).toEqual({
       result: nothingReady(text),
       error: text,
     })
@@ -128,7 +139,7 @@ describe('validation routine', () => {
     const controller = createValidationController(async () =>
       answer(status, body),
     )
-    expect(await controller.validate('postgresql://h/db')).toEqual({
+    expect(await controller.validate('postgresql://u@h/db')).toEqual({
       result: nothingReady(text),
       error: text,
     })
@@ -143,7 +154,7 @@ describe('validation routine', () => {
     const controller = createValidationController(async () =>
       answer(200, { can_connect: 'yes' }),
     )
-    expect((await controller.validate('postgresql://h/db'))?.error).toBe(
+    expect((await controller.validate('postgresql://u@h/db'))?.error).toBe(
       'Failed to validate database connection',
     )
   })
@@ -155,7 +166,7 @@ describe('validation routine', () => {
       .mockResolvedValueOnce(answer(400, { message: 'bad' }))
       .mockReturnValueOnce(pending.promise)
     const controller = createValidationController(fetchFn)
-    await controller.validate('postgresql://a')
+    await controller.validate('postgresql://u@a')
     controller.reset()
     expect(controller.getState()).toEqual({
       result: null,
@@ -163,7 +174,7 @@ describe('validation routine', () => {
       error: null,
     })
 
-    const late = controller.validate('postgresql://b')
+    const late = controller.validate('postgresql://u@b')
     controller.reset()
     expect(fetchFn.mock.calls[1]![1].signal?.aborted).toBe(true)
     pending.resolve(answer(200, ready))
@@ -183,8 +194,8 @@ describe('validation routine', () => {
       .mockReturnValueOnce(older.promise)
       .mockReturnValueOnce(newer.promise)
     const controller = createValidationController(fetchFn)
-    const first = controller.validate('postgresql://old')
-    const second = controller.validate('postgresql://new')
+    const first = controller.validate('postgresql://u@old')
+    const second = controller.validate('postgresql://u@new')
     expect(fetchFn.mock.calls[0]![1].signal?.aborted).toBe(true)
 
     newer.resolve(answer(200, ready))

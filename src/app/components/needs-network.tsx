@@ -1,7 +1,7 @@
 // Wraps an action that needs the server: offline it is disabled and says why.
 import { Tooltip } from '@mui/material'
 import { cloneElement, type ReactElement } from 'react'
-import { OFFLINE_REASON, useOnline } from '../lib/connectivity.ts'
+import { OFFLINE_REASON, useOnline } from '../lib/use-online.ts'
 
 export function NeedsNetwork(props: {
   children: ReactElement<{ disabled?: boolean }>

@@ -1,7 +1,7 @@
 // Shown while the server cannot be reached: what is on screen is the local store's copy.
 import CloudOffIcon from '@mui/icons-material/CloudOff'
 import { Alert } from '@mui/material'
-import { useOnline } from '../lib/connectivity.ts'
+import { useOnline } from '../lib/use-online.ts'
 
 export const OFFLINE_TEXT = 'Offline, showing last-known data'
 

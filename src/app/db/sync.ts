@@ -2,11 +2,16 @@
 // sources and members; the event logs of sources a tab shows. Shapes start and stop as those
 // lists change, and a change of owner empties the store before the next user's data arrives.
 // It runs in the worker that holds the database, so every statement is a call, not a message.
+// Every shape asks through the shared live-sync fetch (lib/live-sync.ts): spec §9's backoff,
+// and one gate that holds all of them while the server is unreachable.
 import type { PGliteInterface } from '@electric-sql/pglite'
 import type { LiveNamespace } from '@electric-sql/pglite/live'
 import type { PGliteWithSync } from '@electric-sql/pglite-sync'
 import type { ChangeMessage, Row } from '@electric-sql/client'
+import { liveShape, liveSyncFetch } from '../lib/live-sync.ts'
 import { announceSessionEnded } from '../lib/session-signal.ts'
+import { eventLogFetch, REMOVAL_HOLD_MS } from './event-log-fetch.ts'
+import { whenTrue } from './await-txid.ts'
 
 export type SyncedPg = PGliteInterface & {
   live: LiveNamespace
@@ -40,9 +45,10 @@ export function startSync(
   const follow = async (key: string, shapes: Shapes) => {
     if (running.has(key)) return
     running.set(key, { unsubscribe() {} })
-    // 404: the shape is no longer ours (a source deleted, a team left) before its removal
-    // reached this store; the stream stops, and the lists below stop following it once the
-    // removal arrives. Anything else is left to the client's own retries.
+    // 404: the shape is no longer ours (a team left, a source deleted while this browser was
+    // away) before its removal reached this store; the stream stops, and the lists below stop
+    // following it once the removal arrives. A source deleted while its log is followed never
+    // gets here (event-log-fetch.ts). Anything else is left to the client's own retries.
     // 401: the session ended (a logout, expiry, another user's sign-in) while this shape was
     // open; the store is nobody's and every tab goes to the landing page.
     const onError = (error: Error) => {
@@ -135,13 +141,13 @@ export function startSync(
     if (!next) return
     await follow(`user:${next}`, {
       users: {
-        shape: { url: url('/v1/user/me') },
+        shape: liveShape(url('/v1/user/me')),
         ...scoped('users', 'id', next),
       },
     })
     await follow(`teams:${next}`, {
       user_teams: {
-        shape: { url: url('/v1/teams') },
+        shape: liveShape(url('/v1/teams')),
         ...scoped('user_teams', 'user_id', next),
       },
     })
@@ -167,11 +173,11 @@ export function startSync(
   const followTeams = (teamIds: string[]) =>
     followEach('team', teamIds, (teamId) => ({
       sources: {
-        shape: { url: url(`/v1/sources?team_id=${teamId}`) },
+        shape: liveShape(url(`/v1/sources?team_id=${teamId}`)),
         ...scoped('sources', 'team_id', teamId),
       },
       team_members: {
-        shape: { url: url(`/v1/team-users?team_id=${teamId}`) },
+        shape: liveShape(url(`/v1/team-users?team_id=${teamId}`)),
         ...scoped('team_members', 'team_id', teamId),
       },
     }))
@@ -179,10 +185,27 @@ export function startSync(
   const followSources = (sourceIds: string[]) =>
     followEach('source', sourceIds, (sourceId) => ({
       source_event_logs: {
-        shape: { url: url(`/v1/source-event-logs?source_id=${sourceId}`) },
+        shape: {
+          ...liveShape(url(`/v1/source-event-logs?source_id=${sourceId}`)),
+          // Never asks for the log of a source the server has dropped (event-log-fetch.ts).
+          fetchClient: eventLogFetch(liveSyncFetch, (txid) =>
+            removalOutcome(sourceId, txid),
+          ),
+        },
         ...scoped('source_event_logs', 'source_id', sourceId),
       },
     }))
+
+  // A write to the source row newer than its delete request: the removal failed. Its success
+  // (the row gone) ends the stream through the list above instead.
+  const removalOutcome = (sourceId: string, txid: number | null) =>
+    whenTrue(
+      pg,
+      `select exists (select 1 from sources, unnest(synced_txids) t
+                       where id = $1 and t > $2) as ok`,
+      [sourceId, txid ?? Number.MAX_SAFE_INTEGER],
+      REMOVAL_HOLD_MS,
+    )
 
   // Each list is a live query; its callbacks run one at a time in order of arrival.
   let queue = Promise.resolve()

@@ -1,8 +1,12 @@
 // Whether the server can be reached. The app keeps working on the local store without it, so
-// this only drives the offline indicator and which actions are allowed. Shape streams retry on
-// their own and report nothing, hence a light health probe: rare while online, frequent while
-// offline so catching up starts soon after the server is back.
-import { useSyncExternalStore } from 'react'
+// this drives the offline indicator, which actions are allowed, and when live syncs may ask.
+// Any request that fails to reach the server says so at once (reportUnreachable); from then
+// on only the health probe asks, every 2 s, and every live sync waits for its answer
+// (whenReachable) instead of retrying on its own. While online it runs rarely, as a backstop.
+//
+// The store's worker (where the sync runs) and every tab each hold this state; what one finds
+// out it tells the others over a BroadcastChannel, so a tab shows the outage the sync found,
+// and the sync resumes when any tab's probe gets an answer. No React here: the worker loads it.
 
 const HEALTH_PATH = '/api/public/health'
 const PROBE_ONLINE_MS = 15_000
@@ -12,18 +16,42 @@ const PROBE_LIMIT_MS = 5_000
 let online = true
 let timer: ReturnType<typeof setTimeout> | undefined
 const listeners = new Set<() => void>()
+// Requests held until the server answers; they keep the probe going with nobody watching.
+const waiting = new Set<() => void>()
 
-function set(next: boolean) {
+const CHANNEL = 'sluice.connectivity'
+let channel: BroadcastChannel | null = null
+
+function join(): BroadcastChannel | null {
+  if (channel || typeof BroadcastChannel === 'undefined') return channel
+  channel = new BroadcastChannel(CHANNEL)
+  channel.onmessage = (event: MessageEvent<{ online?: unknown }>) => {
+    if (typeof event.data?.online === 'boolean') set(event.data.online, true)
+  }
+  return channel
+}
+join()
+
+/** `heard`: another context found it out and said so (it already told everyone). */
+function set(next: boolean, heard = false) {
   if (next !== online) {
     online = next
+    if (!heard) {
+      join()?.postMessage({ online: next })
+      // The one line of ours for an outage: the browser already logs each failed request.
+      if (!online)
+        console.info('Sluice: the server cannot be reached; retrying quietly.')
+    }
     for (const listener of listeners) listener()
+    if (online) for (const resume of [...waiting]) resume()
   }
   schedule()
 }
 
 function schedule() {
   clearTimeout(timer)
-  if (listeners.size === 0) return
+  timer = undefined
+  if (listeners.size === 0 && (online || waiting.size === 0)) return
   timer = setTimeout(
     () => void probe(),
     online ? PROBE_ONLINE_MS : PROBE_OFFLINE_MS,
@@ -49,7 +77,31 @@ export function reportUnreachable(): void {
   set(false)
 }
 
-function subscribe(listener: () => void): () => void {
+/** Resolves at once while the server is reachable, else once it answers again; rejects on abort. */
+export function whenReachable(signal?: AbortSignal | null): Promise<void> {
+  if (online) return Promise.resolve()
+  return new Promise((resolve, reject) => {
+    const stop = () => {
+      waiting.delete(resume)
+      signal?.removeEventListener('abort', aborted)
+    }
+    const resume = () => {
+      stop()
+      resolve()
+    }
+    const aborted = () => {
+      stop()
+      reject(signal?.reason ?? new DOMException('Aborted', 'AbortError'))
+    }
+    if (signal?.aborted) return aborted()
+    waiting.add(resume)
+    signal?.addEventListener('abort', aborted, { once: true })
+    if (timer === undefined) schedule()
+  })
+}
+
+/** Calls `listener` on every change; while anyone listens, the probe runs as a backstop. */
+export function onConnectivity(listener: () => void): () => void {
   listeners.add(listener)
   if (listeners.size === 1) {
     addEventListener('online', onBrowserOnline)
@@ -59,9 +111,9 @@ function subscribe(listener: () => void): () => void {
   return () => {
     listeners.delete(listener)
     if (listeners.size === 0) {
-      clearTimeout(timer)
       removeEventListener('online', onBrowserOnline)
       removeEventListener('offline', reportUnreachable)
+      schedule()
     }
   }
 }
@@ -70,9 +122,4 @@ function onBrowserOnline() {
   void probe()
 }
 
-export function useOnline(): boolean {
-  return useSyncExternalStore(subscribe, () => online)
-}
-
-export const OFFLINE_REASON =
-  'You are offline: this needs a connection to the server.'
+export const isOnline = (): boolean => online

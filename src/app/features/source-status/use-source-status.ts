@@ -4,6 +4,7 @@ import { FetchError, Shape, ShapeStream } from '@electric-sql/client'
 import { useEffect, useState } from 'react'
 import { z } from 'zod'
 import { idSchema } from '../../../shared/entities.ts'
+import { liveShape } from '../../lib/live-sync.ts'
 
 const statusRowSchema = z.object({
   id: z.string(),
@@ -18,9 +19,6 @@ export type SourceStatus =
   | { kind: 'found'; source: SourceStatusRow }
   | { kind: 'not-found' }
   | { kind: 'failed'; message: string }
-
-// Spec §9's live-sync timings; 5xx, 429 and network failures are retried by the client.
-const BACKOFF = { initialDelay: 100, maxDelay: 10_000, multiplier: 1.3 }
 
 const statusPath = (sourceId: string) =>
   `/api/public/source-status/${encodeURIComponent(sourceId)}`
@@ -37,12 +35,10 @@ export function useSourceStatus(sourceId: string): SourceStatus {
     if (!wellFormed) return
     const setStatus = (status: SourceStatus) => setAnswer({ sourceId, status })
     const aborter = new AbortController()
+    // Spec §9's retries (5xx, 429, failed fetches) and the app's shared connectivity gate.
     const stream = new ShapeStream({
-      url: new URL(statusPath(sourceId), location.origin).toString(),
+      ...liveShape(new URL(statusPath(sourceId), location.origin).toString()),
       signal: aborter.signal,
-      backoffOptions: BACKOFF,
-      fetchClient: (input, init) =>
-        fetch(input, { ...init, credentials: 'include' }),
       // Only errors the client does not retry arrive here (4xx): they end the stream.
       onError: (error) => {
         if (error instanceof FetchError && error.status === 404)

@@ -1,6 +1,12 @@
 // One call of the validation endpoint, turned into a value that never throws: the server's
-// answer, or the spec's error text (§8) with a result in which nothing is ready (§7).
+// answer, or the spec's error text (§8) with a result in which nothing is ready (§7). A URL the
+// server would refuse to parse gets the server's own message without a request: its 400 is an
+// expected answer, and the browser logs every 4xx as a console error.
 import { z } from 'zod'
+import {
+  DatabaseUrlError,
+  parseDatabaseUrl,
+} from '../../../shared/postgres-url.ts'
 import {
   databaseValidationSchema,
   unreachableValidation,
@@ -49,11 +55,24 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** The message of the server's 400 for a URL it will not parse; null for any other URL. */
+function refusalOf(databaseUrl: string): string | null {
+  try {
+    parseDatabaseUrl(databaseUrl)
+    return null
+  } catch (error) {
+    // Anything else (a parser bug) is left to the server to answer.
+    return error instanceof DatabaseUrlError ? error.message : null
+  }
+}
+
 export async function requestValidation(
   databaseUrl: string,
   fetchFn: FetchLike,
   signal?: AbortSignal,
 ): Promise<ValidationOutcome> {
+  const refused = refusalOf(databaseUrl)
+  if (refused) return failedValidation(refused)
   try {
     const response = await fetchFn(VALIDATE_DATABASE_URL_PATH, {
       method: 'POST',

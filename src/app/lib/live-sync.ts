@@ -1,0 +1,39 @@
+// How every live shape sync of the app asks the server: spec §9's retry policy, and one
+// connectivity gate shared by all streams. A request that cannot reach the server marks it
+// unreachable at once; the streams' retries then wait for the health probe instead of each
+// hammering a server that is gone, and all resume together once it answers.
+import { reportUnreachable, whenReachable } from './connectivity.ts'
+
+/**
+ * Spec §9: backoff starts at 100 ms, grows by 1.3 up to 10 s. The Electric client retries 429
+ * and 5xx (and failed fetches) with it, and hands other 4xx to the stream's onError.
+ */
+export const LIVE_SYNC_BACKOFF = {
+  initialDelay: 100,
+  maxDelay: 10_000,
+  multiplier: 1.3,
+}
+
+/** The fetch every live sync uses: sends the session cookie, waits while the server is gone. */
+export async function liveSyncFetch(
+  input: RequestInfo | URL,
+  init?: RequestInit,
+): Promise<Response> {
+  await whenReachable(init?.signal)
+  try {
+    return await fetch(input, { ...init, credentials: 'include' })
+  } catch (error) {
+    // A TypeError: no answer at all. An abort is the stream stopping, not the server.
+    if (!init?.signal?.aborted) reportUnreachable()
+    throw error
+  }
+}
+
+/** The options of a live ShapeStream at `url`, for the status page and the synced store. */
+export function liveShape(url: string) {
+  return {
+    url,
+    backoffOptions: LIVE_SYNC_BACKOFF,
+    fetchClient: liveSyncFetch,
+  }
+}
