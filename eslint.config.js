@@ -27,6 +27,24 @@ const pglite = pattern(
   ['@electric-sql/pglite', '@electric-sql/pglite/*', '@electric-sql/pglite-*'],
   'Only src/app/db touches PGlite; use its hooks.',
 )
+// src/app/db/worker runs in the store's worker, without a page; src/app/db/tab in the page.
+// A tab starts the worker by its built address, and imports nothing else of it.
+const tabFromWorker = pattern(
+  [
+    '../tab/*',
+    '**/db/tab/**',
+    'react',
+    'react-dom',
+    'react-dom/*',
+    '@mui/*',
+    '@tanstack/*',
+  ],
+  "The store's worker has no page: it imports neither tab code nor React (shared code lives in src/app/db/shared).",
+)
+const workerFromTab = pattern(
+  ['../worker/*', '**/db/worker/**', '!../worker/store-worker.ts?worker&url'],
+  "The tab talks to the store's worker through messages (src/app/db/shared/worker-messages.ts), not its code.",
+)
 const posthog = pattern(
   ['posthog-js', 'posthog-js/*'],
   'Use src/app/lib/analytics.',
@@ -119,6 +137,14 @@ export default tseslint.config(
   {
     files: ['src/app/db/**/*.{ts,tsx}'],
     rules: restrict(serverFromApp, posthog),
+  },
+  {
+    files: ['src/app/db/worker/**/*.ts'],
+    rules: restrict(serverFromApp, posthog, tabFromWorker),
+  },
+  {
+    files: ['src/app/db/tab/**/*.{ts,tsx}'],
+    rules: restrict(serverFromApp, posthog, workerFromTab),
   },
   {
     files: ['src/app/lib/analytics.ts'],

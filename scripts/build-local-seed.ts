@@ -3,7 +3,7 @@
 // in the browser means running initdb in wasm (about 9 s here); loading the seed takes about 1 s.
 import { PGlite } from '@electric-sql/pglite'
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { pgliteTarget } from '../src/app/db/pglite-target.ts'
+import { pgliteTarget } from '../src/app/db/shared/pglite-target.ts'
 import { migrate } from '../src/shared/migrations.ts'
 import { fixHost, seedEpochMs } from './seed/fixed-host.ts'
 import { tarball } from './seed/tarball.ts'

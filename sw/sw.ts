@@ -18,7 +18,7 @@ declare const self: ServiceWorkerGlobalScope
 // to the HTTP cache (the hashed file is served as immutable) and a repeat visit starts from the
 // compiled, optimized code Chromium kept instead of compiling it again. The precached copy
 // stays for when that cache was evicted and the server is unreachable: the store's worker then
-// reads it itself (src/app/db/postgres-wasm.ts).
+// reads it itself (src/app/db/worker/postgres-wasm.ts).
 // (initdb.wasm, which PGlite fetches but never runs here, stays with the precache.)
 const POSTGRES_WASM = /^\/assets\/pglite-[\w-]+\.wasm$/
 self.addEventListener('fetch', (event) => {

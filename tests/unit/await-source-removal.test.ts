@@ -8,8 +8,8 @@ import {
   awaitSourceForgotten,
   awaitSourceRemoval,
   TxidTimeoutError,
-} from '../../src/app/db/await-txid.ts'
-import { migrateLocal } from '../../src/app/db/migrations.ts'
+} from '../../src/app/db/shared/await-txid.ts'
+import { migrateLocal } from '../../src/app/db/shared/migrations.ts'
 
 const open = () => PGlite.create({ extensions: { live } })
 let store: Awaited<ReturnType<typeof open>>

@@ -9,8 +9,8 @@ import {
   awaitTxid,
   TxidTimeoutError,
   writeAndAwait,
-} from '../../src/app/db/await-txid.ts'
-import { migrateLocal } from '../../src/app/db/migrations.ts'
+} from '../../src/app/db/shared/await-txid.ts'
+import { migrateLocal } from '../../src/app/db/shared/migrations.ts'
 
 type Store = Awaited<ReturnType<typeof open>>
 const open = () => PGlite.create({ extensions: { live } })

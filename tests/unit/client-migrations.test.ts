@@ -3,7 +3,7 @@
 import { PGlite } from '@electric-sql/pglite'
 import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { migrateLocal } from '../../src/app/db/migrations.ts'
+import { migrateLocal } from '../../src/app/db/shared/migrations.ts'
 import type { Migration } from '../../src/shared/migrations.ts'
 
 const dir = new URL('../../migrations/client/', import.meta.url)

@@ -1,10 +1,13 @@
-// The worker's side of direct requests (src/app/db/direct-request-server.ts) on real PGlite:
+// The worker's side of direct requests (src/app/db/worker/direct-request-server.ts) on real PGlite:
 // rows for a read, the reason for a refusal, a read that waits for a transaction to end, and a
 // write-back asked for.
 import { PGlite } from '@electric-sql/pglite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { answer, type Held } from '../../src/app/db/direct-request-server.ts'
-import { NOT_HELD_HERE } from '../../src/app/db/worker-messages.ts'
+import {
+  answer,
+  type Held,
+} from '../../src/app/db/worker/direct-request-server.ts'
+import { NOT_HELD_HERE } from '../../src/app/db/shared/worker-messages.ts'
 
 let pg: PGlite
 let flushes = 0

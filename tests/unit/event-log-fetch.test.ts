@@ -1,6 +1,9 @@
 // A source's event-log stream never asks into the 404 of a dropped source (event-log-fetch.ts).
 import { describe, expect, it, vi } from 'vitest'
-import { eventLogFetch, readAnswer } from '../../src/app/db/event-log-fetch.ts'
+import {
+  eventLogFetch,
+  readAnswer,
+} from '../../src/app/db/worker/event-log-fetch.ts'
 
 const event = (name: string, txids?: number[]) => ({
   headers: { operation: 'insert', ...(txids ? { txids } : {}) },

@@ -1,8 +1,8 @@
-// Postgres's wasm for the store's worker (src/app/db/postgres-wasm.ts): from the network (the
+// Postgres's wasm for the store's worker (src/app/db/worker/postgres-wasm.ts): from the network (the
 // browser's HTTP cache), else, offline with that copy evicted, from the service worker's
 // precache. Fetch and Cache Storage are the browser's; here they are stand-ins.
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { compilePostgres } from '../../src/app/db/postgres-wasm.ts'
+import { compilePostgres } from '../../src/app/db/worker/postgres-wasm.ts'
 
 // The smallest valid module: the magic number and version 1.
 const EMPTY_MODULE = new Uint8Array([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0])

@@ -1,9 +1,9 @@
-// The store's write-backs to IndexedDB (src/app/db/store-fs.ts): statements close together
+// The store's write-backs to IndexedDB (src/app/db/worker/store-fs.ts): statements close together
 // share one, and the first after opening waits longer, past the visit's first screen. The
 // write-back itself is PGlite's (it needs a browser's IndexedDB), observed here by a spy.
 import { IdbFs } from '@electric-sql/pglite'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { StoreFs } from '../../src/app/db/store-fs.ts'
+import { StoreFs } from '../../src/app/db/worker/store-fs.ts'
 
 let writeBacks: ReturnType<typeof vi.spyOn>
 beforeEach(() => {

@@ -3,8 +3,8 @@
 // there, and it holds while the user's row has landed and their team list has not.
 import { PGlite } from '@electric-sql/pglite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { migrateLocal } from '../../src/app/db/migrations.ts'
-import { syncedOnce } from '../../src/app/db/synced-once.ts'
+import { migrateLocal } from '../../src/app/db/shared/migrations.ts'
+import { syncedOnce } from '../../src/app/db/tab/synced-once.ts'
 
 const userId = '00000000-0000-4000-8000-000000000001'
 const teamId = '00000000-0000-4000-8000-0000000000aa'

@@ -1,5 +1,5 @@
 import { createFileRoute, redirect } from '@tanstack/react-router'
-import { fetchSessionUser } from '../db/queries.ts'
+import { fetchSessionUser } from '../db/tab/queries.ts'
 import {
   DashboardLayout,
   DashboardPending,
@@ -9,7 +9,9 @@ export const Route = createFileRoute('/_dashboard')({
   // Only signed-in users get past this point; everyone else goes to the landing page.
   beforeLoad: async () => {
     // PGlite starts while the server is asked who is signed in (the loader reports failures).
-    import('../db/store.ts').then((store) => store.openStore()).catch(() => {})
+    import('../db/tab/store.ts')
+      .then((store) => store.openStore())
+      .catch(() => {})
     const userId = await fetchSessionUser()
     performance.mark('sluice:session')
     if (!userId) throw redirect({ to: '/' })
@@ -17,8 +19,8 @@ export const Route = createFileRoute('/_dashboard')({
   },
   // PGlite is loaded here, after the frame has painted, so it stays out of the entry chunk.
   loader: async ({ context }) => {
-    const { claimStore, openStore } = await import('../db/store.ts')
-    const { waitForFirstSync } = await import('../db/first-sync.ts')
+    const { claimStore, openStore } = await import('../db/tab/store.ts')
+    const { waitForFirstSync } = await import('../db/tab/first-sync.ts')
     const store = await openStore()
     performance.mark('sluice:store-open')
     await waitForFirstSync(store, context.userId, claimStore(context.userId))

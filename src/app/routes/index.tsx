@@ -1,6 +1,6 @@
 import { createFileRoute, redirect } from '@tanstack/react-router'
 import { z } from 'zod'
-import { fetchAuthUser, lastSignedIn } from '../db/queries.ts'
+import { fetchAuthUser, lastSignedIn } from '../db/tab/queries.ts'
 import { LandingPage } from '../features/landing/landing-page.tsx'
 import { identifyUser } from '../lib/analytics.ts'
 import { ApiError } from '../lib/api.ts'

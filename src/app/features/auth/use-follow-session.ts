@@ -4,7 +4,7 @@
 // landing page, which finds out who, if anyone, is signed in.
 import { useNavigate, useRouter } from '@tanstack/react-router'
 import { useCallback, useEffect } from 'react'
-import { useStoreOwner } from '../../db/hooks.ts'
+import { useStoreOwner } from '../../db/tab/hooks.ts'
 import { onSessionEnded } from '../../lib/session-signal.ts'
 
 /** False while the store holds nobody's or someone else's data: the page has nothing to show. */

@@ -12,7 +12,7 @@ export function useSignOut(): () => Promise<void> {
   return useCallback(async () => {
     // Whoever uses this browser next must not see this user's data. Releasing the store
     // first also stops its sync before the session it runs on ends.
-    await import('../../db/store.ts')
+    await import('../../db/tab/store.ts')
       .then((store) => store.releaseStore())
       .catch((error: unknown) =>
         console.warn('Clearing local data failed', error),

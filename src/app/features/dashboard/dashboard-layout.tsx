@@ -3,7 +3,7 @@
 import { Box, CircularProgress, Divider, Typography } from '@mui/material'
 import { getRouteApi, Outlet } from '@tanstack/react-router'
 import { Logo } from '../../components/logo.tsx'
-import { LocalStoreProvider } from '../../db/provider.tsx'
+import { LocalStoreProvider } from '../../db/tab/provider.tsx'
 import { useFollowSession } from '../auth/use-follow-session.ts'
 import { DashboardFrame } from './dashboard-frame.tsx'
 import { Sidebar } from './sidebar.tsx'

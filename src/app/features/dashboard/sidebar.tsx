@@ -15,7 +15,7 @@ import { DOCS_LINKS } from '../../../shared/constants.ts'
 import { ListItemLink } from '../../components/links.tsx'
 import { Logo } from '../../components/logo.tsx'
 import { NeedsNetwork } from '../../components/needs-network.tsx'
-import { useCurrentUser, useTeams } from '../../db/hooks.ts'
+import { useCurrentUser, useTeams } from '../../db/tab/hooks.ts'
 import { useSignOut } from '../auth/use-sign-out.ts'
 import { FeedbackDialog } from './feedback-dialog.tsx'
 

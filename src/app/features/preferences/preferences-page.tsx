@@ -12,7 +12,7 @@ import {
 } from '@mui/material'
 import { SUPPORT_EMAIL } from '../../../shared/constants.ts'
 import { PageTitle } from '../../components/page-title.tsx'
-import { useCurrentUser } from '../../db/hooks.ts'
+import { useCurrentUser } from '../../db/tab/hooks.ts'
 import { useSignOut } from '../auth/use-sign-out.ts'
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'long' })

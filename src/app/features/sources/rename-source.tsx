@@ -15,7 +15,7 @@ import { useId, useState, type FormEvent } from 'react'
 import type { Source } from '../../../shared/entities.ts'
 import { sourceNameSchema } from '../../../shared/sources.ts'
 import { NeedsNetwork } from '../../components/needs-network.tsx'
-import { useSyncedWrites } from '../../db/hooks.ts'
+import { useSyncedWrites } from '../../db/tab/hooks.ts'
 import { errorMessage, renameSource } from './source-api.ts'
 
 export function RenameSource({ source }: { source: Source }) {

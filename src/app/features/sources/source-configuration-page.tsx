@@ -20,7 +20,7 @@ import {
 import { ButtonLink, TextLink } from '../../components/links.tsx'
 import { NeedsNetwork } from '../../components/needs-network.tsx'
 import { PageTitle } from '../../components/page-title.tsx'
-import { useTeams } from '../../db/hooks.ts'
+import { useTeams } from '../../db/tab/hooks.ts'
 import { DatabaseDetails } from './database-details.tsx'
 import { finalConnectionString, sourceDraft } from './draft.ts'
 import { useCreateSource, type CreateState } from './use-create-source.ts'

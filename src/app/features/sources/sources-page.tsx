@@ -3,7 +3,7 @@ import { Box, Card, CardContent, Stack, Typography } from '@mui/material'
 import { ButtonLink } from '../../components/links.tsx'
 import { NeedsNetwork } from '../../components/needs-network.tsx'
 import { PageTitle } from '../../components/page-title.tsx'
-import { useSourcesByTeam } from '../../db/hooks.ts'
+import { useSourcesByTeam } from '../../db/tab/hooks.ts'
 import type { Source } from '../../../shared/entities.ts'
 import { SourceGrid } from './source-grid.tsx'
 

@@ -2,8 +2,8 @@
 // into the store, so the source's page has it the moment it opens.
 import { useState } from 'react'
 import type { CreateSourceRequest } from '../../../shared/sources.ts'
-import { TxidTimeoutError } from '../../db/await-txid.ts'
-import { useSyncedWrites } from '../../db/hooks.ts'
+import { TxidTimeoutError } from '../../db/shared/await-txid.ts'
+import { useSyncedWrites } from '../../db/tab/hooks.ts'
 import { createSource, errorMessage } from './source-api.ts'
 
 export type CreateState =

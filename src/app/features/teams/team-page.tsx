@@ -14,7 +14,7 @@ import { getRouteApi } from '@tanstack/react-router'
 import { SUPPORT_EMAIL } from '../../../shared/constants.ts'
 import { ButtonLink } from '../../components/links.tsx'
 import { PageTitle } from '../../components/page-title.tsx'
-import { useTeam, useTeamSources, useTeamUsers } from '../../db/hooks.ts'
+import { useTeam, useTeamSources, useTeamUsers } from '../../db/tab/hooks.ts'
 import { SourceGrid } from '../sources/source-grid.tsx'
 
 const route = getRouteApi('/_dashboard/teams/$teamId/')

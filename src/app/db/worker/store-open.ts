@@ -4,12 +4,12 @@ import { PGlite } from '@electric-sql/pglite'
 import { live } from '@electric-sql/pglite/live'
 import { worker } from '@electric-sql/pglite/worker'
 import { electricSync } from '@electric-sql/pglite-sync'
-import { migrateLocal } from './migrations.ts'
+import { migrateLocal } from '../shared/migrations.ts'
 import { LOCAL_DATABASE } from './store-files.ts'
 import { StoreFs } from './store-fs.ts'
 import type { Held } from './direct-request-server.ts'
 import type { EarlyReads } from './store-worker.ts'
-import { STORE_FAILED } from './worker-messages.ts'
+import { STORE_FAILED } from '../shared/worker-messages.ts'
 
 export type Opening = {
   /** What the worker began reading at its start (null when another worker held the store). */

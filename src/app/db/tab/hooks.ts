@@ -7,7 +7,7 @@ import {
   awaitSourceForgotten,
   awaitSourceRenamed,
   awaitSourceRemoval,
-} from './await-txid.ts'
+} from '../shared/await-txid.ts'
 import { useStoreQuery } from './first-reads.ts'
 import type {
   Source,
@@ -15,7 +15,7 @@ import type {
   Team,
   TeamUser,
   User,
-} from '../../shared/entities.ts'
+} from '../../../shared/entities.ts'
 
 // How many sources' event logs the store keeps following after their page was left.
 const FOLLOWED_SOURCES_KEPT = 20

@@ -2,10 +2,10 @@
 // first paint, and told whose data it holds (a different user empties it first).
 import { live, type LiveNamespace } from '@electric-sql/pglite/live'
 import { PGliteWorker } from '@electric-sql/pglite/worker'
-import { whenTrue } from './await-txid.ts'
+import { whenTrue } from '../shared/await-txid.ts'
 import { readOnce } from './direct-requests.ts'
 import { rememberStore, rememberSyncedFor } from './hints.ts'
-import { START_SYNC } from './worker-messages.ts'
+import { START_SYNC } from '../shared/worker-messages.ts'
 import { startWorkerThread } from './worker-thread.ts'
 
 export type LocalStore = PGliteWorker & { live: LiveNamespace }

@@ -1,7 +1,7 @@
 // One-off reads over REST (never lists: those live in the local store, see hooks.ts).
-import { authUserSchema } from '../../shared/entities.ts'
-import { api, ApiError } from '../lib/api.ts'
-import { forgetSessionHint, mayBeSignedIn } from '../lib/session-hint.ts'
+import { authUserSchema } from '../../../shared/entities.ts'
+import { api, ApiError } from '../../lib/api.ts'
+import { forgetSessionHint, mayBeSignedIn } from '../../lib/session-hint.ts'
 
 /** The signed-in user; an ApiError 401 when there is none (asked only if one may exist). */
 export async function fetchAuthUser() {

@@ -14,7 +14,7 @@ import {
   NOT_HELD_HERE,
   type DirectAnswer,
   type DirectRequest,
-} from './worker-messages.ts'
+} from '../shared/worker-messages.ts'
 import { startWorkerThread } from './worker-thread.ts'
 
 type Rows<T> = { rows: T[] }

@@ -1,10 +1,10 @@
 // The browser store's schema: migrations/client/*.sql, bundled at build time and applied once
 // each by the same runner the server uses, so a new release upgrades a stored database.
 import type { PGliteInterface } from '@electric-sql/pglite'
-import { migrate, type Migration } from '../../shared/migrations.ts'
+import { migrate, type Migration } from '../../../shared/migrations.ts'
 import { pgliteTarget } from './pglite-target.ts'
 
-const files = import.meta.glob<string>('../../../migrations/client/*.sql', {
+const files = import.meta.glob<string>('../../../../migrations/client/*.sql', {
   query: '?raw',
   import: 'default',
   eager: true,

@@ -8,13 +8,13 @@
 // (PGliteWorker cannot report a failed init).
 import { BOOT_HINTS, bootStore, type BootedStore } from './boot-store.ts'
 // The built worker's address (index.html's early start finds it in the build output).
-import storeWorkerUrl from './store-worker.ts?worker&url'
+import storeWorkerUrl from '../worker/store-worker.ts?worker&url'
 import { rememberStore } from './hints.ts'
 import {
   STORE_FAILED,
   STORE_MARKS,
   STORE_SESSION_REFUSED,
-} from './worker-messages.ts'
+} from '../shared/worker-messages.ts'
 
 export type WorkerThread = {
   /** What PGliteWorker is given instead of the Worker: the replaying port. */

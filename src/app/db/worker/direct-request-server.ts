@@ -6,7 +6,7 @@ import {
   NOT_HELD_HERE,
   type DirectAnswer,
   type DirectRequest,
-} from './worker-messages.ts'
+} from '../shared/worker-messages.ts'
 
 type MessageScope = {
   addEventListener(

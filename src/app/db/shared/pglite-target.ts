@@ -1,6 +1,6 @@
 // The PGlite side of the shared migrations runner (src/shared/migrations.ts).
 import type { PGliteInterface } from '@electric-sql/pglite'
-import type { MigrationTarget } from '../../shared/migrations.ts'
+import type { MigrationTarget } from '../../../shared/migrations.ts'
 
 export function pgliteTarget(pg: PGliteInterface): MigrationTarget {
   return {

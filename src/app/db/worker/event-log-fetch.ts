@@ -8,7 +8,7 @@
 //   waits for the removal's outcome (the row gone, or a later write to it such as delete_failed)
 //   or, at most, REMOVAL_HOLD_MS. A removal slower than that can still meet a 404; sync.ts
 //   handles it.
-import { SOURCE_EVENTS } from '../../shared/sources.ts'
+import { SOURCE_EVENTS } from '../../../shared/sources.ts'
 
 /** Removing a reachable database's slot takes well under a second; a failure says so sooner. */
 export const REMOVAL_HOLD_MS = 10_000

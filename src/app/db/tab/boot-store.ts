@@ -3,7 +3,7 @@
 // while the app's own scripts still load; worker-thread.ts runs it for everyone else.
 //
 // bootStore is serialized into the page, so its body uses nothing from outside itself.
-import { SESSION_HINT_COOKIE } from '../lib/session-hint.ts'
+import { SESSION_HINT_COOKIE } from '../../lib/session-hint.ts'
 
 /** localStorage key: this browser holds a local store, so a visit may open it at boot. */
 export const STORE_HINT = 'sluice.local-store'

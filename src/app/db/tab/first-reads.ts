@@ -18,6 +18,11 @@ let waiting = 0
 let rendered = false
 let listeners: (() => void)[] = []
 
+function countHook() {
+  waiting++
+  rendered = true
+}
+
 function settle() {
   if (waiting > 0 || !rendered) return
   const ready = listeners
@@ -62,8 +67,7 @@ export function useStoreQuery<T extends Record<string, unknown>>(
   // of the first screen has rendered once.
   if (counted.current == null) {
     counted.current = { done: false }
-    waiting++
-    rendered = true
+    countHook()
   }
 
   useEffect(() => {

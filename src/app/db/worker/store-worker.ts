@@ -19,7 +19,7 @@ import {
   START_SYNC,
   STORE_MARKS,
   STORE_SESSION_REFUSED,
-} from './worker-messages.ts'
+} from '../shared/worker-messages.ts'
 
 // Steps of opening the store on the wall clock, so the tab can place them on its own timeline
 // (performance marks `sluice:store:*`, read by bench:web's profile).

@@ -8,10 +8,10 @@ import type { PGliteInterface } from '@electric-sql/pglite'
 import type { LiveNamespace } from '@electric-sql/pglite/live'
 import type { PGliteWithSync } from '@electric-sql/pglite-sync'
 import type { ChangeMessage, Row } from '@electric-sql/client'
-import { liveShape, liveSyncFetch } from '../lib/live-sync.ts'
-import { announceSessionEnded } from '../lib/session-signal.ts'
+import { liveShape, liveSyncFetch } from '../../lib/live-sync.ts'
+import { announceSessionEnded } from '../../lib/session-signal.ts'
 import { eventLogFetch, REMOVAL_HOLD_MS } from './event-log-fetch.ts'
-import { whenTrue } from './await-txid.ts'
+import { whenTrue } from '../shared/await-txid.ts'
 
 export type SyncedPg = PGliteInterface & {
   live: LiveNamespace
