@@ -67,7 +67,7 @@ export async function checkSourceReady(
  * Names everything missing, in the order a user fixes it. The connection errors come from
  * describeConnectionError, which never repeats the password.
  */
-export function notReadyMessage(
+function notReadyMessage(
   result: DatabaseValidation,
   { target }: SourceAddress,
 ): string {

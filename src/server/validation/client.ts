@@ -6,8 +6,8 @@ import type { ConnectionOptions } from 'node:tls'
 import pg from 'pg'
 import type { DatabaseTarget, SslMode } from './parse-url.ts'
 
-export const CONNECT_TIMEOUT_MS = 5_000
-export const STATEMENT_TIMEOUT_MS = 5_000
+const CONNECT_TIMEOUT_MS = 5_000
+const STATEMENT_TIMEOUT_MS = 5_000
 
 type Ssl = false | ConnectionOptions
 

@@ -2,7 +2,7 @@
 // unread: `pg` lets query parameters override the host and read files (?host=, ?sslrootcert=),
 // so only the keys below are taken and every other parameter is refused by name.
 
-export const SSL_MODES = [
+const SSL_MODES = [
   'disable',
   'allow',
   'prefer',
