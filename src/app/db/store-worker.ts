@@ -43,7 +43,7 @@ new PerformanceObserver((list) => {
 }).observe({ type: 'resource' })
 
 // IndexedDB database "/pglite/sluice".
-export const LOCAL_DATABASE = 'sluice'
+const LOCAL_DATABASE = 'sluice'
 
 // On a fresh browser profile PGlite's IndexedDB filesystem leaves one rejected lookup of a
 // missing file (Emscripten's shared ENOENT error, errno 44) unhandled; the database opens and
