@@ -3,9 +3,9 @@ import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
 import { VitePWA } from 'vite-plugin-pwa'
 import { quietPgliteNotices } from './scripts/build/pglite-notices.ts'
-import { earlyStore } from './src/app/pwa/early-store.ts'
-import { webAppManifest } from './src/app/pwa/manifest.ts'
-import { precache } from './src/app/pwa/precache.ts'
+import { earlyStore } from './scripts/build/early-store.ts'
+import { webAppManifest } from './scripts/build/manifest.ts'
+import { precache } from './scripts/build/precache.ts'
 
 // In development Vite serves the app and forwards server paths to `npm run serve` (see
 // scripts/dev.ts). The Host header is kept so the server's same-origin check sees Vite's origin.

@@ -19,7 +19,7 @@ import type {
 import type { Consumer } from './window.ts'
 import { isMarker, now } from './workload.ts'
 
-export const BASELINE_NAME = 'sluice_bench_baseline'
+const BASELINE_NAME = 'sluice_bench_baseline'
 
 export class CountingHandler implements ReplicationHandler {
   changes = 0

@@ -70,7 +70,7 @@ export class ShapeClient {
   }
 }
 
-export function shapeQuery(spec: ShapeSpec): URLSearchParams {
+function shapeQuery(spec: ShapeSpec): URLSearchParams {
   const query = new URLSearchParams({ table: spec.table })
   if (spec.where) query.set('where', spec.where)
   spec.params?.forEach((p, i) => query.set(`params[${i + 1}]`, p))

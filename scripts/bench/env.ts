@@ -19,7 +19,7 @@ import {
   type RunningPostgres,
 } from '../../src/server/control/embedded-postgres.ts'
 
-export const ENGINE_ID = 'bench'
+const ENGINE_ID = 'bench'
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 export type Cluster = {

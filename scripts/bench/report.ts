@@ -11,14 +11,14 @@ export const TARGETS = {
   bytesPerIdleShape: 50 * 1024,
 }
 
-export type LatencyReport = {
+type LatencyReport = {
   shapes: number
   connectMs: number
   engine: LatencyResult
   baseline: LatencyResult
 }
 
-export type ThroughputReport = {
+type ThroughputReport = {
   workload: string
   shapes: number
   target: number
@@ -27,7 +27,7 @@ export type ThroughputReport = {
   baseline: WindowResult[]
 }
 
-export type SnapshotReport = {
+type SnapshotReport = {
   rows: number
   ms: number
   requests: number

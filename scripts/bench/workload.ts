@@ -158,7 +158,7 @@ export async function commitMark(
   return { sent, seen }
 }
 
-export type Probe = { atMs: number; delayMs: number | null }
+type Probe = { atMs: number; delayMs: number | null }
 
 export type WriteResult = {
   rows: number

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, sep } from 'node:path'
 
 /** Files and directories (relative to the project root) whose contents the build reads. */
-export const BUILD_INPUTS = [
+const BUILD_INPUTS = [
   'src/app',
   'src/shared',
   'sw',
@@ -34,7 +34,7 @@ const BUILD_OUTPUTS = new Set([
 ])
 
 /** Environment variables that change what the build writes. */
-export const BUILD_ENV = ['SLUICE_SOURCEMAPS', 'SOURCE_DATE_EPOCH']
+const BUILD_ENV = ['SLUICE_SOURCEMAPS', 'SOURCE_DATE_EPOCH']
 
 /** The stamp a finished build leaves in its directory: the hash of what it was built from. */
 export const STAMP_FILE = '.build-inputs-sha256'

@@ -74,7 +74,7 @@ const schema = z.object({
   LOCAL_LOGINS_PER_MINUTE: positiveInt(10),
 })
 
-export type RawEnv = z.infer<typeof schema>
+type RawEnv = z.infer<typeof schema>
 
 export type Env = RawEnv & {
   githubEnabled: boolean

@@ -13,7 +13,7 @@ export const INGEST_BODY_LIMIT_BYTES = 1024 * 1024
 export const OAUTH_PARAM_MAX_LENGTH = 2048
 
 /** The window of every per-minute rate. */
-export const RATE_WINDOW_MS = 60_000
+const RATE_WINDOW_MS = 60_000
 
 /** One set per app, so apps built side by side (tests) never share counts. */
 export function createLimiters(env: Env, now: () => number = Date.now) {
@@ -26,5 +26,3 @@ export function createLimiters(env: Env, now: () => number = Date.now) {
     sourceCreates: perMinute(env.SOURCE_CREATES_PER_MINUTE),
   }
 }
-
-export type Limiters = ReturnType<typeof createLimiters>

@@ -2,9 +2,9 @@
 // service worker with its cached copy; a server path or a file name never gets the app's HTML.
 
 /** Paths the server owns: their answers, and their misses, are the server's. */
-export const SERVER_PATH_PREFIXES = ['/api', '/v1', '/ingest'] as const
+const SERVER_PATH_PREFIXES = ['/api', '/v1', '/ingest'] as const
 
-export function isServerPath(pathname: string): boolean {
+function isServerPath(pathname: string): boolean {
   return SERVER_PATH_PREFIXES.some(
     (prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`),
   )

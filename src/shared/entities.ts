@@ -1,4 +1,5 @@
-// Zod schemas of the entities the API returns (spec §3). Both sides parse with these.
+// The entities the API and the shapes return (spec §3): zod schemas for what a side parses
+// (ids, the signed-in user, the local sign-in form), plain types for the rest.
 import { z } from 'zod'
 import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH } from './constants.ts'
 
@@ -11,62 +12,39 @@ export const authUserSchema = z.object({
 })
 export type AuthUser = z.infer<typeof authUserSchema>
 
-export const userSchema = authUserSchema.extend({
-  team_id: idSchema.nullable(),
-  created_at: z.string(),
-})
-export type User = z.infer<typeof userSchema>
+export type User = AuthUser & { team_id: string | null; created_at: string }
 
-export const teamSchema = z.object({ id: idSchema, name: z.string() })
-export type Team = z.infer<typeof teamSchema>
+export type Team = { id: string; name: string }
 
-export const teamUserSchema = z.object({
-  id: idSchema,
-  name: z.string(),
-  email: z.string(),
-})
-export type TeamUser = z.infer<typeof teamUserSchema>
+export type TeamUser = { id: string; name: string; email: string }
 
-export const sourceStates = [
-  'initializing',
-  'waiting',
-  'active',
-  'reconnecting',
-  'error',
-  'stopping',
-  'delete_failed',
-  'preparing_transfer',
-  'transferring',
-] as const
-
-export const sourceSchema = z.object({
-  id: idSchema,
-  team_id: idSchema,
-  name: z.string().nullable(),
-  state: z.string(),
-  region: z.string(),
-  connection_url: z.string(),
-  source_secret: z.string(),
-  deleted_at: z.string().nullable(),
-  target_electric_url: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
+export type Source = {
+  id: string
+  team_id: string
+  name: string | null
+  state: string
+  region: string
+  connection_url: string
+  source_secret: string
+  deleted_at: string | null
+  target_electric_url: string | null
+  created_at: string
+  updated_at: string
   /** Why the source is in `error` or `reconnecting`. */
-  state_reason: z.string().nullable(),
+  state_reason: string | null
   /** Replication health as the engine last measured it; null until measured. */
-  wal_retained_bytes: z.coerce.number().nullable(),
-  wal_lag_bytes: z.coerce.number().nullable(),
-  wal_status: z.string().nullable(),
-  health_checked_at: z.string().nullable(),
-})
-export type Source = z.infer<typeof sourceSchema>
+  wal_retained_bytes: number | null
+  wal_lag_bytes: number | null
+  wal_status: string | null
+  health_checked_at: string | null
+}
 
-export const nameSchema = z
+const nameSchema = z
   .string()
   .trim()
   .min(1, 'Name is required')
   .max(NAME_MAX_LENGTH, `Name must be at most ${NAME_MAX_LENGTH} characters`)
-export const emailSchema = z
+const emailSchema = z
   // Length first: an email's pattern need not run over a megabyte.
   .string()
   .max(EMAIL_MAX_LENGTH, `Email must be at most ${EMAIL_MAX_LENGTH} characters`)
@@ -76,14 +54,12 @@ export const localLoginSchema = z.object({
   name: nameSchema,
   email: emailSchema,
 })
-export type LocalLogin = z.infer<typeof localLoginSchema>
 
-export const sourceEventLogSchema = z.object({
-  id: idSchema,
-  source_id: idSchema,
-  event_name: z.string(),
-  event_details: z.record(z.string(), z.unknown()),
-  instance_id: z.string(),
-  emitted_at: z.string(),
-})
-export type SourceEventLog = z.infer<typeof sourceEventLogSchema>
+export type SourceEventLog = {
+  id: string
+  source_id: string
+  event_name: string
+  event_details: Record<string, unknown>
+  instance_id: string
+  emitted_at: string
+}

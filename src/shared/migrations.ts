@@ -3,7 +3,7 @@
 
 export type Migration = { name: string; sql: string }
 
-export interface MigrationTx {
+interface MigrationTx {
   exec(sql: string): Promise<void>
   query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[] }>
 }

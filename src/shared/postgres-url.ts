@@ -3,7 +3,7 @@
 // so only the keys below are taken and every other parameter is refused by name. Shared, so the
 // app can tell a URL the server would refuse (a 400) without asking (validation-request.ts).
 
-export const SSL_MODES = [
+const SSL_MODES = [
   'disable',
   'allow',
   'prefer',

@@ -49,7 +49,7 @@ export const createSourceRequestSchema = z.object({
 export type CreateSourceRequest = z.input<typeof createSourceRequestSchema>
 
 /** The API's view of a source's state (spec §3). */
-export const apiSourceStatuses = ['error', 'pending', 'active'] as const
+const apiSourceStatuses = ['error', 'pending', 'active'] as const
 export type ApiSourceStatus = (typeof apiSourceStatuses)[number]
 
 /**

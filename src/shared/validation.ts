@@ -18,7 +18,7 @@ export const validateDatabaseRequestSchema = z.object({
 })
 
 /** Extra findings beyond the spec's flags; the panel shows them as warnings. */
-export const validationDiagnosticsSchema = z.object({
+const validationDiagnosticsSchema = z.object({
   /** Replication slots still free (max_replication_slots minus those in use). */
   free_replication_slots: z.number().int().nullable(),
   max_wal_senders: z.number().int().nullable(),

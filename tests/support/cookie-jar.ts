@@ -8,7 +8,7 @@ export type SetCookie = {
   attributes: Map<string, string | true>
 }
 
-export function parseSetCookie(header: string): SetCookie {
+function parseSetCookie(header: string): SetCookie {
   const [pair = '', ...parts] = header.split(';')
   const eq = pair.indexOf('=')
   const attributes = new Map<string, string | true>()

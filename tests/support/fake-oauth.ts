@@ -9,14 +9,14 @@ import {
 import type { AddressInfo } from 'node:net'
 import { randomBytes } from 'node:crypto'
 
-export type GitHubAccount = {
+type GitHubAccount = {
   id: number
   login: string
   name: string | null
   emails: { email: string; primary: boolean; verified: boolean }[]
 }
 
-export type GoogleClaims = {
+type GoogleClaims = {
   sub: string
   email: string
   nonce: string
@@ -27,7 +27,7 @@ export type GoogleClaims = {
   exp?: number
 }
 
-export type TokenRequest = {
+type TokenRequest = {
   provider: 'github' | 'google'
   grantType: string | null
   code: string | null

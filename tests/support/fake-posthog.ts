@@ -11,7 +11,7 @@ import {
 } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-export type RecordedRequest = {
+type RecordedRequest = {
   method: string
   path: string
   query: Record<string, string>

@@ -4,7 +4,7 @@ import { parseSourceUrl } from '../../src/server/sources/database-url.ts'
 import {
   DatabaseUrlError,
   parseDatabaseUrl,
-} from '../../src/server/validation/parse-url.ts'
+} from '../../src/shared/postgres-url.ts'
 
 describe('parseSourceUrl', () => {
   it('drops the password and keeps user, host, port and database', () => {

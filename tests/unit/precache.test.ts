@@ -1,4 +1,4 @@
-// The precache settings (src/app/pwa/precache.ts) run through workbox-build, as the build runs
+// The precache settings (scripts/build/precache.ts) run through workbox-build, as the build runs
 // them, over a build directory shaped like one with PGlite and the local store's seed in it.
 import {
   mkdirSync,
@@ -10,7 +10,7 @@ import {
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getManifest } from 'workbox-build'
-import { precache } from '../../src/app/pwa/precache.ts'
+import { precache } from '../../scripts/build/precache.ts'
 
 const MiB = 1024 * 1024
 let dist: string

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { classifyAddress } from '../../src/server/validation/addresses.ts'
 import { checkDatabase } from '../../src/server/validation/check.ts'
 import { RefusedTargetError } from '../../src/server/validation/guard.ts'
-import { DatabaseUrlError } from '../../src/server/validation/parse-url.ts'
+import { DatabaseUrlError } from '../../src/shared/postgres-url.ts'
 
 const PUBLIC_ADDRESS = '93.184.215.14'
 

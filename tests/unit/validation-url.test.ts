@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import {
   DatabaseUrlError,
   parseDatabaseUrl,
-} from '../../src/server/validation/parse-url.ts'
+} from '../../src/shared/postgres-url.ts'
 import { findPooler } from '../../src/server/validation/pooler.ts'
 
 const message = (url: string) => {

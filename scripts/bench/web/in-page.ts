@@ -5,7 +5,7 @@
 /** When a watched text appeared: since navigation start, and on the wall clock Node shares. */
 export type Sighting = { sinceNavigationMs: number; epochMs: number }
 
-export type Probe = {
+type Probe = {
   /** Starts watching (a text already on the page counts as seen now). */
   watch(text: string): void
   /** The first sighting since watch(), or null after timeoutMs. */

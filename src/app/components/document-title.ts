@@ -2,9 +2,9 @@
 // none to give (loading). Every page sets it, through PageTitle or directly.
 import { useEffect } from 'react'
 
-export const APP_NAME = 'Sluice'
+const APP_NAME = 'Sluice'
 
-export function documentTitle(page: string | null): string {
+function documentTitle(page: string | null): string {
   return page ? `${page} · ${APP_NAME}` : APP_NAME
 }
 

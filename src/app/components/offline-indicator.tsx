@@ -3,7 +3,7 @@ import CloudOffIcon from '@mui/icons-material/CloudOff'
 import { Alert } from '@mui/material'
 import { useOnline } from '../lib/use-online.ts'
 
-export const OFFLINE_TEXT = 'Offline, showing last-known data'
+const OFFLINE_TEXT = 'Offline, showing last-known data'
 
 export function OfflineIndicator() {
   const online = useOnline()

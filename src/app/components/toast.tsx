@@ -10,7 +10,7 @@ import {
 import CloseIcon from '@mui/icons-material/Close'
 import { useSyncExternalStore, type ReactNode } from 'react'
 
-export type ToastAction = { label: string; onClick: () => void }
+type ToastAction = { label: string; onClick: () => void }
 type Toast = {
   id: number
   message: string

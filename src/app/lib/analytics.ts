@@ -19,7 +19,7 @@ const MAX_QUEUED = 100
  * Page views and identify only: everything else posthog-js can do is either not asked for or
  * loads remote scripts, which our CSP (rightly) refuses.
  */
-export function posthogOptions(
+function posthogOptions(
   origin: string,
   uiHost: string | null,
 ): Partial<PostHogConfig> {

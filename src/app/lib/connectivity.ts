@@ -59,7 +59,7 @@ function schedule() {
 }
 
 /** Asks the server whether it is there; any answer at all means it is reachable. */
-export async function probe(): Promise<boolean> {
+async function probe(): Promise<boolean> {
   try {
     await fetch(HEALTH_PATH, {
       cache: 'no-store',

@@ -2,7 +2,7 @@
 // switching code under them: the new worker waits until the user accepts, then takes over, and
 // the page that accepted reloads once the new worker controls it.
 
-export const SERVICE_WORKER_URL = '/sw.js'
+const SERVICE_WORKER_URL = '/sw.js'
 export const SKIP_WAITING = { type: 'SKIP_WAITING' } as const
 // Browsers look for a new worker on page loads; a dashboard left open all day also asks hourly.
 export const UPDATE_CHECK_MS = 60 * 60 * 1000

@@ -14,7 +14,7 @@ import {
   type ShapeRequest,
 } from './request.ts'
 
-export const LONG_POLL_MS = 20_000
+const LONG_POLL_MS = 20_000
 const CHUNK_BYTES = 4 * 1024 * 1024
 const CURSOR_EPOCH_MS = Date.UTC(2024, 9, 9)
 

@@ -137,7 +137,7 @@ function checkWidth(relation: Relation, tuple: TupleData): void {
     )
 }
 
-export function sameRelation(a: Relation, b: Relation): boolean {
+function sameRelation(a: Relation, b: Relation): boolean {
   return (
     a.schema === b.schema &&
     a.name === b.name &&

@@ -8,7 +8,7 @@ import { pinnedConnection, type HostPinner } from '../net/pinned-socket.ts'
  * Session settings for Postgres text output, as the shape protocol prescribes. pgoutput
  * renders values with the walsender's own settings, so they are set on that session.
  */
-export const DISPLAY_SETTINGS: Readonly<Record<string, string>> = {
+const DISPLAY_SETTINGS: Readonly<Record<string, string>> = {
   DateStyle: 'ISO, DMY',
   TimeZone: 'UTC',
   bytea_output: 'hex',

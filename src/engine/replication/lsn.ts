@@ -6,8 +6,6 @@ const MAX_LSN = (1n << 64n) - 1n
 const TEXT_FORM = /^([0-9A-Fa-f]{1,8})\/([0-9A-Fa-f]{1,8})$/
 const DECIMAL_FORM = /^(0|[1-9][0-9]{0,19})$/
 
-export const ZERO_LSN: Lsn = 0n
-
 /** `16/B374D848` (zero-padded or not, any case) -> bigint. */
 export function parseLsn(text: string): Lsn {
   const match = TEXT_FORM.exec(text)

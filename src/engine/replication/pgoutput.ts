@@ -8,7 +8,7 @@ import type { Lsn, Relation } from './types.ts'
 export const unchangedToast: unique symbol = Symbol('unchanged TOAST value')
 
 /** Text output of each column in relation order; SQL NULL as null. */
-export type TupleValue = string | null | typeof unchangedToast
+type TupleValue = string | null | typeof unchangedToast
 export type TupleData = TupleValue[]
 
 /** `key`: only replica-identity columns carry values (others are null); `full`: the whole row. */

@@ -44,7 +44,7 @@ export type ReplicationStream = {
   done: Promise<void>
 }
 
-export const DEFAULT_STATUS_INTERVAL_MS = 10_000
+const DEFAULT_STATUS_INTERVAL_MS = 10_000
 /** Stop reading the socket while this much decoded data awaits the handler. */
 const PAUSE_ABOVE_BYTES = 32 * 1024 * 1024
 const RESUME_BELOW_BYTES = 8 * 1024 * 1024

@@ -4,7 +4,7 @@
 /** A WAL position as a 64-bit number; printed as decimal in the protocol, X/Y to Postgres. */
 export type Lsn = bigint
 
-export type RelationColumn = {
+type RelationColumn = {
   name: string
   typeOid: number
   typeMod: number

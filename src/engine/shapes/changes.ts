@@ -20,7 +20,7 @@ type Message = {
   op: number
 }
 
-export function rowKey(view: ShapeView, row: Row): string {
+function rowKey(view: ShapeView, row: Row): string {
   const [schema, table] = view.relation
   const quote = (v: string) => `"${v.replace(/"/g, '""')}"`
   const parts = view.primaryKey.map((c) => quote(row[c] ?? '_'))

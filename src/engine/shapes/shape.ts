@@ -35,7 +35,7 @@ type Pending = {
 }
 
 /** Handles are never reused: a hash of the definition plus the creation time and randomness. */
-export function newHandle(def: ShapeDefinition): string {
+function newHandle(def: ShapeDefinition): string {
   let hash = 0
   for (const ch of definitionKey(def))
     hash = (Math.imul(hash, 31) + ch.charCodeAt(0)) | 0

@@ -4,7 +4,7 @@ import type pg from 'pg'
 import type { ColumnInfo } from './where/types.ts'
 import { qualifiedName, type TableName } from './definition.ts'
 
-export type TableColumn = ColumnInfo & {
+type TableColumn = ColumnInfo & {
   pkIndex: number | null
   maxLength: number | null
 }

@@ -6,7 +6,7 @@
 import { unitsSpent } from './where/budget.ts'
 
 /** Work between yields: short enough for other requests, long enough to amortise the yield. */
-export const SLICE_MS = 10
+const SLICE_MS = 10
 /** Cheap units of work (a row routed or evaluated for one shape) between clock reads. */
 const CHECK_EVERY = 64
 /** Budget units (about a nanosecond each) charged since the last clock read that force one. */

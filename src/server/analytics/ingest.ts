@@ -10,7 +10,7 @@ import { bodyTooLarge } from '../http/body-limit.ts'
 import type { AppEnv } from '../http/context.ts'
 import { assetsHost, isAssetPath } from './posthog-hosts.ts'
 
-export const INGEST_TIMEOUT_MS = 10_000
+const INGEST_TIMEOUT_MS = 10_000
 
 const REQUEST_HEADERS = [
   'accept',

@@ -13,7 +13,7 @@ import { randomToken } from './tokens.ts'
 
 export type ProviderName = 'github' | 'google'
 
-export type ProviderIdentity = { subject: string; email: string; name: string }
+type ProviderIdentity = { subject: string; email: string; name: string }
 
 export interface Provider {
   name: ProviderName
@@ -23,7 +23,7 @@ export interface Provider {
   identify(code: string, pending: PendingSignIn): Promise<ProviderIdentity>
 }
 
-export class SignInError extends Error {}
+class SignInError extends Error {}
 
 const githubUser = z.object({
   id: z.number(),

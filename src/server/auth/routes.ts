@@ -21,7 +21,7 @@ import { configuredProviders, type ProviderName } from './providers.ts'
 import { createSession, deleteSession, resolveSession } from './sessions.ts'
 
 /** The app's page that offers name-and-email sign-in in local mode. */
-export const LOCAL_SIGN_IN_PAGE = '/sign-in/local'
+const LOCAL_SIGN_IN_PAGE = '/sign-in/local'
 
 const providerNames = new Set<string>(['github', 'google'])
 

@@ -2,7 +2,7 @@
 // plane, filled in from the session and the route, never from the client.
 import { controlShape as shape } from '../http/control-shape.ts'
 
-export const SOURCE_COLUMNS = [
+const SOURCE_COLUMNS = [
   'id',
   'team_id',
   'name',

@@ -7,7 +7,7 @@ import { isHttps, ownOrigin, type AppEnv } from './context.ts'
 const policy = (inlineScripts: string[]) => ({
   defaultSrc: ["'self'"],
   // PGlite compiles WebAssembly; nothing in Sluice needs eval. The built index.html's own
-  // inline script (it starts the local store early, src/app/pwa/early-store.ts) is allowed
+  // inline script (it starts the local store early, scripts/build/early-store.ts) is allowed
   // by its hash, and no other inline script is.
   scriptSrc: ["'self'", "'wasm-unsafe-eval'", ...inlineScripts],
   // MUI (emotion) injects style elements at run time.

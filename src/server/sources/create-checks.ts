@@ -10,7 +10,7 @@ import {
   UnresolvedHostError,
   type Resolver,
 } from '../validation/guard.ts'
-import { DatabaseUrlError } from '../validation/parse-url.ts'
+import { DatabaseUrlError } from '../../shared/postgres-url.ts'
 import { parseSourceUrl, type SourceAddress } from './database-url.ts'
 
 export type CheckSettings = {
@@ -67,7 +67,7 @@ export async function checkSourceReady(
  * Names everything missing, in the order a user fixes it. The connection errors come from
  * describeConnectionError, which never repeats the password.
  */
-export function notReadyMessage(
+function notReadyMessage(
   result: DatabaseValidation,
   { target }: SourceAddress,
 ): string {

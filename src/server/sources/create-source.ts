@@ -40,7 +40,7 @@ export type CreateOutcome =
   | { kind: 'no_team' }
 
 /** The API's three words for the states a live source can be in. */
-export function apiStatus(state: string): ApiSourceStatus {
+function apiStatus(state: string): ApiSourceStatus {
   if (state === 'active' || state === 'error') return state
   return 'pending'
 }

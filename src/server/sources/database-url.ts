@@ -3,7 +3,7 @@
 import {
   parseDatabaseUrl,
   type DatabaseTarget,
-} from '../validation/parse-url.ts'
+} from '../../shared/postgres-url.ts'
 
 export type SourceAddress = {
   /** The parsed URL, password included: it goes no further than sealing and the check. */
@@ -25,7 +25,7 @@ function authorityHost(host: string): string {
  * host:port/name. The host is lower-cased (names are case-insensitive); the database name is
  * not (Postgres tells "Sales" and "sales" apart). The port is always written, 5432 included.
  */
-export function databaseKey(target: DatabaseTarget): string {
+function databaseKey(target: DatabaseTarget): string {
   const host = authorityHost(target.host.toLowerCase())
   return `${host}:${target.port}/${target.database}`
 }
@@ -35,7 +35,7 @@ export function databaseKey(target: DatabaseTarget): string {
  * even when the URL left it to default to the user's name, and only the connection parameters
  * the user gave are kept, with the values the parser accepted.
  */
-export function connectionUrlWithoutPassword(
+function connectionUrlWithoutPassword(
   target: DatabaseTarget,
   given: URLSearchParams,
 ): string {

@@ -14,10 +14,13 @@ import {
   UnresolvedHostError,
   type Resolver,
 } from './guard.ts'
-import { parseDatabaseUrl, type DatabaseTarget } from './parse-url.ts'
+import {
+  parseDatabaseUrl,
+  type DatabaseTarget,
+} from '../../shared/postgres-url.ts'
 import { findPooler } from './pooler.ts'
 
-export const CHECK_TIMEOUT_MS = 10_000
+const CHECK_TIMEOUT_MS = 10_000
 
 export type CheckOptions = {
   /** Loopback and private targets (env ALLOW_PRIVATE_DATABASE_TARGETS). */

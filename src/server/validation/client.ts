@@ -4,10 +4,10 @@
 import { isIP } from 'node:net'
 import type { ConnectionOptions } from 'node:tls'
 import pg from 'pg'
-import type { DatabaseTarget, SslMode } from './parse-url.ts'
+import type { DatabaseTarget, SslMode } from '../../shared/postgres-url.ts'
 
-export const CONNECT_TIMEOUT_MS = 5_000
-export const STATEMENT_TIMEOUT_MS = 5_000
+const CONNECT_TIMEOUT_MS = 5_000
+const STATEMENT_TIMEOUT_MS = 5_000
 
 type Ssl = false | ConnectionOptions
 

@@ -2,7 +2,7 @@
 // work, always close. A deadline signal tears down whatever is still open.
 import type pg from 'pg'
 import { clientConfig, createClient, sslAttempts } from './client.ts'
-import type { DatabaseTarget } from './parse-url.ts'
+import type { DatabaseTarget } from '../../shared/postgres-url.ts'
 
 /** Only these failures mean "try the sslmode's next setting": the server's answer on TLS. */
 function wantsOtherTls(error: unknown, ssl: unknown): boolean {

@@ -3,7 +3,7 @@
 // parsed URL's host, port, user, database and sslmode and the error's code: what the driver
 // or the server said is read to pick a text, never repeated, so it cannot leak the password.
 import { isSqlState } from './sqlstate.ts'
-import type { DatabaseTarget } from './parse-url.ts'
+import type { DatabaseTarget } from '../../shared/postgres-url.ts'
 
 export type ConnectionKind = 'normal' | 'replication'
 

@@ -1,5 +1,5 @@
 // Known connection-pooler hosts, and the direct host that can carry replication instead.
-import type { DatabaseTarget } from './parse-url.ts'
+import type { DatabaseTarget } from '../../shared/postgres-url.ts'
 
 export type PoolerFinding = {
   pooler_host: boolean

@@ -14,7 +14,7 @@ export type CheckLimits = {
   concurrent: number
 }
 
-export const DEFAULT_CHECK_LIMITS: CheckLimits = {
+const DEFAULT_CHECK_LIMITS: CheckLimits = {
   perIp: 10,
   windowMs: 60_000,
   concurrent: 8,
@@ -53,8 +53,6 @@ export function createCheckLimiter(
     },
   }
 }
-
-export type CheckLimiter = ReturnType<typeof createCheckLimiter>
 
 /** The answer past a limit: 429 with when to try again. */
 export const tooManyChecks = (retryAfterSeconds: number): Response =>

@@ -7,7 +7,7 @@ import type { AppEnv } from '../http/context.ts'
 import { readJson } from '../http/json.ts'
 import { checkDatabase } from './check.ts'
 import { RefusedTargetError } from './guard.ts'
-import { DatabaseUrlError } from './parse-url.ts'
+import { DatabaseUrlError } from '../../shared/postgres-url.ts'
 import type { DatabaseCheckSettings } from './settings.ts'
 import { createCheckLimiter, tooManyChecks } from './rate-limit.ts'
 

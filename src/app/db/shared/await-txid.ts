@@ -9,7 +9,7 @@ export type SyncedTable =
 
 type LiveStore = Pick<PGliteInterface, 'query'> & { live: LiveNamespace }
 
-export const TXID_WAIT_MS = 15_000
+const TXID_WAIT_MS = 15_000
 
 export class TxidTimeoutError extends Error {
   constructor(
@@ -142,7 +142,7 @@ export async function awaitSourceRenamed(
 }
 
 /** How long a deleted source may take to leave the store: the engine drops its slot first. */
-export const SOURCE_REMOVAL_WAIT_MS = 15_000
+const SOURCE_REMOVAL_WAIT_MS = 15_000
 
 /**
  * Where a deleted source stands in the store, read from its synced row in one query:

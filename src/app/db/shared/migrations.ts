@@ -10,7 +10,7 @@ const files = import.meta.glob<string>('../../../../migrations/client/*.sql', {
   eager: true,
 })
 
-export const clientMigrations: Migration[] = Object.entries(files).map(
+const clientMigrations: Migration[] = Object.entries(files).map(
   ([path, sql]) => ({ name: path.slice(path.lastIndexOf('/') + 1), sql }),
 )
 

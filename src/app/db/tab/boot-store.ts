@@ -1,5 +1,5 @@
 // Starting the store's worker thread. One function for two callers: index.html runs it inline
-// (src/app/pwa/early-store.ts puts it there), so a returning browser starts opening Postgres
+// (scripts/build/early-store.ts puts it there), so a returning browser starts opening Postgres
 // while the app's own scripts still load; worker-thread.ts runs it for everyone else.
 //
 // bootStore is serialized into the page, so its body uses nothing from outside itself.

@@ -12,7 +12,7 @@ const statusRowSchema = z.object({
   deleted_at: z.string().nullable(),
   target_electric_url: z.string().nullable(),
 })
-export type SourceStatusRow = z.infer<typeof statusRowSchema>
+type SourceStatusRow = z.infer<typeof statusRowSchema>
 
 export type SourceStatus =
   | { kind: 'loading' }

@@ -9,12 +9,9 @@
 import { z } from 'zod'
 import { regionSchema } from '../../../shared/sources.ts'
 
-export const SOURCE_TYPES = ['connection_string', 'supabase', 'neon'] as const
-export type SourceType = (typeof SOURCE_TYPES)[number]
+const SOURCE_TYPES = ['connection_string', 'supabase', 'neon'] as const
 
 const choiceSchema = z.object({ id: z.string(), name: z.string() })
-/** A provider entity the user picked: its id for calls, its name for the summary. */
-export type Choice = z.infer<typeof choiceSchema>
 
 const persistedSchema = z.object({
   type: z.enum(SOURCE_TYPES).nullable(),

@@ -9,9 +9,9 @@ export type CheckRow = {
   description: string
 }
 
-export const UNKNOWN_DESCRIPTION = 'Unknown - cannot check until connected'
+const UNKNOWN_DESCRIPTION = 'Unknown - cannot check until connected'
 // The server sends connection_error whenever a connection fails; this covers an answer without.
-export const CONNECTION_ERROR_FALLBACK = 'Could not connect to database'
+const CONNECTION_ERROR_FALLBACK = 'Could not connect to database'
 
 /** §4: success if true; otherwise error when `checkable`, unknown when nothing connected. */
 export function checkStatus(passed: boolean, checkable: boolean): CheckStatus {

@@ -3,7 +3,7 @@ import type { ValidationDiagnostics } from '../../../shared/validation.ts'
 
 // One walsender per replication connection; with fewer than two, the sync engine's slot and any
 // backup or standby compete for the only one.
-export const LOW_MAX_WAL_SENDERS = 2
+const LOW_MAX_WAL_SENDERS = 2
 
 export function diagnosticWarnings(
   d: ValidationDiagnostics | undefined,

@@ -7,7 +7,7 @@ import {
   type ValidationOutcome,
 } from './validation-request.ts'
 
-export type ValidationState = {
+type ValidationState = {
   result: DatabaseValidation | null
   isValidating: boolean
   error: string | null

@@ -14,7 +14,7 @@ import {
   type DatabaseValidation,
 } from '../../../shared/validation.ts'
 
-export const INVALID_URL_FALLBACK =
+const INVALID_URL_FALLBACK =
   'Invalid database URL provided. Special characters must be URL encoded.'
 export const VALIDATION_FAILED_FALLBACK =
   'Failed to validate database connection'
@@ -35,7 +35,7 @@ const errorBodySchema = z.object({
 })
 
 /** §8: a 400 is the server's message; anything else its message, its error, or the fallback. */
-export function validationErrorText(status: number, body: unknown): string {
+function validationErrorText(status: number, body: unknown): string {
   const parsed = errorBodySchema.safeParse(body)
   const { message, error } = parsed.success ? parsed.data : {}
   if (status === 400) return message || INVALID_URL_FALLBACK
@@ -43,7 +43,7 @@ export function validationErrorText(status: number, body: unknown): string {
 }
 
 /** A failure reads as a database that could not be reached, so every panel stays truthful. */
-export function failedValidation(message: string): ValidationOutcome {
+function failedValidation(message: string): ValidationOutcome {
   return { error: message, result: unreachableValidation(message) }
 }
 

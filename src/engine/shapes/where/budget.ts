@@ -9,7 +9,7 @@ let remaining = MAX_EVAL_COST
 // costly ones without reading the clock after each (see ../time-slice.ts).
 let spent = 0
 
-export const BUDGET_MESSAGE =
+const BUDGET_MESSAGE =
   'where clause is too costly to evaluate (its work budget is exceeded)'
 
 /** Starts a new evaluation with a full budget. */

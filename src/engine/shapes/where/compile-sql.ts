@@ -5,12 +5,12 @@
 import { isEnum, isOpaque, isStringType, type PgType } from './pg-types.ts'
 import type { Expr, SqlForm } from './tree.ts'
 
-export function quoteIdentifier(name: string): string {
+function quoteIdentifier(name: string): string {
   return `"${name.replace(/"/g, '""')}"`
 }
 
 // E'' with doubled backslashes reads the same whatever standard_conforming_strings says.
-export function quoteLiteral(text: string): string {
+function quoteLiteral(text: string): string {
   const quoted = text.replace(/'/g, "''")
   return text.includes('\\')
     ? `E'${quoted.replace(/\\/g, '\\\\')}'`

@@ -6,7 +6,7 @@ import type { Expr } from './tree.ts'
 import { parseValue } from './values/io.ts'
 import type { Datum, PgArray, Value } from './values/value.ts'
 
-export type Row = Record<string, string | null>
+type Row = Record<string, string | null>
 type Eval = (row: Row) => Datum
 
 function column(name: string, type: string): Eval {

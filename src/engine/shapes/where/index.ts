@@ -12,7 +12,7 @@ import { parseWhere } from './parse.ts'
 import type { ColumnInfo, CompiledWhere } from './types.ts'
 
 export { WhereError } from './errors.ts'
-export type { ColumnInfo, CompiledWhere, Equality } from './types.ts'
+export type { ColumnInfo, CompiledWhere } from './types.ts'
 
 /** Runs a compile step, refusing the clause when it fails as an evaluation would. */
 function checked<T>(step: () => T): T {

@@ -64,7 +64,7 @@ export type Expr =
 export type Compare = (a: Value, b: Value) => number
 
 /** A literal, NULL or parameter whose type the context has not decided yet. */
-export type Unknown = {
+type Unknown = {
   kind: 'unknown'
   type: 'unknown'
   text: string | null

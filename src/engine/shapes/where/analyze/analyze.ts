@@ -113,7 +113,7 @@ function typeOf(name: TypeName): PgType {
   return name.arrayBounds?.length ? arrayOf(base) : base
 }
 
-export function analyzeCast(
+function analyzeCast(
   arg: Node,
   target: PgType,
   ctx: Context,

@@ -21,7 +21,7 @@ import { numericOperators } from './numeric-ops.ts'
 import { binary, op } from './sig.ts'
 import { textOperators } from './text-ops.ts'
 
-export const COMPARISONS = ['=', '<>', '<', '>', '<=', '>='] as const
+const COMPARISONS = ['=', '<>', '<', '>', '<=', '>='] as const
 const TESTS: Record<string, (c: number) => boolean> = {
   '=': (c) => c === 0,
   '<>': (c) => c !== 0,

@@ -54,7 +54,7 @@ export function daysInMonth(y: number, m: number): number {
   )
 }
 
-export function checkDate(days: number): number {
+function checkDate(days: number): number {
   if (!Number.isFinite(days)) return days
   if (days < MIN_DAY || days > MAX_DAY) throw new EvalError('date out of range')
   return days

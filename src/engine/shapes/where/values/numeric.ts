@@ -15,8 +15,8 @@ export class Decimal {
 }
 
 export const NAN = new Decimal(0n, 0, 'NaN')
-export const INF = new Decimal(0n, 0, 'Infinity')
-export const NEG_INF = new Decimal(0n, 0, '-Infinity')
+const INF = new Decimal(0n, 0, 'Infinity')
+const NEG_INF = new Decimal(0n, 0, '-Infinity')
 // numeric.c: NUMERIC_MIN_SIG_DIGITS, NUMERIC_MAX_DISPLAY_SCALE, DEC_DIGITS.
 export const MIN_SIG_DIGITS = 16
 export const MAX_DISPLAY_SCALE = 1000
@@ -24,7 +24,7 @@ const DEC_DIGITS = 4
 // numeric's storage limits (NUMERIC_WEIGHT_MAX base-10000 digits before the point,
 // NUMERIC_DSCALE_MAX after it): Postgres answers "value overflows numeric format" past them.
 export const MAX_WEIGHT_DIGITS = 131072
-export const MAX_DSCALE = 16383
+const MAX_DSCALE = 16383
 
 // Budget units per decimal digit (about a nanosecond each on big values, see limits.ts):
 // bigint addition is linear, multiplication and parsing cost more, division and printing most.
@@ -51,7 +51,7 @@ export function chargeDigits(unit: number, a: bigint, b = 0n): void {
 }
 
 /** Refuses a result with more than MAX_WEIGHT_DIGITS digits before the point. */
-export function checkWeight(d: Decimal): Decimal {
+function checkWeight(d: Decimal): Decimal {
   if (!isBig(d.coef)) return d
   const estimate = digitsOf(d.coef) - d.scale
   if (estimate <= MAX_WEIGHT_DIGITS) return d

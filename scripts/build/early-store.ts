@@ -2,7 +2,7 @@
 // store or a session, as the page is parsed. The app's scripts (the entry and its chunks) take a few hundred
 // milliseconds to load and run; opening Postgres takes longer still, and now starts first.
 import type { Plugin } from 'vite'
-import { BOOT_HINTS, bootStore } from '../db/tab/boot-store.ts'
+import { BOOT_HINTS, bootStore } from '../../src/app/db/tab/boot-store.ts'
 
 // The worker's bundle: src/app/db/worker/store-worker.ts, named by Vite's default pattern.
 const STORE_WORKER = /^assets\/store-worker-[\w-]+\.js$/

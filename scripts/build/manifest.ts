@@ -1,7 +1,7 @@
 // The web app manifest. Vite's PWA plugin writes it to manifest.webmanifest and links it from
 // index.html; the icons come from scripts/make-icons.ts.
 import type { ManifestOptions } from 'vite-plugin-pwa'
-import { darkColors } from '../colors.ts'
+import { darkColors } from '../../src/app/colors.ts'
 
 export const webAppManifest: Partial<ManifestOptions> = {
   // A fixed id keeps an installed app the same app if start_url ever changes.
