@@ -30,6 +30,9 @@ export const Route = createFileRoute('/_dashboard')({
   // The store opens once per tab; the loader's answer stays good.
   staleTime: Infinity,
   pendingMs: 0,
+  // The router keeps a pending component up for at least half a second by default: on a
+  // repeat visit the store opens sooner after it shows, and the page would wait for nothing.
+  pendingMinMs: 0,
   pendingComponent: DashboardPending,
   component: DashboardLayout,
 })
