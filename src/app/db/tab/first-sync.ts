@@ -43,8 +43,10 @@ export async function waitForFirstSync(
   while (Date.now() < deadline) {
     if (await synced(store, userId)) {
       rememberSyncedFor(userId)
+      performance.mark('sluice:first-sync-seen')
       // What the user is about to see is in IndexedDB before it shows, so it is there offline
-      // even if the tab is closed at once.
+      // even if the tab is closed at once. (Not waiting gains nothing: the worker that writes
+      // it back is the one that answers the screen's first reads.)
       await flushStore(store)
       return
     }
