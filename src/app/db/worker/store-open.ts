@@ -12,10 +12,8 @@ import type { EarlyReads } from './store-worker.ts'
 import { STORE_FAILED } from '../shared/worker-messages.ts'
 
 export type Opening = {
-  /** What the worker began reading at its start (null when another worker held the store). */
-  early: EarlyReads | null
-  /** Begins each of those reads, now. */
-  read: () => EarlyReads
+  /** This worker is elected: what it read ahead if still good, else each read begun now. */
+  elected: () => EarlyReads
   mark: (name: string) => void
   /** The database is being opened here; `opened` once it is. */
   holding: (held: Held) => void
@@ -27,7 +25,7 @@ export function openWhenElected(opening: Opening): void {
     // Only the elected worker runs init: it holds the database and syncs.
     async init() {
       try {
-        const reads = opening.early ?? opening.read()
+        const reads = opening.elected()
         const fs = new StoreFs(LOCAL_DATABASE, reads.stored)
         const database = open(fs, reads, opening.mark)
         opening.holding({ database, flush: () => fs.flush() })

@@ -5,7 +5,7 @@
 // as the sync's own statements, so a tab's transaction and a sync write never interleave.
 //
 // This module is small on purpose: it begins what opening the database waits for (compiling
-// Postgres, its file-system image, the stored files) before PGlite's own code, a few hundred
+// Postgres, fetching its file-system image) before PGlite's own code, a few hundred
 // kilobytes, has loaded; then it loads that code.
 import pgliteDataUrl from '@electric-sql/pglite/pglite.data?url'
 import { serveDirectRequests, type Held } from './direct-request-server.ts'
@@ -88,7 +88,17 @@ async function startSyncIfWanted() {
   )
 }
 
-/** What opening the database waits for, each begun as early as this worker likes. */
+function storedFiles(): Promise<StoredFile[] | null> {
+  const stored = readStoredFiles(LOCAL_DATABASE)
+  // Only a mark: opening the store reports a failed read.
+  stored.then(
+    () => mark('stored-files'),
+    () => {},
+  )
+  return stored
+}
+
+/** What opening the database waits for; the first two begun as early as this worker likes. */
 export type EarlyReads = {
   wasm: Promise<WebAssembly.Module>
   image: Promise<Blob>
@@ -99,19 +109,20 @@ export type EarlyReads = {
 
 const SEED_URL = '/local-store-seed.tar.gz'
 
-function read(): EarlyReads {
+/** What never changes between visits: Postgres's code and its file-system image. */
+function readAhead(): Pick<EarlyReads, 'wasm' | 'image'> {
   return {
     wasm: compilePostgres().finally(() => mark('compiled')),
     image: fetch(pgliteDataUrl)
       .then(asBlob)
       .finally(() => mark('image')),
-    stored: readStoredFiles(LOCAL_DATABASE).finally(() => mark('stored-files')),
-    // A browser's first visit loads it instead of running initdb in wasm.
-    seed: async () => {
-      const response = await fetch(SEED_URL)
-      return response.ok ? response.blob() : undefined
-    },
   }
+}
+
+// A browser's first visit loads it instead of running initdb in wasm.
+async function seed(): Promise<Blob | undefined> {
+  const response = await fetch(SEED_URL)
+  return response.ok ? response.blob() : undefined
 }
 
 async function asBlob(response: Response): Promise<Blob> {
@@ -126,11 +137,17 @@ async function anotherHolds(): Promise<boolean> {
   return locks.some((lock) => lock.name?.startsWith('pglite-election-lock:'))
 }
 
-const early = anotherHolds().then((busy) => (busy ? null : read()))
+const early = anotherHolds().then((busy) => (busy ? null : readAhead()))
 const { openWhenElected } = await import('./store-open.ts')
+const readEarly = await early
 openWhenElected({
-  early: await early,
-  read,
+  // The stored files are read only now: read any earlier, they could miss what another
+  // worker, elected meanwhile, wrote (a sign-out's emptied store, say).
+  elected: () => ({
+    ...(readEarly ?? readAhead()),
+    stored: storedFiles(),
+    seed,
+  }),
   mark,
   holding: (database) => (held = database),
   opened: () => {
