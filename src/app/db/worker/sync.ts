@@ -44,14 +44,24 @@ export function startSync(
 
   const follow = async (key: string, shapes: Shapes) => {
     if (running.has(key)) return
-    running.set(key, { unsubscribe() {} })
+    // Stopped by this sync (no longer followed) before or after its subscription exists.
+    let stopped = false
+    let sub: Subscription | null = null
+    running.set(key, {
+      unsubscribe() {
+        stopped = true
+        sub?.unsubscribe()
+      },
+    })
     // 404: the shape is no longer ours (a team left, a source deleted while this browser was
     // away) before its removal reached this store; the stream stops, and the lists below stop
     // following it once the removal arrives. A source deleted while its log is followed never
     // gets here (event-log-fetch.ts). Anything else is left to the client's own retries.
     // 401: the session ended (a logout, expiry, another user's sign-in) while this shape was
     // open; the store is nobody's and every tab goes to the landing page.
+    // A stream this sync stopped ends with the abort that stopped it: no error to report.
     const onError = (error: Error) => {
+      if (stopped) return
       const status = (error as { status?: number }).status
       if (status === 401) serial(refuseSession)
       else if (status !== 404) throw error
@@ -63,12 +73,11 @@ export function startSync(
         { ...s, shape: { ...s.shape, onError } },
       ]),
     ) as Shapes
-    const sub = await pg.electric.syncShapesToTables({
+    sub = await pg.electric.syncShapesToTables({
       key,
       shapes: withHandler,
     })
-    if (running.has(key)) running.set(key, sub)
-    else sub.unsubscribe()
+    if (stopped) sub.unsubscribe()
   }
   const unfollow = (key: string) => {
     running.get(key)?.unsubscribe()
