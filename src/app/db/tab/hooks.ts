@@ -171,8 +171,9 @@ export function useTeamUsers(teamId: string): TeamUser[] | null | undefined {
 }
 
 /**
- * A source's event logs, newest first. Showing them makes the syncing tab follow that source's
- * logs; the most recently shown sources stay followed, so they are there offline too.
+ * A source's event logs, newest first. Showing them makes the sync (in the store's worker)
+ * follow that source's logs; the most recently shown sources stay followed, so they are there
+ * offline too.
  */
 export function useSourceEventLogs(
   sourceId: string,

@@ -44,7 +44,7 @@ export function startSyncing(): void {
   startWorkerThread().post({ type: START_SYNC }, [])
 }
 
-/** Makes the store hold this user's data; the syncing tab empties it if it held another's. */
+/** Makes the store hold this user's data; the sync empties it if it held another's. */
 export async function claimStore(userId: string): Promise<LocalStore> {
   const pg = await openStore()
   // Usually it already is theirs: a read then, not a write.
@@ -66,7 +66,7 @@ export async function releaseStore(): Promise<void> {
   rememberStore(false)
   await pg.query('delete from local_owner')
   startSyncing()
-  // The syncing tab stops its shapes, then empties the tables. Waiting for that keeps the
+  // The sync stops its shapes, then empties the tables. Waiting for that keeps the
   // session alive until no shape request is in flight (otherwise they end in 401s).
   await whenTrue(
     pg,

@@ -5,7 +5,7 @@
 type Read = <T>(sql: string, params: unknown[]) => Promise<{ rows: T[] }>
 
 export async function syncedOnce(read: Read, userId: string): Promise<boolean> {
-  // pglite-sync creates its metadata table when the syncing tab starts; until then, not ready.
+  // pglite-sync creates its metadata table when the sync starts; until then, not ready.
   const started = await read<{ t: string | null }>(
     `select to_regclass('electric.subscriptions_metadata')::text as t`,
     [],
