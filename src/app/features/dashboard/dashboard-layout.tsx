@@ -11,7 +11,6 @@ import { Sidebar } from './sidebar.tsx'
 const route = getRouteApi('/_dashboard')
 
 export function DashboardLayout() {
-  performance.mark('sluice:layout-render')
   const { store } = route.useLoaderData()
   const { userId } = route.useRouteContext()
   return (
