@@ -1,17 +1,6 @@
 // Two tabs of one browser share the session cookie and the local store: each follows the
 // other's sign-out, and another user's sign-in, to the landing page.
-import type { Page } from '@playwright/test'
-import { expect, test } from './support/fixtures.ts'
-
-// The second tab's console is held to the same standard as the first's.
-function collectErrors(page: Page): string[] {
-  const errors: string[] = []
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(`${m.text()} (${m.location().url})`)
-  })
-  page.on('pageerror', (e) => errors.push(e.message))
-  return errors
-}
+import { collectConsoleErrors, expect, test } from './support/fixtures.ts'
 
 test('signing out in one tab takes the other to the landing page', async ({
   page,
@@ -24,7 +13,7 @@ test('signing out in one tab takes the other to the landing page', async ({
     page.getByRole('link', { name: `${user.name}'s team` }),
   ).toBeVisible()
   const other = await context.newPage()
-  const otherErrors = collectErrors(other)
+  const otherErrors = collectConsoleErrors(other)
   await other.goto('/preferences')
   await expect(
     other.getByRole('link', { name: `${user.name}'s team` }),
@@ -56,7 +45,7 @@ test("another user's sign-in in one tab moves the other tab to that user", async
     if (frame === page.mainFrame()) visited.push(new URL(frame.url()).pathname)
   })
   const other = await context.newPage()
-  const otherErrors = collectErrors(other)
+  const otherErrors = collectConsoleErrors(other)
   const second = await signIn(other)
   await other.goto('/sources')
   await expect(

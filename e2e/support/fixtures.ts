@@ -5,25 +5,30 @@ import { randomUUID } from 'node:crypto'
 
 export type SignedIn = { name: string; email: string }
 
+/** Every console error and uncaught error of `page` from now on, less the protocol's 409s. */
+export function collectConsoleErrors(page: Page): string[] {
+  const errors: string[] = []
+  page.on('console', (m) => {
+    if (m.type() !== 'error') return
+    const url = m.location().url
+    const path = url ? new URL(url).pathname : ''
+    // A shape answering 409 tells its client to refetch: the protocol, not a fault.
+    if (m.text().includes('status of 409') && path.startsWith('/v1/')) return
+    errors.push(`${m.text()} (${url})`)
+  })
+  page.on('pageerror', (e) =>
+    errors.push(`${e.message} ${e.stack ?? ''}`.slice(0, 1500)),
+  )
+  return errors
+}
+
 export const test = base.extend<{
   consoleErrors: string[]
   signIn: (page?: Page) => Promise<SignedIn>
 }>({
   consoleErrors: [
     async ({ page }, use) => {
-      const errors: string[] = []
-      page.on('console', (m) => {
-        if (m.type() !== 'error') return
-        const url = m.location().url
-        const path = url ? new URL(url).pathname : ''
-        // A shape answering 409 tells its client to refetch: the protocol, not a fault.
-        if (m.text().includes('status of 409') && path.startsWith('/v1/'))
-          return
-        errors.push(`${m.text()} (${url})`)
-      })
-      page.on('pageerror', (e) =>
-        errors.push(`${e.message} ${e.stack ?? ''}`.slice(0, 1500)),
-      )
+      const errors = collectConsoleErrors(page)
       await use(errors)
       expect(errors, 'console errors').toEqual([])
     },
