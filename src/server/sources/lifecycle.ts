@@ -4,7 +4,7 @@
 import { SOURCE_EVENTS, type SourceEventName } from '../../shared/sources.ts'
 import { ADDRESS_REFUSED } from '../../engine/net/pinned-socket.ts'
 import type { SupervisorStatus } from '../../engine/supervisor.ts'
-import { isSqlState } from '../validation/sqlstate.ts'
+import { isSqlState, isTlsFailure } from '../validation/sqlstate.ts'
 
 export type SourceSnapshot = { state: string; reason: string | null }
 
@@ -39,8 +39,6 @@ export type Transition = SourceSnapshot & {
   event: { name: SourceEventName; details: Record<string, unknown> }
 }
 
-const TLS_CODES = /CERT|SIGNATURE|ALTNAME|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/
-
 // One text for every network failure: a closed port, a filtered one, a host that never answers
 // and a port speaking another protocol must read alike, and socket errors name addresses.
 const UNREACHABLE =
@@ -56,7 +54,7 @@ const REFUSED_ADDRESS =
 function describeConnectionFailure({ code, message, own }: Problem): string {
   if (own) return message
   if (code === ADDRESS_REFUSED) return REFUSED_ADDRESS
-  if (code && TLS_CODES.test(code)) return UNVERIFIED_TLS
+  if (isTlsFailure(code)) return UNVERIFIED_TLS
   if (/does not support SSL/i.test(message)) return NO_TLS
   return UNREACHABLE
 }

@@ -2,12 +2,10 @@
 // cannot tell a closed port from a filtered one. Every text is ours, filled in only with the
 // parsed URL's host, port, user, database and sslmode and the error's code: what the driver
 // or the server said is read to pick a text, never repeated, so it cannot leak the password.
-import { isSqlState } from './sqlstate.ts'
+import { isSqlState, isTlsFailure } from './sqlstate.ts'
 import type { DatabaseTarget } from '../../shared/postgres-url.ts'
 
 export type ConnectionKind = 'normal' | 'replication'
-
-const TLS_CODES = /CERT|SIGNATURE|ALTNAME|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/
 
 /** A short description of why a connection or query failed. */
 export function describeConnectionError(
@@ -38,7 +36,7 @@ export function describeConnectionError(
   }
   if (typeof code === 'string' && isSqlState(code))
     return `The server refused the ${kind === 'replication' ? 'replication ' : ''}connection (SQLSTATE ${code}).`
-  if (typeof code === 'string' && TLS_CODES.test(code))
+  if (isTlsFailure(code))
     return `The server's TLS certificate could not be verified (sslmode=${target.sslmode}).`
   if (/does not support SSL/i.test(message))
     return 'The server does not accept SSL connections; use sslmode=disable or prefer.'
