@@ -20,10 +20,10 @@ let listeners: (() => void)[] = []
 
 // Profiling marks (bench:web:profile) for the page's first read only: a tab open for days
 // would otherwise add two for every screen it shows.
-let marked = { sent: false, answered: false }
-const markOnce = (what: keyof typeof marked, name: string) => {
-  if (marked[what]) return
-  marked = { ...marked, [what]: true }
+const marked = new Set<string>()
+const markOnce = (name: string) => {
+  if (marked.has(name)) return
+  marked.add(name)
   performance.mark(name)
 }
 
@@ -66,7 +66,7 @@ export function useStoreQuery<T extends Record<string, unknown>>(
   // query (the key changed) before the live query has answered gets a read of its own.
   const startRead = (): FirstRead<T> => {
     if (live) return { key, rows: null }
-    markOnce('sent', 'sluice:first-read-sent')
+    markOnce('sluice:first-read-sent')
     // A failed read changes nothing: the live query reports and retries as before.
     return { key, rows: readOnce<T>(pg, sql, params).catch(() => undefined) }
   }
@@ -83,7 +83,7 @@ export function useStoreQuery<T extends Record<string, unknown>>(
     if (!read.rows) return
     let current = true
     void read.rows.then((result) => {
-      markOnce('answered', 'sluice:first-read')
+      markOnce('sluice:first-read')
       if (current && result) setEarly({ key: read.key, result })
     })
     return () => {

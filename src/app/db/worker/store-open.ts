@@ -1,18 +1,30 @@
 // The store's database, opened by the worker once it is elected (store-worker.ts loads this
-// module after its own start, so the reads below have begun before PGlite's code arrives).
+// module after its own start, so Postgres's code and image are on their way before PGlite's
+// code arrives).
 import { PGlite } from '@electric-sql/pglite'
 import { live } from '@electric-sql/pglite/live'
 import { worker } from '@electric-sql/pglite/worker'
 import { electricSync } from '@electric-sql/pglite-sync'
 import { migrateLocal } from '../shared/migrations.ts'
-import { LOCAL_DATABASE } from './store-files.ts'
+import { LOCAL_DATABASE, type StoredFile } from './store-files.ts'
 import { StoreFs } from './store-fs.ts'
 import type { Held } from './direct-request-server.ts'
-import type { EarlyReads } from './store-worker.ts'
 import { STORE_FAILED } from '../shared/worker-messages.ts'
 
+/**
+ * What opening the database waits for; the first two begun as early as the worker likes
+ * (store-worker.ts), the stored files once it is elected.
+ */
+export type EarlyReads = {
+  wasm: Promise<WebAssembly.Module>
+  image: Promise<Blob>
+  stored: Promise<StoredFile[] | null>
+  /** The prebuilt empty database, for a browser that stores none yet. */
+  seed: () => Promise<Blob | undefined>
+}
+
 export type Opening = {
-  /** This worker is elected: what it read ahead if still good, else each read begun now. */
+  /** This worker is elected: what it read ahead, and the stored files, read now. */
   elected: () => EarlyReads
   mark: (name: string) => void
   /** The database is being opened here; `opened` once it is. */

@@ -10,6 +10,7 @@
 import pgliteDataUrl from '@electric-sql/pglite/pglite.data?url'
 import { serveDirectRequests, type Held } from './direct-request-server.ts'
 import { compilePostgres } from './postgres-wasm.ts'
+import type { EarlyReads } from './store-open.ts'
 import {
   LOCAL_DATABASE,
   readStoredFiles,
@@ -96,15 +97,6 @@ function storedFiles(): Promise<StoredFile[] | null> {
     () => {},
   )
   return stored
-}
-
-/** What opening the database waits for; the first two begun as early as this worker likes. */
-export type EarlyReads = {
-  wasm: Promise<WebAssembly.Module>
-  image: Promise<Blob>
-  stored: Promise<StoredFile[] | null>
-  /** The prebuilt empty database, for a browser that stores none yet. */
-  seed: () => Promise<Blob | undefined>
 }
 
 const SEED_URL = '/local-store-seed.tar.gz'
