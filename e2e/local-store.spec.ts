@@ -57,6 +57,47 @@ test('a reload resumes from the local store without refetching snapshots', async
   ).toBe(true)
 })
 
+test("a first visit asks for the user's snapshots while the store opens, once each", async ({
+  page,
+  signIn,
+}) => {
+  const user = await signIn()
+  const requests = shapeRequests(page)
+  await page.goto('/sources')
+  const nav = page.getByRole('navigation', { name: 'Main' })
+  await expect(
+    nav.getByRole('link', { name: `${user.name}'s team` }),
+  ).toBeVisible()
+  await expect
+    .poll(() => new Set(requests.filter(isLive).map((u) => u.pathname)).size)
+    .toBeGreaterThanOrEqual(4)
+  const snapshots = requests
+    .filter((u) => u.searchParams.get('offset') === '-1')
+    .map((u) => u.pathname)
+    .sort()
+  expect(snapshots).toEqual([
+    '/v1/sources',
+    '/v1/team-users',
+    '/v1/teams',
+    '/v1/user/me',
+  ])
+  // Asked by the tab (its own resource timing; the store's worker has its own), while the
+  // worker started Postgres, and not asked again by the worker's sync.
+  const askedByTab = await page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .map((entry) => new URL(entry.name))
+      .filter(
+        (u) =>
+          u.pathname.startsWith('/v1/') &&
+          u.searchParams.get('offset') === '-1',
+      )
+      .map((u) => u.pathname)
+      .sort(),
+  )
+  expect(askedByTab).toEqual(snapshots)
+})
+
 test('signing out and in as someone else shows nothing of the first user', async ({
   page,
   signIn,

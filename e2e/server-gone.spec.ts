@@ -44,11 +44,18 @@ test('a tab notices the server is gone within 3 s, its streams wait for it, and 
     [teamId],
   )
   const page = await context.newPage()
+  // The app registers its service worker once the first screen of data shows; here that is
+  // blocked, and Playwright says so (with the app's warning) in the console. The page's start
+  // is over once that has happened: the lines counted below are the outage's.
+  const registered = page.waitForEvent('console', (message) =>
+    message.text().startsWith('Service worker registration failed'),
+  )
   // The source page follows all five dashboard shapes: user, teams, members, sources, its log.
   await page.goto(`/teams/${teamId}/${source.rows[0]?.id}`)
   const nav = page.getByRole('navigation', { name: 'Main' })
   await expect(nav.getByRole('link', { name: `${name}'s team` })).toBeVisible()
   await expect(page.getByRole('heading', { name: 'watched' })).toBeVisible()
+  await registered
 
   const failed: string[] = []
   const ours: string[] = []

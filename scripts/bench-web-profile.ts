@@ -9,6 +9,7 @@ import {
   signIn,
   trackShapes,
   waitForLiveShapes,
+  waitForStoreSaved,
 } from './bench/web/browser.ts'
 import { Cleanup } from './bench/web/cleanup.ts'
 import { seedSource } from './bench/web/fixtures.ts'
@@ -68,16 +69,19 @@ async function visit(
   context: Awaited<ReturnType<typeof openProfile>>,
   label: string,
   online: boolean,
+  first = false,
 ): Promise<Timeline> {
   const page = await context.newPage()
   const shapes = trackShapes(page)
   try {
     await page.goto('/sources')
     const sighting = await seenText(page, SOURCE_NAME, 60_000)
+    // A visit lasts until its sync has caught up, as a user's would (see visits.ts), and a
+    // first one until its store is written back.
+    if (online) await waitForLiveShapes(shapes)
+    if (first) await waitForStoreSaved(page)
     const t = await timeline(page)
     t['card'] = sighting?.sinceNavigationMs ?? Infinity
-    // A visit lasts until its sync has caught up, as a user's would (see visits.ts).
-    if (online) await waitForLiveShapes(shapes)
     log(
       `${label}: ` +
         Object.entries(t)
@@ -102,7 +106,7 @@ try {
   const context = await openProfile(cleanup, server.url, [SOURCE_NAME], [])
   const user = await signIn(context, server.url)
   await seedSource(server.db, user.email, SOURCE_NAME)
-  await visit(context, 'first', true)
+  await visit(context, 'first', true, true)
   for (let k = 0; k < VISITS; k++) await visit(context, `online ${k + 1}`, true)
   await server.stop()
   for (let k = 0; k < VISITS; k++)

@@ -2,6 +2,7 @@
 // applied, dumped as a tarball the worker loads on a browser's first visit. Creating a database
 // in the browser means running initdb in wasm (about 9 s here); loading the seed takes about 1 s.
 import { PGlite } from '@electric-sql/pglite'
+import { electricSync } from '@electric-sql/pglite-sync'
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { pgliteTarget } from '../src/app/db/shared/pglite-target.ts'
 import { migrate } from '../src/shared/migrations.ts'
@@ -43,8 +44,14 @@ const trimmed = await initial.dumpDataDir('none')
 await initial.close()
 
 // Reopened so the WAL settings apply to the checkpoints that follow.
-const pg = await PGlite.create({ loadDataDir: trimmed })
+const pg = await PGlite.create({
+  loadDataDir: trimmed,
+  extensions: { electric: electricSync() },
+})
 await migrate(pgliteTarget(pg), migrations)
+// pglite-sync's own metadata table, made by pglite-sync: on a first visit its creation (DDL on
+// Postgres's not yet optimized code) was on the way to the first synced rows.
+await pg.electric.initMetadataTables()
 await pg.exec('checkpoint')
 // Segments past the current one were made ahead for reuse (initdb recycles); Postgres creates
 // a segment when it first needs it, so the seed leaves them out.

@@ -7,14 +7,18 @@ import { createRoot } from 'react-dom/client'
 import { showToast, ToastProvider } from './components/toast.tsx'
 import { startStoreEarly } from './db/tab/worker-thread.ts'
 import { startAnalytics, trackPageView } from './lib/analytics.ts'
+import { afterFirstScreen } from './lib/first-screen.ts'
 import { registerServiceWorker } from './lib/service-worker.ts'
 import { router } from './router.tsx'
 import { theme } from './theme.ts'
 
+// A dashboard that never shows its data (an error page, say) still gets its service worker.
+const FIRST_SCREEN_LIMIT_MS = 10_000
+
 // Profiling marks (`sluice:*`) place each step of a visit on the page's timeline (bench:web).
 performance.mark('sluice:main')
 // Before anything else: a returning user's Postgres opens while the app starts.
-startStoreEarly()
+const storeStarted = startStoreEarly()
 const root = document.getElementById('root')
 if (!root) throw new Error('index.html has no #root element')
 
@@ -36,9 +40,15 @@ createRoot(root).render(
 
 startAnalytics()
 
-// In development Vite serves the code and no worker exists (vite.config.ts).
-if (import.meta.env.PROD && 'serviceWorker' in navigator)
-  afterFirstPaint(startServiceWorker)
+// In development Vite serves the code and no worker exists (vite.config.ts). A signed-in
+// visit registers it once its first screen of data shows (lib/first-screen.ts).
+if (import.meta.env.PROD && 'serviceWorker' in navigator) {
+  if (storeStarted)
+    void afterFirstScreen(FIRST_SCREEN_LIMIT_MS).then(() =>
+      afterFirstPaint(startServiceWorker),
+    )
+  else afterFirstPaint(startServiceWorker)
+}
 
 function startServiceWorker() {
   registerServiceWorker({

@@ -42,14 +42,16 @@ describe('local login with no provider configured', () => {
     expect(await me.json()).toEqual(user)
   })
 
-  it('sets a page-readable hint with the session and clears both at logout', async () => {
+  it('sets a page-readable hint naming the user with the session, and clears both at logout', async () => {
     const browser = new Browser(local)
     const response = await browser.postJson('/api/public/auth/local/login', {
       name: 'Ada',
       email: uniqueEmail('hint'),
     })
+    const { id } = (await response.json()) as { id: string }
     const hint = setCookieFor(response, SESSION_HINT_COOKIE)
-    expect(hint?.value).toBe('1')
+    // Whose session it is: the user's id, which grants nothing.
+    expect(hint?.value).toBe(id)
     expect(hint?.attributes.has('httponly')).toBe(false)
     expect(hint?.attributes.get('path')).toBe('/')
     expect(hint?.attributes.get('max-age')).toBe(

@@ -18,10 +18,10 @@ afterEach(() => {
 })
 
 describe('StoreFs write-backs', () => {
-  it('holds the first one a second, however many statements ask', async () => {
+  it('holds the first one three seconds, however many statements ask', async () => {
     const fs = new StoreFs('test')
     const asked = [fs.syncToFs(true), fs.syncToFs(true), fs.syncToFs(true)]
-    await vi.advanceTimersByTimeAsync(999)
+    await vi.advanceTimersByTimeAsync(2999)
     expect(writeBacks).not.toHaveBeenCalled()
     await vi.advanceTimersByTimeAsync(1)
     await Promise.all(asked)
@@ -32,7 +32,7 @@ describe('StoreFs write-backs', () => {
   it('then shares one among the statements of each 200 ms', async () => {
     const fs = new StoreFs('test')
     const first = fs.syncToFs(true)
-    await vi.advanceTimersByTimeAsync(1000)
+    await vi.advanceTimersByTimeAsync(3000)
     await first
     const next = [fs.syncToFs(true), fs.syncToFs(true)]
     await vi.advanceTimersByTimeAsync(199)
@@ -54,7 +54,7 @@ describe('StoreFs write-backs', () => {
       () => new Promise<void>((resolve) => (finishFirst = resolve)),
     )
     const first = fs.syncToFs(true)
-    await vi.advanceTimersByTimeAsync(1000)
+    await vi.advanceTimersByTimeAsync(3000)
     expect(writeBacks).toHaveBeenCalledTimes(1)
     // Flushed while the first is still writing: the second starts when the first is done.
     const flushed = fs.flush()

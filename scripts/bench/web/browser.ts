@@ -104,7 +104,18 @@ export async function waitForLiveShapes(
     () =>
       shapes.live.has('/v1/sources') &&
       [...shapes.requested].every((path) => shapes.live.has(path)),
-    'every shape live',
+    `every shape live (${[...shapes.requested].filter((p) => !shapes.live.has(p)).join(', ')} not yet)`,
+  )
+}
+
+/** The first visit's store written to IndexedDB (first-sync.ts marks it). */
+export async function waitForStoreSaved(page: Page): Promise<void> {
+  await until(
+    async () =>
+      (await page.evaluate(
+        "performance.getEntriesByName('sluice:store-saved').length > 0",
+      )) === true,
+    'the local store to be saved',
   )
 }
 

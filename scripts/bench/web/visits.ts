@@ -7,11 +7,12 @@ import {
   trackShapes,
   waitForControl,
   waitForLiveShapes,
+  waitForStoreSaved,
 } from './browser.ts'
 
 const VISIT_TIMEOUT_MS = 60_000
 
-/** Leaves the profile with the row stored, the worker in control and every shape caught up. */
+/** Leaves the profile with the row stored (and written to IndexedDB), the worker in control and every shape caught up. */
 export async function firstVisit(
   context: BrowserContext,
   sourceName: string,
@@ -24,6 +25,8 @@ export async function firstVisit(
     if (!sighting) throw new Error(`first visit: no "${sourceName}" card`)
     await waitForControl(page)
     await waitForLiveShapes(shapes)
+    // A user stays longer than the moment the first screen takes to be written back.
+    await waitForStoreSaved(page)
     return sighting.sinceNavigationMs
   } finally {
     await page.close()

@@ -9,7 +9,8 @@ export const SESSION_COOKIE = 'sluice_session'
 /**
  * Readable by the page (not HttpOnly), set and cleared with the session cookie: tells the app
  * a session may exist, so a signed-out visit does not ask who is signed in only to be told
- * 401. It grants nothing; the session cookie alone is checked.
+ * 401, and whose it is (the user's id), so a repeat visit can show that user's last screen
+ * while the server is asked. It grants nothing; the session cookie alone is checked.
  */
 export const SESSION_HINT_COOKIE = 'sluice_signed_in'
 const bindingCookie = (provider: string) => `sluice_oauth_${provider}`
@@ -21,7 +22,11 @@ export function readSessionCookie(c: Context<AppEnv>): string | undefined {
   return getCookie(c, SESSION_COOKIE)
 }
 
-export function setSessionCookie(c: Context<AppEnv>, token: string): void {
+export function setSessionCookie(
+  c: Context<AppEnv>,
+  token: string,
+  userId: string,
+): void {
   setCookie(c, SESSION_COOKIE, token, {
     httpOnly: true,
     sameSite: 'Lax',
@@ -29,7 +34,7 @@ export function setSessionCookie(c: Context<AppEnv>, token: string): void {
     secure: secure(c),
     maxAge: Math.floor(SESSION_ABSOLUTE_MS / 1000),
   })
-  setCookie(c, SESSION_HINT_COOKIE, '1', {
+  setCookie(c, SESSION_HINT_COOKIE, userId, {
     sameSite: 'Lax',
     path: '/',
     secure: secure(c),

@@ -55,7 +55,7 @@ async function startSession(c: Context<AppEnv>, identity: IdentityInput) {
   const previous = await resolveSession(db, readSessionCookie(c))
   if (previous) await deleteSession(db, previous.sessionId)
   const user = await signInIdentity(db, identity)
-  setSessionCookie(c, await createSession(db, user.id))
+  setSessionCookie(c, await createSession(db, user.id), user.id)
   c.var.deps.log.info(`signed in user ${user.id} via ${identity.provider}`)
   return user
 }

@@ -8,6 +8,14 @@ export const STORE_MARKS = 'sluice-store-marks'
  * that holds the database: now if it does, or once it is elected).
  */
 export const START_SYNC = 'sluice-start-sync'
+/**
+ * Tab to worker: `userId` is signed in and this browser has not synced their data yet. The
+ * tab is asking for their shapes' snapshots (PREFETCHED_SHAPE follows for each), and the
+ * worker, once it holds the opened database, makes it theirs and starts the sync.
+ */
+export const FIRST_SYNC = 'sluice-first-sync'
+/** Tab to worker: one of those snapshots, `{ url, answer }` (shared/prefetch.ts). */
+export const PREFETCHED_SHAPE = 'sluice-prefetched-shape'
 /** Worker to tab: the server refused the session of the data the store held (sync.ts). */
 export const STORE_SESSION_REFUSED = 'sluice-session-refused'
 

@@ -6,11 +6,17 @@
 // once with a plain query, sent while the screen renders, before any live query has begun;
 // those rows show until the live query's own arrive (and from then on only the live ones).
 //
+// Before even that, a repeat visit shows the rows each read showed last time (last-screen.ts),
+// and each answer of the store is kept for the next.
+//
 // The sync's start-up (a dozen statements) would also queue ahead of those reads in the one
-// Postgres they share: hooks count their first result here, and the sync waits for the count.
+// Postgres they share: hooks count their first answer from the store here, and the sync waits
+// for the count.
 import { useLiveQuery, usePGlite } from '@electric-sql/pglite-react'
 import { useEffect, useRef, useState } from 'react'
 import { readOnce } from './direct-requests.ts'
+import { keepRows, lastRows } from './last-screen.ts'
+import { reportFirstScreen } from '../../lib/first-screen.ts'
 
 let waiting = 0
 // No hook has rendered yet: the first screen has not begun, so its reads are not done either
@@ -34,6 +40,7 @@ function countHook() {
 
 function settle() {
   if (waiting > 0 || !rendered) return
+  reportFirstScreen()
   const ready = listeners
   listeners = []
   for (const listener of ready) listener()
@@ -48,6 +55,7 @@ export function firstReadsShown(): Promise<void> {
 }
 
 type Rows<T> = { rows: T[] }
+type Early<T> = { key: string; result: Rows<T>; remembered?: boolean }
 type FirstRead<T> = { key: string; rows: Promise<Rows<T> | undefined> | null }
 
 /** A live query whose first rows come from a one-off read started during the first render. */
@@ -58,7 +66,11 @@ export function useStoreQuery<T extends Record<string, unknown>>(
   const pg = usePGlite()
   const key = JSON.stringify([sql, params])
   const counted = useRef<{ done: boolean } | null>(null)
-  const [early, setEarly] = useState<{ key: string; result: Rows<T> }>()
+  // Until the store answers, what this read showed on the last visit (last-screen.ts).
+  const [early, setEarly] = useState<Early<T> | undefined>(() => {
+    const rows = lastRows(key)
+    return rows && { key, result: { rows: rows as T[] }, remembered: true }
+  })
   const live = useLiveQuery<T>(sql, params)
 
   // Started during render, not in an effect: every hook of the screen sends its read before
@@ -92,6 +104,11 @@ export function useStoreQuery<T extends Record<string, unknown>>(
   }, [read])
 
   const result = live ?? (early?.key === key ? early.result : undefined)
+  // The store's own answers are what the next visit starts from.
+  const fromStore = live ?? (early?.remembered ? undefined : result)
+  useEffect(() => {
+    if (fromStore) keepRows(key, fromStore.rows)
+  }, [key, fromStore])
   useEffect(() => {
     const token = counted.current
     const finish = () => {
@@ -100,11 +117,12 @@ export function useStoreQuery<T extends Record<string, unknown>>(
       waiting--
       settle()
     }
-    if (result) finish()
+    // The store's first answer: remembered rows do not count, the store has not yet served.
+    if (fromStore) finish()
     return () => {
       // Unmounted before its first result: it no longer holds the sync back.
-      if (!result) finish()
+      if (!fromStore) finish()
     }
-  }, [result])
+  }, [fromStore])
   return result
 }

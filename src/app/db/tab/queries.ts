@@ -2,6 +2,7 @@
 import { authUserSchema } from '../../../shared/entities.ts'
 import { api, ApiError } from '../../lib/api.ts'
 import { forgetSessionHint, mayBeSignedIn } from '../../lib/session-hint.ts'
+import { syncedFor } from './hints.ts'
 
 /** The signed-in user; an ApiError 401 when there is none (asked only if one may exist). */
 export async function fetchAuthUser() {
@@ -29,6 +30,9 @@ export async function fetchSessionUser(): Promise<string | null> {
 
 /** Who the local store belongs to: the user last signed in on this browser, if any. */
 export async function lastSignedIn(): Promise<string | null> {
+  // Known without opening the store once its data is synced for them (hints.ts).
+  const synced = syncedFor()
+  if (synced) return synced
   const { openStore, localOwner } = await import('./store.ts')
   return localOwner(await openStore()).catch(() => null)
 }

@@ -4,13 +4,28 @@ import { live, type LiveNamespace } from '@electric-sql/pglite/live'
 import { PGliteWorker } from '@electric-sql/pglite/worker'
 import { whenTrue } from '../shared/await-txid.ts'
 import { readOnce } from './direct-requests.ts'
-import { rememberStore, rememberSyncedFor } from './hints.ts'
-import { START_SYNC } from '../shared/worker-messages.ts'
+import { rememberStore, rememberSyncedFor, syncedFor } from './hints.ts'
+import { claimOwner } from '../shared/local-owner.ts'
+import { FIRST_SYNC, START_SYNC } from '../shared/worker-messages.ts'
+import { prefetchShapes } from './shape-prefetch.ts'
 import { startWorkerThread } from './worker-thread.ts'
 
 export type LocalStore = PGliteWorker & { live: LiveNamespace }
 
+let handle: LocalStore | null = null
 let opening: Promise<LocalStore> | null = null
+
+/**
+ * The store, open or not: its statements wait until it is (a screen showing the last visit's
+ * rows renders with it before that, see last-screen.ts). openStore says when it is, or why not.
+ */
+export function storeHandle(): LocalStore {
+  // Usually started at boot already (main.tsx); then this returns the running thread.
+  handle ??= new PGliteWorker(startWorkerThread().port, {
+    extensions: { live },
+  }) as LocalStore
+  return handle
+}
 
 export function openStore(): Promise<LocalStore> {
   opening ??= start()
@@ -18,12 +33,8 @@ export function openStore(): Promise<LocalStore> {
 }
 
 async function start(): Promise<LocalStore> {
-  // Usually started at boot already (main.tsx); then this returns the running thread.
-  const { port, failed } = startWorkerThread()
-  const pg = await Promise.race([
-    PGliteWorker.create(port, { extensions: { live } }),
-    failed,
-  ])
+  const { failed } = startWorkerThread()
+  const pg = storeHandle()
   await Promise.race([pg.waitReady, failed])
   performance.mark('sluice:pglite-ready')
   // PGliteWorker's own first query (its array types) holds the worker's lock and needs this
@@ -32,7 +43,7 @@ async function start(): Promise<LocalStore> {
   // typically, over 1 s at worst). A query queued behind it returns once it is done, and
   // costs little on an idle main thread.
   await pg.query('select 1')
-  return pg as unknown as LocalStore
+  return pg
 }
 
 /**
@@ -44,17 +55,27 @@ export function startSyncing(): void {
   startWorkerThread().post({ type: START_SYNC }, [])
 }
 
+/**
+ * `userId` is signed in. Unless this browser has synced their data before, this tab asks for
+ * their shapes' snapshots while Postgres starts (shape-prefetch.ts), and the worker makes the
+ * store theirs as soon as it opens and starts the sync then, without waiting for this tab.
+ */
+export function startFirstSync(userId: string): void {
+  if (syncedFor() === userId) return
+  // Whatever it said, the store does not hold this user's synced data.
+  rememberSyncedFor(null)
+  const { post } = startWorkerThread()
+  post({ type: FIRST_SYNC, userId }, [])
+  void prefetchShapes(post)
+}
+
 /** Makes the store hold this user's data; the sync empties it if it held another's. */
 export async function claimStore(userId: string): Promise<LocalStore> {
   const pg = await openStore()
-  // Usually it already is theirs: a read then, not a write.
+  // Usually it already is theirs: one direct read then.
   if ((await localOwner(pg)) !== userId) {
     rememberSyncedFor(null)
-    await pg.query(
-      `insert into local_owner (user_id) values ($1)
-       on conflict (singleton) do update set user_id = excluded.user_id`,
-      [userId],
-    )
+    await claimOwner(pg, userId)
   }
   rememberStore(true)
   return pg

@@ -109,8 +109,10 @@ function replayingPort(worker: Worker, heard: MessageEvent[]): Worker {
 /**
  * At boot: a browser that holds a store or a session starts Postgres at once, in parallel with
  * the app's own start-up and the session check (index.html has usually done so already). A
- * signed-out visit never loads it.
+ * signed-out visit never loads it. Answers whether it started.
  */
-export function startStoreEarly(): void {
-  if (bootStore(storeWorkerUrl, BOOT_HINTS)) startWorkerThread()
+export function startStoreEarly(): boolean {
+  if (!bootStore(storeWorkerUrl, BOOT_HINTS)) return false
+  startWorkerThread()
+  return true
 }

@@ -18,12 +18,25 @@ type StoredEntry = {
   link?: string
 }
 
+/** Whether this browser holds the store's IndexedDB database (a hint: it may change). */
+export async function storeExists(dataDir: string): Promise<boolean> {
+  const name = mountPath(dataDir)
+  try {
+    return (await indexedDB.databases()).some((db) => db.name === name)
+  } catch {
+    return true
+  }
+}
+
+/** Where PGlite mounts the store's files (IDBFS's paths; Postgres's data directory links here). */
+export const mountPath = (dataDir: string): string => `${MOUNT_ROOT}/${dataDir}`
+
 /** Every stored entry with its path, in path order; null when the database does not exist. */
 export async function readStoredFiles(
   dataDir: string,
 ): Promise<StoredFile[] | null> {
   const db = await new Promise<IDBDatabase | null>((resolve, reject) => {
-    const request = indexedDB.open(`${MOUNT_ROOT}/${dataDir}`, IDBFS_VERSION)
+    const request = indexedDB.open(mountPath(dataDir), IDBFS_VERSION)
     // Not there (or an older layout): leave creating it to IDBFS.
     request.onupgradeneeded = () => request.transaction?.abort()
     request.onsuccess = () => resolve(request.result)

@@ -11,14 +11,18 @@
 // worker thread that also answers queries. Statements arriving within WRITE_BACK_DELAY_MS
 // share one write-back, and the first waits longer: Postgres's start-up, the migrations check
 // and the first screen's reads change nothing that needs keeping, and they are what a visit
-// waits for. What a closed tab can lose grows from "the statements of the last moment" to that
-// long; a write-back is one IndexedDB transaction, so the store is always a consistent earlier
+// waits for. A first visit's sync does change everything (the whole seed is new to IndexedDB,
+// about 9 MB), and its write-back, run while the first screen reads, delayed that screen by up
+// to 0.3 s: the tab asks for it (flush) once that screen shows, and the delay only has to
+// outlast that. What a closed tab can lose grows from "the statements of the last moment" to
+// that long; a write-back is one IndexedDB transaction, so the store is always a consistent earlier
 // state, and the sync fetches what is missing again.
 import { IdbFs } from '@electric-sql/pglite'
-import { readStoredFiles, type StoredFile } from './store-files.ts'
+import type { SeedFile } from './seed-files.ts'
+import { mountPath, readStoredFiles, type StoredFile } from './store-files.ts'
 
 const WRITE_BACK_DELAY_MS = 200
-const FIRST_WRITE_BACK_DELAY_MS = 1_000
+const FIRST_WRITE_BACK_DELAY_MS = 3_000
 
 export class StoreFs extends IdbFs {
   // The next write-back, and how to start it before its time; the one in progress.
@@ -26,11 +30,20 @@ export class StoreFs extends IdbFs {
   #running: Promise<void> = Promise.resolve()
   #delay = FIRST_WRITE_BACK_DELAY_MS
   #stored: Promise<StoredFile[] | null> | null
+  #seed: (() => Promise<SeedFile[] | undefined>) | null
 
-  /** `stored`: the files, if their reading has begun already (readStoredFiles). */
-  constructor(dataDir: string, stored?: Promise<StoredFile[] | null>) {
+  /**
+   * `stored`: the files, if their reading has begun already (readStoredFiles). `seed`: what a
+   * new store starts from (seed-files.ts); without it, PGlite runs initdb.
+   */
+  constructor(
+    dataDir: string,
+    stored?: Promise<StoredFile[] | null>,
+    seed?: () => Promise<SeedFile[] | undefined>,
+  ) {
     super(dataDir)
     this.#stored = stored ?? null
+    this.#seed = seed ?? null
   }
 
   /** Starts reading the stored files; resolves to whether this browser holds any. */
@@ -44,8 +57,14 @@ export class StoreFs extends IdbFs {
     const files = await this.#stored
     // From here on the files live in Postgres's memory only.
     this.#stored = null
-    // A new store (no database, or nothing in it yet): IDBFS creates what it needs.
-    if (!files?.length) return super.initialSyncFs()
+    // A new store (no database, or nothing in it yet): IDBFS creates what it needs (and
+    // leaves in memory only what IndexedDB holds), then the seed's files go in.
+    if (!files?.length) {
+      await super.initialSyncFs()
+      const seed = await this.#seed?.()
+      if (seed) this.#writeSeed(seed)
+      return
+    }
     const fs = this.pg!.Module.FS
     // IndexedDB gives string keys in order, so every directory comes before what it holds.
     for (const [path, entry] of files) {
@@ -57,6 +76,28 @@ export class StoreFs extends IdbFs {
       fs.chmod(path, entry.mode)
       const time = entry.timestamp.getTime()
       fs.utime(path, time, time)
+    }
+  }
+
+  // As PGlite's own tarball loader writes them: default modes, the archive's times.
+  #writeSeed(seed: SeedFile[]) {
+    const fs = this.pg!.Module.FS
+    const root = mountPath(this.dataDir!)
+    const made = new Set<string>()
+    const directory = (path: string) => {
+      if (made.has(path)) return
+      fs.mkdirTree(path)
+      made.add(path)
+    }
+    for (const file of seed) {
+      const path = `${root}/${file.path}`
+      if (!file.contents) {
+        directory(path)
+        continue
+      }
+      directory(path.slice(0, path.lastIndexOf('/')))
+      fs.writeFile(path, file.contents, { canOwn: true })
+      fs.utime(path, file.mtimeMs, file.mtimeMs)
     }
   }
 

@@ -6,6 +6,7 @@ import { live } from '@electric-sql/pglite/live'
 import { worker } from '@electric-sql/pglite/worker'
 import { electricSync } from '@electric-sql/pglite-sync'
 import { migrateLocal } from '../shared/migrations.ts'
+import type { SeedFile } from './seed-files.ts'
 import { LOCAL_DATABASE, type StoredFile } from './store-files.ts'
 import { StoreFs } from './store-fs.ts'
 import type { Held } from './direct-request-server.ts'
@@ -20,7 +21,7 @@ export type EarlyReads = {
   image: Promise<Blob>
   stored: Promise<StoredFile[] | null>
   /** The prebuilt empty database, for a browser that stores none yet. */
-  seed: () => Promise<Blob | undefined>
+  seed: () => Promise<SeedFile[] | undefined>
 }
 
 export type Opening = {
@@ -38,7 +39,7 @@ export function openWhenElected(opening: Opening): void {
     async init() {
       try {
         const reads = opening.elected()
-        const fs = new StoreFs(LOCAL_DATABASE, reads.stored)
+        const fs = new StoreFs(LOCAL_DATABASE, reads.stored, reads.seed)
         const database = open(fs, reads, opening.mark)
         opening.holding({ database, flush: () => fs.flush() })
         const pg = await database
@@ -66,11 +67,11 @@ async function open(
   reads: EarlyReads,
   mark: (name: string) => void,
 ): Promise<PGlite> {
-  // A browser without a stored database gets the seed.
-  const [wasm, image, seed] = await Promise.all([
+  // A browser without a stored database gets the seed (store-fs.ts).
+  const [wasm, image] = await Promise.all([
     reads.wasm,
     reads.image,
-    fs.preload().then((stored) => (stored ? undefined : reads.seed())),
+    fs.preload(),
   ])
   const pg = await PGlite.create({
     fs,
@@ -81,7 +82,6 @@ async function open(
     extensions: { live, electric: electricSync() },
     pgliteWasmModule: wasm,
     fsBundle: image,
-    loadDataDir: seed,
   })
   mark('postgres-up')
   await migrateLocal(pg)

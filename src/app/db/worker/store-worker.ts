@@ -10,13 +10,20 @@
 import pgliteDataUrl from '@electric-sql/pglite/pglite.data?url'
 import { serveDirectRequests, type Held } from './direct-request-server.ts'
 import { compilePostgres } from './postgres-wasm.ts'
+import { readSeed } from './seed-files.ts'
+import { expectPrefetch, prefetched } from './shape-prefetch.ts'
+import type { PrefetchedAnswer } from '../shared/prefetch.ts'
+import { claimOwner } from '../shared/local-owner.ts'
 import type { EarlyReads } from './store-open.ts'
 import {
   LOCAL_DATABASE,
   readStoredFiles,
+  storeExists,
   type StoredFile,
 } from './store-files.ts'
 import {
+  FIRST_SYNC,
+  PREFETCHED_SHAPE,
   START_SYNC,
   STORE_MARKS,
   STORE_SESSION_REFUSED,
@@ -62,30 +69,57 @@ let held: Held | null = null
 // the start: a message that arrives before a listener is lost.
 serveDirectRequests(self, () => held)
 
-// The sync starts once this worker holds the database and its tab has asked (the tab asks
-// after its first screen shows what the store held, which the sync's start would delay).
+// The sync starts once this worker holds the database and its tab has asked: after its first
+// screen shows what the store held (START_SYNC; the sync's start would delay that screen), or
+// at once on a first visit (FIRST_SYNC), when there is nothing to show until the sync has run.
 let syncWanted = false
 let opened = false
 let syncing = false
-self.addEventListener('message', (event: MessageEvent<{ type?: string }>) => {
-  if (event.data?.type !== START_SYNC) return
-  syncWanted = true
-  void startSyncIfWanted()
-})
+self.addEventListener(
+  'message',
+  (
+    event: MessageEvent<{
+      type?: string
+      userId?: string
+      url?: string
+      answer?: PrefetchedAnswer
+    }>,
+  ) => {
+    const { type, userId, url, answer } = event.data ?? {}
+    if (type === PREFETCHED_SHAPE && url) return prefetched(url, answer ?? null)
+    if (type === FIRST_SYNC && userId) {
+      expectPrefetch(userId)
+      firstOwner = userId
+      // The sync's code, too, is wanted as soon as Postgres is up.
+      void syncCode()
+    } else if (type === START_SYNC) screenShown()
+    else return
+    syncWanted = true
+    void startSyncIfWanted()
+  },
+)
+// A first visit's user (FIRST_SYNC): the store is made theirs before the sync starts.
+let firstOwner: string | null = null
+// START_SYNC came: the tab's first screen is up.
+let screenShown: () => void = () => {}
+const firstScreen = new Promise<void>((resolve) => (screenShown = resolve))
+
+let syncModule: ReturnType<typeof loadSync> | null = null
+const loadSync = () => import('./sync.ts')
+const syncCode = () => (syncModule ??= loadSync())
 
 async function startSyncIfWanted() {
   if (!held || !opened || !syncWanted || syncing) return
   syncing = true
-  const [pg, { startSync }] = await Promise.all([
-    held.database,
-    import('./sync.ts'),
-  ])
+  const [pg, { startSync }] = await Promise.all([held.database, syncCode()])
+  if (firstOwner) await claimOwner(pg, firstOwner)
   mark('sync-start')
   sendMarks()
   startSync(
     pg as unknown as Parameters<typeof startSync>[0],
     self.location.origin,
     () => postMessage({ type: STORE_SESSION_REFUSED }),
+    firstScreen,
   )
 }
 
@@ -101,8 +135,15 @@ function storedFiles(): Promise<StoredFile[] | null> {
 
 const SEED_URL = '/local-store-seed.tar.gz'
 
-/** What never changes between visits: Postgres's code and its file-system image. */
+/**
+ * What never changes between visits: Postgres's code and its file-system image; and, in a
+ * browser with no store yet, the seed.
+ */
 function readAhead(): Pick<EarlyReads, 'wasm' | 'image'> {
+  // A failure here is met again, and reported, when opening asks for the seed.
+  storeExists(LOCAL_DATABASE)
+    .then((exists) => (exists ? undefined : seed()))
+    .catch(() => {})
   return {
     wasm: compilePostgres().finally(() => mark('compiled')),
     image: fetch(pgliteDataUrl)
@@ -111,11 +152,13 @@ function readAhead(): Pick<EarlyReads, 'wasm' | 'image'> {
   }
 }
 
-// A browser's first visit loads it instead of running initdb in wasm.
-async function seed(): Promise<Blob | undefined> {
-  const response = await fetch(SEED_URL)
-  return response.ok ? response.blob() : undefined
-}
+// A browser's first visit starts from it (seed-files.ts); asked for once.
+let seedRead: ReturnType<typeof readSeed> | null = null
+const seed = () =>
+  (seedRead ??= readSeed(SEED_URL).catch((error: unknown) => {
+    seedRead = null
+    throw error
+  }))
 
 async function asBlob(response: Response): Promise<Blob> {
   if (!response.ok) throw new Error(`${response.url}: ${response.status}`)

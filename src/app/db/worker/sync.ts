@@ -11,6 +11,11 @@ import type { ChangeMessage, Row } from '@electric-sql/client'
 import { liveShape, liveSyncFetch } from '../../lib/live-sync.ts'
 import { announceSessionEnded } from '../../lib/session-signal.ts'
 import { eventLogFetch, REMOVAL_HOLD_MS } from './event-log-fetch.ts'
+import {
+  keepPrefetchedFor,
+  prefetchedOr,
+  prefetchedTeamIds,
+} from './shape-prefetch.ts'
 import { whenTrue } from '../shared/await-txid.ts'
 
 export type SyncedPg = PGliteInterface & {
@@ -33,13 +38,20 @@ const SYNCED_TABLES = [
 /**
  * `sessionRefused`: the server refused the owner's session and the store is nobody's now; the
  * tab forgets it kept a store (its hints live in localStorage, which a worker cannot reach).
+ * `screenShown`: the tab's first screen is up (a first visit's lists wait for it, below).
  */
 export function startSync(
   pg: SyncedPg,
   origin: string,
   sessionRefused: () => void,
+  screenShown: Promise<void>,
 ): void {
   const url = (path: string) => new URL(path, origin).toString()
+  // The owner's and their teams' shapes: a first visit asked for their snapshots already.
+  const ownShape = (path: string) => ({
+    ...liveShape(url(path)),
+    fetchClient: prefetchedOr(liveSyncFetch),
+  })
   const running = new Map<string, Subscription>()
 
   const follow = async (key: string, shapes: Shapes) => {
@@ -138,6 +150,7 @@ export function startSync(
   let owner: string | null | undefined
   async function switchOwner(next: string | null) {
     if (owner === undefined) owner = await previousOwner()
+    keepPrefetchedFor(next)
     if (next !== owner) {
       for (const key of [...running.keys()]) unfollow(key)
       await pg.transaction(async (tx) => {
@@ -150,13 +163,13 @@ export function startSync(
     if (!next) return
     await follow(`user:${next}`, {
       users: {
-        shape: liveShape(url('/v1/user/me')),
+        shape: ownShape('/v1/user/me'),
         ...scoped('users', 'id', next),
       },
     })
     await follow(`teams:${next}`, {
       user_teams: {
-        shape: liveShape(url('/v1/teams')),
+        shape: ownShape('/v1/teams'),
         ...scoped('user_teams', 'user_id', next),
       },
     })
@@ -182,11 +195,11 @@ export function startSync(
   const followTeams = (teamIds: string[]) =>
     followEach('team', teamIds, (teamId) => ({
       sources: {
-        shape: liveShape(url(`/v1/sources?team_id=${teamId}`)),
+        shape: ownShape(`/v1/sources?team_id=${teamId}`),
         ...scoped('sources', 'team_id', teamId),
       },
       team_members: {
-        shape: liveShape(url(`/v1/team-users?team_id=${teamId}`)),
+        shape: ownShape(`/v1/team-users?team_id=${teamId}`),
         ...scoped('team_members', 'team_id', teamId),
       },
     }))
@@ -231,7 +244,14 @@ export function startSync(
       'select user_id from local_owner',
     )
     await switchOwner(rows[0]?.user_id ?? null)
-    watchLists()
+    // A first visit's teams, as prefetched: their lists start now, not once the team list has
+    // landed and its live query has answered. The live queries, whose set-up took a third of
+    // a second of this worker on a first visit (while the first screen's reads waited), then
+    // start once that screen shows, and confirm the list or correct it.
+    const prefetchedTeams = owner ? await prefetchedTeamIds() : []
+    if (!prefetchedTeams.length) return watchLists()
+    await followTeams(prefetchedTeams)
+    void screenShown.then(() => serial(async () => watchLists()))
   })
   function watchLists() {
     void pg.live.query<{ user_id: string }>(

@@ -70,10 +70,13 @@ export function SourceCard({ source }: { source: Source }) {
               <Typography variant="body2" sx={mono}>
                 {maskSecret(source.source_secret)}
               </Typography>
-              <CopyButton
-                value={source.source_secret}
-                label="Copy Source Secret"
-              />
+              {/* Blank while the card shows the last visit's rows (db/tab/last-screen.ts). */}
+              {source.source_secret && (
+                <CopyButton
+                  value={source.source_secret}
+                  label="Copy Source Secret"
+                />
+              )}
             </Field>
             <Field label="State">
               <StateBadge state={display.state} color={display.color} />

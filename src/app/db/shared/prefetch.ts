@@ -1,0 +1,49 @@
+// What the tab and the store's worker share about a first visit's prefetched snapshots
+// (worker/shape-prefetch.ts explains the prefetch).
+
+/** An answer as the tab hands it over; null when there was no snapshot to keep. */
+export type PrefetchedAnswer = {
+  status: number
+  headers: [string, string][]
+  body: ArrayBuffer
+} | null
+
+/**
+ * A stream's first request and its prefetch name the same shape by path and team (`url`
+ * absolute, or a path).
+ */
+export function prefetchKey(url: string): string {
+  const { pathname, searchParams } = new URL(url, 'http://prefetch.invalid')
+  return `${pathname}?${searchParams.get('team_id') ?? ''}`
+}
+
+/** The owner's shapes, asked for at once. */
+export const USER_PATH = '/v1/user/me'
+export const TEAMS_PATH = '/v1/teams'
+
+// Past this many teams the rest are asked for by the sync itself, as before.
+const TEAMS_AT_MOST = 20
+
+/** Each team's shapes, for the teams a /v1/teams snapshot lists: asked for once it is in. */
+export function teamPaths(teamsSnapshot: ArrayBuffer): string[] {
+  return teamIdsIn(teamsSnapshot)
+    .slice(0, TEAMS_AT_MOST)
+    .flatMap((teamId) => {
+      const team = encodeURIComponent(teamId)
+      return [`/v1/sources?team_id=${team}`, `/v1/team-users?team_id=${team}`]
+    })
+}
+
+/** The team ids in a /v1/teams snapshot (a JSON array of Electric's messages), in order. */
+export function teamIdsIn(body: ArrayBuffer): string[] {
+  try {
+    const messages = JSON.parse(new TextDecoder().decode(body)) as {
+      value?: { team_id?: unknown }
+    }[]
+    return messages.flatMap((message) =>
+      typeof message.value?.team_id === 'string' ? [message.value.team_id] : [],
+    )
+  } catch {
+    return []
+  }
+}
