@@ -49,7 +49,7 @@ export function parseProtocol(
 }
 
 /** `params[1]=..&params[2]=..` (or `params=` as a JSON array): keys must be exactly 1..n. */
-function parseParams(query: URLSearchParams, errors: Errors): string[] {
+export function parseParams(query: URLSearchParams, errors: Errors): string[] {
   const found = new Map<number, string>()
   for (const [key, value] of query) {
     const m = /^params\[(\d+)\]$/.exec(key)

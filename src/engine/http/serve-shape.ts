@@ -50,8 +50,14 @@ export function jsonResponse(
   })
 }
 
+/** Electric's 400 body: the errors of each parameter, by name. */
+export const invalidBody = (errors: Record<string, string[]>) => ({
+  message: 'Invalid request',
+  errors,
+})
+
 export const invalid = (errors: Record<string, string[]>) =>
-  jsonResponse(400, { message: 'Invalid request', errors })
+  jsonResponse(400, invalidBody(errors))
 
 function mustRefetch(handle: string) {
   return jsonResponse(409, [{ headers: { control: 'must-refetch' } }], {

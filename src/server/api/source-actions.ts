@@ -2,13 +2,11 @@
 // forget), mounted by the sources router (sources.ts). Every call checks membership first:
 // another team's source answers exactly like a missing one.
 import type { Context } from 'hono'
-import { idSchema } from '../../shared/entities.ts'
 import {
   renameSourceRequestSchema,
   restartSourceRequestSchema,
   SOURCE_EVENTS,
 } from '../../shared/sources.ts'
-import { findMemberSource } from '../control/sources.ts'
 import type { AppEnv } from '../http/context.ts'
 import { readJson } from '../http/json.ts'
 import {
@@ -18,32 +16,14 @@ import {
   renameSource,
   type SourceEvent,
 } from '../sources/actions.ts'
+import { memberSource, notRunning, sourceNotFound } from './member-source.ts'
 
 type C = Context<AppEnv>
-
-const NOT_FOUND = { message: 'Source not found' }
-const RETRY_AFTER_SECONDS = '5'
-
-async function memberSource(c: C) {
-  const id = idSchema.safeParse(c.req.param('id'))
-  if (!id.success) return null
-  return findMemberSource(c.var.deps.db, c.var.user.id, id.data)
-}
-
-const notRunning = (c: C) =>
-  c.json(
-    {
-      message:
-        'The source is not running on this server yet. Try again shortly.',
-    },
-    503,
-    { 'retry-after': RETRY_AFTER_SECONDS },
-  )
 
 /** PATCH /:id. Any member may rename, a deleted source too: the name is only a label. */
 export async function renameRoute(c: C) {
   const source = await memberSource(c)
-  if (!source) return c.json(NOT_FOUND, 404)
+  if (!source) return sourceNotFound(c)
   const body = await readJson(c, renameSourceRequestSchema)
   if (!body.success) return body.response
   const { name } = body.data
@@ -54,7 +34,7 @@ export async function renameRoute(c: C) {
 /** POST /:id/restart, with `clear_cache` to clear the shapes instead. */
 export async function restartRoute(c: C) {
   const source = await memberSource(c)
-  if (!source) return c.json(NOT_FOUND, 404)
+  if (!source) return sourceNotFound(c)
   // The dashboard always sends a body; a bare POST means a plain restart.
   const body =
     c.req.header('content-type') === undefined
@@ -89,7 +69,7 @@ export async function restartRoute(c: C) {
 /** DELETE /:id; with `force_delete=true`, forgets a source in error without touching its database. */
 export async function deleteRoute(c: C) {
   const source = await memberSource(c)
-  if (!source) return c.json(NOT_FOUND, 404)
+  if (!source) return sourceNotFound(c)
   const runtime = c.var.deps.sources
   if (c.req.query('force_delete') === 'true') {
     const txid = await forgetSource(c.var.deps.db, source.id)

@@ -1,6 +1,8 @@
 // /api/v1/sources: the signed-in user's sources over REST (spec §7). Listing serves API
-// clients (the dashboard reads sources through its shapes); adding is source-create.ts, and
-// the /:id actions (rename, restart or clear the cache, delete or forget) source-actions.ts.
+// clients (the dashboard reads sources through its shapes); adding is source-create.ts, the
+// /:id actions (rename, restart or clear the cache, delete or forget) source-actions.ts, and
+// the shape explorer's reads of a source's database (/:id/schema, /:id/count)
+// source-explorer.ts.
 import { Hono } from 'hono'
 import { requireUser } from '../auth/middleware.ts'
 import { listSources } from '../control/sources.ts'
@@ -9,6 +11,7 @@ import type { RateLimiter } from '../http/rate-limit.ts'
 import type { DatabaseCheckSettings } from '../validation/settings.ts'
 import { deleteRoute, renameRoute, restartRoute } from './source-actions.ts'
 import { createSourceRoute } from './source-create.ts'
+import { countRoute, schemaRoute } from './source-explorer.ts'
 
 /** `creates`: the rate of creates, counted per user and per team. */
 export function sourceRoutes(
@@ -24,4 +27,6 @@ export function sourceRoutes(
     .patch('/:id', renameRoute)
     .post('/:id/restart', restartRoute)
     .delete('/:id', deleteRoute)
+    .get('/:id/schema', schemaRoute)
+    .get('/:id/count', countRoute)
 }

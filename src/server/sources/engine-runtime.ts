@@ -2,6 +2,8 @@
 // on start, every poll and every kick it attaches the sources it can claim, removes deleted
 // ones (slot and publication on the user's database, then the row), and lets go of rows that
 // vanished. Supervisor reports become source states and events through the pure lifecycle.
+// It also holds the shape explorer's small pool per active source (explorer-pools.ts) and
+// closes it when the source stops being active or leaves this server.
 import type { ShapeDatabase } from '../../engine/database.ts'
 import type { Engine } from '../../engine/engine.ts'
 import type { HostPinner } from '../../engine/net/pinned-socket.ts'
@@ -25,6 +27,12 @@ import { openPassword } from '../crypto/source-passwords.ts'
 import type { Logger } from '../log.ts'
 import { SourceClaims } from './claims.ts'
 import { problemOf, roleOf, withPassword } from './connection-url.ts'
+import {
+  DEFAULT_EXPLORER_LIMITS,
+  ExplorerPools,
+  type ExplorerLimits,
+  type SourceExplorer,
+} from './explorer-pools.ts'
 import { dropReplication } from './removal.ts'
 import {
   deleteSourceRow,
@@ -53,6 +61,8 @@ export type EngineRuntimeOptions = {
   /** How long after a failed slot removal it is tried again: 30 s. */
   dropRetryMs?: number
   healthLimits?: HealthLimits
+  /** The shape explorer's time limits (explorer-pools.ts); tests shorten them. */
+  explorer?: Partial<ExplorerLimits>
 }
 
 type Running = {
@@ -78,6 +88,7 @@ export class EngineSourceRuntime implements SourceRuntime {
   private readonly running = new Map<string, Running>()
   private readonly failedDrops = new Map<string, number>()
   private readonly claims: SourceClaims
+  private readonly explorers: ExplorerPools
   private timers: NodeJS.Timeout[] = []
   private reconciling: Promise<void> | null = null
   private again = false
@@ -87,6 +98,10 @@ export class EngineSourceRuntime implements SourceRuntime {
   constructor(private readonly options: EngineRuntimeOptions) {
     this.instanceId = options.engine.instanceId
     this.claims = new SourceClaims(options.db, () => this.onClaimsLost())
+    this.explorers = new ExplorerPools(options.pinHost, {
+      ...DEFAULT_EXPLORER_LIMITS,
+      ...options.explorer,
+    })
   }
 
   start(): void {
@@ -142,12 +157,24 @@ export class EngineSourceRuntime implements SourceRuntime {
     return database?.status === 'active' ? database : undefined
   }
 
+  explorer(sourceId: string): SourceExplorer | undefined {
+    const entry = this.running.get(sourceId)
+    const database = entry?.database
+    if (!entry || database?.status !== 'active') return undefined
+    return this.explorers.explorer(sourceId, {
+      connectionString: database.config.connectionString,
+      password: entry.password,
+      role: entry.context.role,
+    })
+  }
+
   async stop(): Promise<void> {
     this.stopped = true
     for (const timer of this.timers) clearInterval(timer)
     await this.reconciling
     await this.measuring
     await Promise.all([...this.running.keys()].map((id) => this.detach(id)))
+    await this.explorers.closeAll()
     this.claims.close()
   }
 
@@ -187,12 +214,15 @@ export class EngineSourceRuntime implements SourceRuntime {
       withPassword(row.connection_url, password),
       {
         events: {
-          onStatus: (status, reason, code) =>
+          onStatus: (status, reason, code) => {
+            // The explorer reads only active sources: its connections go with the activity.
+            if (status !== 'active') this.explorers.close(row.id)
             this.signal(entry, {
               kind: 'status',
               status,
               problem: reason ? this.problem(entry, reason, code) : undefined,
-            }),
+            })
+          },
           onSlotRecreated: (cause) =>
             this.signal(entry, { kind: 'slot-made', cause }),
         },
@@ -245,6 +275,7 @@ export class EngineSourceRuntime implements SourceRuntime {
   private async forget(id: string): Promise<void> {
     const entry = this.running.get(id)
     this.running.delete(id)
+    this.explorers.close(id)
     await this.options.engine.discard(id)
     await entry?.writes
     this.failedDrops.delete(id)
@@ -254,6 +285,7 @@ export class EngineSourceRuntime implements SourceRuntime {
   private async detach(id: string): Promise<void> {
     const entry = this.running.get(id)
     this.running.delete(id)
+    this.explorers.close(id)
     await this.options.engine.detach(id)
     await entry?.writes
   }

@@ -1,6 +1,7 @@
 // What the HTTP side asks of the part that runs sources (attaching them to the engine, keeping
 // their state and event logs, removing them). The API only writes rows and then asks here.
 import type { ShapeDatabase } from '../../engine/database.ts'
+import type { SourceExplorer } from './explorer-pools.ts'
 
 export interface SourceRuntime {
   /** The instance id written into event logs by this server's engine. */
@@ -18,5 +19,11 @@ export interface SourceRuntime {
   restart(sourceId: string): Promise<boolean>
   /** The engine database serving an active source here; undefined otherwise. */
   database(sourceId: string): ShapeDatabase | undefined
+  /**
+   * The shape explorer's reads of an active source's database run here (its tables, row
+   * counts), over a small pool this runtime closes when the source stops being active;
+   * undefined otherwise.
+   */
+  explorer(sourceId: string): SourceExplorer | undefined
   stop(): Promise<void>
 }
