@@ -10,15 +10,11 @@ import {
 import { pinnedConnection, type HostPinner } from './net/pinned-socket.ts'
 import type { Relation, Transaction } from './replication/types.ts'
 import { definitionKey, type ShapeDefinition } from './shapes/definition.ts'
+import { reopenShape, whereFor } from './shapes/reopen.ts'
 import { ShapeRouter } from './shapes/router.ts'
-import { Shape } from './shapes/shape.ts'
+import { Shape, type ShapeFacts } from './shapes/shape.ts'
 import { takeSnapshot } from './shapes/snapshot.ts'
-import {
-  columnSignature,
-  loadTableInfo,
-  type TableInfo,
-} from './shapes/table-info.ts'
-import { compileWhere } from './shapes/where/index.ts'
+import { columnSignature, loadTableInfo } from './shapes/table-info.ts'
 import type { CompiledWhere } from './shapes/where/types.ts'
 import { ReplicationSupervisor, type SupervisorEvents } from './supervisor.ts'
 
@@ -47,6 +43,11 @@ export type DatabaseConfig = {
    * database a user named. The operator's own database (control plane, CLI) has none.
    */
   pinHost?: HostPinner
+  /**
+   * Called when a shape is added (created or reopened), completes its snapshot, or ends
+   * (rotated, failed). Synchronous, from inside the engine's work: it should only take note.
+   */
+  onShapesChanged?: () => void
 }
 
 /** A shape request the engine cannot serve yet (database unreachable): 503 + retry-after. */
@@ -169,6 +170,11 @@ export class ShapeDatabase {
     return this.byKey.get(key)
   }
 
+  /** Every live shape's facts, from memory. */
+  shapeFacts(): ShapeFacts[] {
+    return [...this.shapes.values()].map((shape) => shape.facts())
+  }
+
   /** The live shape for a definition, created (snapshot started) when there is none. */
   async shapeFor(definition: ShapeDefinition): Promise<Shape> {
     const key = definitionKey(definition)
@@ -194,6 +200,7 @@ export class ShapeDatabase {
     this.holds.delete(shape)
     shape.fail(new Error('rotated'))
     shape.log.destroy()
+    this.config.onShapesChanged?.()
   }
 
   rotateTable(schema: string, name: string): void {
@@ -217,7 +224,7 @@ export class ShapeDatabase {
     if (this.supervisor.status !== 'active')
       throw new UnavailableError('The database is not reachable yet')
     const info = await loadTableInfo(this.pool, definition.table)
-    const where = await this.compile(definition, info)
+    const where = await whereFor(definition, info)
     await this.supervisor.includeTable(
       definition.table.schema,
       definition.table.name,
@@ -233,24 +240,13 @@ export class ShapeDatabase {
     return shape
   }
 
-  private async compile(
-    def: ShapeDefinition,
-    info: TableInfo,
-  ): Promise<CompiledWhere | null> {
-    if (!def.where) return null
-    return compileWhere(
-      def.where,
-      def.params,
-      new Map(info.columns.map((c) => [c.name, c])),
-    )
-  }
-
   private register(shape: Shape, where: CompiledWhere | null): void {
     if (this.applying) this.joined.add(shape)
     this.shapes.set(shape.handle, shape)
     this.byKey.set(shape.key, shape)
     const { schema, name } = shape.definition.table
     this.router.add(shape, tableKey(schema, name), where?.equalities ?? [])
+    this.config.onShapesChanged?.()
   }
 
   private async snapshot(
@@ -272,6 +268,7 @@ export class ShapeDatabase {
       )
       await shape.completeSnapshot(visibility)
       this.dirty.add(shape)
+      this.config.onShapesChanged?.()
     } catch (error) {
       this.failShape(shape, error as Error)
     } finally {
@@ -366,28 +363,18 @@ export class ShapeDatabase {
     if (this.shapes.size > 0) return
     for (const dir of readdirSync(this.shapesDir)) {
       const path = join(this.shapesDir, dir)
-      const shape = await this.reopen(path).catch(() => null)
-      if (shape) this.register(shape.shape, shape.where)
-      else rmSync(path, { recursive: true, force: true })
+      const reopened = await reopenShape(this.pool, path).catch(() => null)
+      if (!reopened) {
+        rmSync(path, { recursive: true, force: true })
+        continue
+      }
+      const { table, signature } = reopened.info
+      this.tableSignatures.set(tableKey(table.schema, table.name), signature)
+      this.register(reopened.shape, reopened.where)
     }
     // Up-to-dates must not claim less than what reopened logs already hold.
     for (const shape of this.shapes.values())
       if (shape.lastOffset.tx > this.globalLsn)
         this.globalLsn = shape.lastOffset.tx
-  }
-
-  private async reopen(path: string) {
-    const meta = Shape.readMeta(path)
-    if (!meta) return null
-    const info = await loadTableInfo(this.pool, meta.definition.table)
-    const columns = info.columns.map((c) => c.name)
-    // The table changed while the engine was down: those clients must start over.
-    if (meta.columns.some((c) => !columns.includes(c))) return null
-    const where = await this.compile(meta.definition, info)
-    this.tableSignatures.set(
-      tableKey(info.table.schema, info.table.name),
-      info.signature,
-    )
-    return { shape: Shape.reopen(path, meta, where), where }
   }
 }

@@ -21,6 +21,8 @@ export type AttachOptions = {
    * the operator named: the control plane, the standalone CLI's.
    */
   pinHost?: HostPinner
+  /** See DatabaseConfig.onShapesChanged: a shape added, ready or ended. */
+  onShapesChanged?: () => void
 }
 
 export class Engine {

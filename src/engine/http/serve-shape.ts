@@ -141,6 +141,7 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
     upToDate: boolean,
     live: boolean,
   ) => {
+    shape.markRead()
     if (upToDate)
       messages.push(
         JSON.stringify({

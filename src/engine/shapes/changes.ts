@@ -124,6 +124,8 @@ export class TransactionRecords {
   private records: LogRecord[] = []
   private held: Message | null = null
   private readonly lsn: string
+  /** Rows moved in less rows moved out: how the shape's row count changes. */
+  rowDelta = 0
 
   constructor(
     private readonly view: ShapeView,
@@ -134,6 +136,8 @@ export class TransactionRecords {
 
   add(change: Change, index: number): void {
     for (const m of messagesFor(this.view, change, index * 2)) {
+      if (m.operation !== 'update')
+        this.rowDelta += m.operation === 'insert' ? 1 : -1
       if (this.held)
         this.records.push(
           recordOf(this.view, this.tx, this.lsn, this.held, false),

@@ -1,6 +1,8 @@
 // A shape's durable log: one append-only file of records `<offset>\t<last>\t<json>\n`, a
-// sparse index of byte positions beside it, and a small in-memory tail for live readers.
-// Appends become visible only at publish(), so a transaction appears on all its shapes at once.
+// sparse index of byte positions (and row counts) beside it, and a small in-memory tail for
+// live readers. Appends become visible only at publish(), so a transaction appears on all its
+// shapes at once. It counts the rows the shape holds in memory; after a restart the count is
+// the last index point's plus what recovery reads past it, so no read ever rescans the log.
 import {
   appendFileSync,
   existsSync,
@@ -35,14 +37,17 @@ const INDEX_EVERY_BYTES = 64 * 1024
 const TAIL_MAX_RECORDS = 1024
 const READ_BLOCK = 256 * 1024
 
-type IndexPoint = { offset: Offset; pos: number }
+/** `rows`: the shape's rows at that point; absent in an index written before rows were counted. */
+type IndexPoint = { offset: Offset; pos: number; rows?: number }
 
 export class ShapeLog {
   private readonly logPath: string
   private readonly indexPath: string
-  private index: IndexPoint[] = [{ offset: BEFORE_ALL, pos: 0 }]
+  private index: IndexPoint[] = [{ offset: BEFORE_ALL, pos: 0, rows: 0 }]
   private endPos = 0
   private endOffset: Offset = BEFORE_ALL
+  private endRows = 0
+  private visibleRows = 0
   private visiblePos = 0
   private visibleOffset: Offset = BEFORE_ALL
   private sinceIndex = 0
@@ -87,7 +92,13 @@ export class ShapeLog {
     return this.endPos
   }
 
-  append(records: LogRecord[]): void {
+  /** The rows a client holds once it has read everything published. */
+  get rows(): number {
+    return this.visibleRows
+  }
+
+  /** `rowDelta`: inserts less deletes among the records (row moves counted by their caller). */
+  append(records: LogRecord[], rowDelta = 0): void {
     if (records.length === 0) return
     const text = records
       .map((r) => `${formatOffset(r.offset)}\t${r.last ? 1 : 0}\t${r.json}\n`)
@@ -95,6 +106,7 @@ export class ShapeLog {
     const buffer = Buffer.from(text)
     writeSync(fdCache.use(this.logPath), buffer, 0, buffer.length, this.endPos)
     this.endPos += buffer.length
+    this.endRows += rowDelta
     this.sinceIndex += buffer.length
     const lastRecord = records[records.length - 1]
     if (lastRecord) this.endOffset = lastRecord.offset
@@ -107,7 +119,11 @@ export class ShapeLog {
     if (this.tail.length > TAIL_MAX_RECORDS)
       this.tail.splice(0, this.tail.length - TAIL_MAX_RECORDS)
     if (lastRecord?.last && this.sinceIndex >= INDEX_EVERY_BYTES) {
-      this.addIndexPoint({ offset: this.endOffset, pos: this.endPos })
+      this.addIndexPoint({
+        offset: this.endOffset,
+        pos: this.endPos,
+        rows: this.endRows,
+      })
       this.sinceIndex = 0
     }
     this.dirty = true
@@ -121,6 +137,7 @@ export class ShapeLog {
   publish(): void {
     this.visiblePos = this.endPos
     this.visibleOffset = this.endOffset
+    this.visibleRows = this.endRows
   }
 
   /** Messages after `after`, up to about maxBytes, never splitting a transaction. */
@@ -221,7 +238,7 @@ export class ShapeLog {
     if (persist)
       appendFileSync(
         this.indexPath,
-        `${formatOffset(point.offset)}\t${point.pos}\n`,
+        `${formatOffset(point.offset)}\t${point.pos}\t${point.rows}\n`,
       )
   }
 
@@ -232,15 +249,20 @@ export class ShapeLog {
     const fd = fdCache.use(this.logPath)
     const size = fstatSync(fd).size
     for (const line of indexText.split('\n')) {
-      const [offsetText, posText] = line.split('\t')
+      const [offsetText, posText, rowsText] = line.split('\t')
       const offset = parseOffset(offsetText ?? '')
       const pos = Number(posText)
+      const rows = Number(rowsText)
       if (offset && Number.isInteger(pos) && pos <= size)
-        this.addIndexPoint({ offset, pos }, false)
+        this.addIndexPoint(
+          { offset, pos, rows: Number.isInteger(rows) ? rows : undefined },
+          false,
+        )
     }
     const start = this.index[this.index.length - 1] ?? {
       offset: BEFORE_ALL,
       pos: 0,
+      rows: 0,
     }
     // Scan from the last index point to the end; keep up to the last complete transaction.
     const buffer = Buffer.alloc(size - start.pos)
@@ -248,21 +270,58 @@ export class ShapeLog {
     let pos = start.pos
     let goodPos = start.pos
     let goodOffset = start.offset
+    // An index from before rows were counted: count what precedes its last point once, here.
+    let rows = start.rows ?? this.countRows(start.pos)
+    let goodRows = rows
     for (const line of buffer.toString('utf8').split('\n')) {
       const lineBytes = Buffer.byteLength(line) + 1
       if (pos + lineBytes > size) break
       const record = parseRecord(line)
       if (!record) break
       pos += lineBytes
+      rows += rowDelta(record.json)
       if (record.last) {
         goodPos = pos
         goodOffset = record.offset
+        goodRows = rows
       }
     }
     if (goodPos < size) ftruncateSync(fd, goodPos)
     this.endPos = this.visiblePos = goodPos
     this.endOffset = this.visibleOffset = goodOffset
+    this.endRows = this.visibleRows = goodRows
   }
+
+  /** The rows the records before `end` add up to, read block by block. */
+  private countRows(end: number): number {
+    let rows = 0
+    let pos = 0
+    let pending = ''
+    while (pos < end) {
+      const size = Math.min(READ_BLOCK, end - pos)
+      const block = Buffer.alloc(size)
+      readSync(fdCache.use(this.logPath), block, 0, size, pos)
+      pos += size
+      const lines = (pending + block.toString('utf8')).split('\n')
+      pending = lines.pop() ?? ''
+      for (const line of lines) {
+        const record = parseRecord(line)
+        if (record) rows += rowDelta(record.json)
+      }
+    }
+    return rows
+  }
+}
+
+/** What one stored message does to the row count: an insert adds a row, a delete takes one. */
+function rowDelta(json: string): number {
+  if (!json) return 0
+  const { headers } = JSON.parse(json) as { headers?: { operation?: string } }
+  return headers?.operation === 'insert'
+    ? 1
+    : headers?.operation === 'delete'
+      ? -1
+      : 0
 }
 
 function parseRecord(line: string): LogRecord | null {

@@ -1,7 +1,14 @@
 // One live shape: its definition, handle, log, the snapshot it started from, and the
-// readers waiting at its tail. Its metadata is a small JSON file beside the log.
+// readers waiting at its tail. Its metadata is a small JSON file beside the log. What it
+// tells about itself (facts()) is kept in memory, so asking costs no disk I/O.
 import { randomBytes } from 'node:crypto'
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import type { Change, Row, Transaction } from '../replication/types.ts'
 import {
@@ -9,7 +16,11 @@ import {
   TransactionRecords,
   type ShapeView,
 } from './changes.ts'
-import { definitionKey, type ShapeDefinition } from './definition.ts'
+import {
+  definitionKey,
+  type ShapeDefinition,
+  type TableName,
+} from './definition.ts'
 import { ShapeLog } from './log-store.ts'
 import type { Offset } from './offset.ts'
 import { schemaHeader, type TableInfo } from './table-info.ts'
@@ -27,6 +38,25 @@ export type ShapeMeta = {
   columns: string[]
   schema: string
   primaryKey: string[]
+  /** When the shape was created (ms since the epoch); absent in metadata written before. */
+  createdAt?: number
+}
+
+/** What a shape is and how it stands, for whoever runs the engine to show. */
+export type ShapeFacts = {
+  handle: string
+  table: TableName
+  where: string | null
+  params: string[]
+  /** Its snapshot is complete: until then it holds no rows a client can read. */
+  ready: boolean
+  /** The rows a client holds once it has read everything published. */
+  rows: number
+  logBytes: number
+  /** Milliseconds since the epoch. */
+  createdAt: number
+  /** When a client was last answered from it; null if none was since the engine started. */
+  lastReadAt: number | null
 }
 
 type Pending = {
@@ -52,6 +82,8 @@ export class Shape {
   private snapshotIndex = 0
   snapshotBytes = 0
   failure: Error | null = null
+  createdAt = Date.now()
+  lastReadAt: number | null = null
 
   constructor(
     readonly handle: string,
@@ -133,6 +165,8 @@ export class Shape {
       meta.visibility,
     )
     shape.snapshotBytes = meta.snapshotBytes
+    // Metadata is written once the snapshot is complete: close enough to its creation.
+    shape.createdAt = meta.createdAt ?? statSync(join(dir, 'meta.json')).mtimeMs
     shape.ready = true
     return shape
   }
@@ -141,9 +175,30 @@ export class Shape {
     return this.log.lastOffset
   }
 
+  /** A client was answered from this shape now. */
+  markRead(): void {
+    this.lastReadAt = Date.now()
+  }
+
+  facts(): ShapeFacts {
+    const { table, where, params } = this.definition
+    return {
+      handle: this.handle,
+      table,
+      where,
+      params,
+      ready: this.ready,
+      rows: this.log.rows,
+      logBytes: this.log.bytes,
+      createdAt: this.createdAt,
+      lastReadAt: this.lastReadAt,
+    }
+  }
+
   addSnapshotRows(rows: Row[]): void {
     this.log.append(
       rows.map((row) => snapshotRecord(this.view, row, this.snapshotIndex++)),
+      rows.length,
     )
   }
 
@@ -199,7 +254,7 @@ export class Shape {
   /** Appends a transaction's records (unpublished until publish()). Returns whether any. */
   append(records: TransactionRecords): boolean {
     const finished = records.finish()
-    this.log.append(finished)
+    this.log.append(finished, records.rowDelta)
     return finished.length > 0
   }
 
@@ -251,6 +306,7 @@ export class Shape {
       columns: this.view.columns,
       schema: this.schema,
       primaryKey: this.view.primaryKey,
+      createdAt: this.createdAt,
     }
     const file = join(this.log.dir, 'meta.json')
     const json = JSON.stringify(meta, (_k, v: unknown) =>

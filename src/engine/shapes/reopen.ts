@@ -1,0 +1,40 @@
+// A shape's where clause compiled for its table as it is now, and a shape kept on disk
+// reopened after a restart with it: the database (database.ts) registers what comes back.
+import type pg from 'pg'
+import type { ShapeDefinition } from './definition.ts'
+import { Shape } from './shape.ts'
+import { loadTableInfo, type TableInfo } from './table-info.ts'
+import { compileWhere, type CompiledWhere } from './where/index.ts'
+
+export async function whereFor(
+  definition: ShapeDefinition,
+  info: TableInfo,
+): Promise<CompiledWhere | null> {
+  if (!definition.where) return null
+  return compileWhere(
+    definition.where,
+    definition.params,
+    new Map(info.columns.map((c) => [c.name, c])),
+  )
+}
+
+export type Reopened = {
+  shape: Shape
+  where: CompiledWhere | null
+  info: TableInfo
+}
+
+/** The shape in `dir`, or null when it cannot go on (never completed, or its table changed). */
+export async function reopenShape(
+  pool: pg.Pool,
+  dir: string,
+): Promise<Reopened | null> {
+  const meta = Shape.readMeta(dir)
+  if (!meta) return null
+  const info = await loadTableInfo(pool, meta.definition.table)
+  const columns = info.columns.map((c) => c.name)
+  // The table changed while the engine was down: those clients must start over.
+  if (meta.columns.some((c) => !columns.includes(c))) return null
+  const where = await whereFor(meta.definition, info)
+  return { shape: Shape.reopen(dir, meta, where), where, info }
+}
