@@ -3,7 +3,8 @@
 // ones (slot and publication on the user's database, then the row), and lets go of rows that
 // vanished. Supervisor reports become source states and events through the pure lifecycle.
 // It also holds the shape explorer's small pool per active source (explorer-pools.ts) and
-// closes it when the source stops being active or leaves this server.
+// closes it when the source stops being active or leaves this server, and keeps the rows of
+// the shapes each source's engine holds (live-shapes.ts).
 import type { ShapeDatabase } from '../../engine/database.ts'
 import type { Engine } from '../../engine/engine.ts'
 import type { HostPinner } from '../../engine/net/pinned-socket.ts'
@@ -33,6 +34,7 @@ import {
   type ExplorerLimits,
   type SourceExplorer,
 } from './explorer-pools.ts'
+import { LiveShapes } from './live-shapes.ts'
 import { dropReplication } from './removal.ts'
 import {
   deleteSourceRow,
@@ -41,7 +43,7 @@ import {
   writeTransition,
   type RunnableSource,
 } from './rows.ts'
-import type { SourceRuntime } from './runtime.ts'
+import type { ShapeDeletion, SourceRuntime } from './runtime.ts'
 
 export type EngineRuntimeOptions = {
   engine: Engine
@@ -63,6 +65,8 @@ export type EngineRuntimeOptions = {
   healthLimits?: HealthLimits
   /** The shape explorer's time limits (explorer-pools.ts); tests shorten them. */
   explorer?: Partial<ExplorerLimits>
+  /** How often changed shape counters are written (live-shapes.ts): 5 s. */
+  liveShapesIntervalMs?: number
 }
 
 type Running = {
@@ -89,6 +93,7 @@ export class EngineSourceRuntime implements SourceRuntime {
   private readonly failedDrops = new Map<string, number>()
   private readonly claims: SourceClaims
   private readonly explorers: ExplorerPools
+  private readonly liveShapes: LiveShapes
   private timers: NodeJS.Timeout[] = []
   private reconciling: Promise<void> | null = null
   private again = false
@@ -102,6 +107,7 @@ export class EngineSourceRuntime implements SourceRuntime {
       ...DEFAULT_EXPLORER_LIMITS,
       ...options.explorer,
     })
+    this.liveShapes = new LiveShapes(options)
   }
 
   start(): void {
@@ -110,6 +116,7 @@ export class EngineSourceRuntime implements SourceRuntime {
       setInterval(() => this.kick(), pollIntervalMs),
       setInterval(() => void this.measureAll(), healthIntervalMs),
     )
+    this.liveShapes.start()
     this.kick()
   }
 
@@ -157,6 +164,10 @@ export class EngineSourceRuntime implements SourceRuntime {
     return database?.status === 'active' ? database : undefined
   }
 
+  deleteShape(sourceId: string, handle: string): Promise<ShapeDeletion> {
+    return this.liveShapes.deleteShape(sourceId, handle)
+  }
+
   explorer(sourceId: string): SourceExplorer | undefined {
     const entry = this.running.get(sourceId)
     const database = entry?.database
@@ -174,6 +185,7 @@ export class EngineSourceRuntime implements SourceRuntime {
     await this.reconciling
     await this.measuring
     await Promise.all([...this.running.keys()].map((id) => this.detach(id)))
+    await this.liveShapes.stop()
     await this.explorers.closeAll()
     this.claims.close()
   }
@@ -227,8 +239,10 @@ export class EngineSourceRuntime implements SourceRuntime {
             this.signal(entry, { kind: 'slot-made', cause }),
         },
         pinHost: this.options.pinHost,
+        onShapesChanged: () => this.liveShapes.changed(row.id),
       },
     )
+    this.liveShapes.open(row.id, entry.database)
   }
 
   /** Stops streaming, removes slot and publication, then the shape logs and the row. */
@@ -238,7 +252,7 @@ export class EngineSourceRuntime implements SourceRuntime {
     if (failedAt !== undefined && Date.now() - failedAt < retryMs) return
     const entry = this.running.get(row.id)
     const current = entry
-      ? (await this.detach(row.id), entry.current)
+      ? (await this.detach(row.id, true), entry.current)
       : { state: row.state, reason: row.state_reason }
     const names = replicationNames(row.id)
     const password = this.decrypt(row)
@@ -276,16 +290,20 @@ export class EngineSourceRuntime implements SourceRuntime {
     const entry = this.running.get(id)
     this.running.delete(id)
     this.explorers.close(id)
+    // Its rows went with the source's row.
+    await this.liveShapes.close(id, false)
     await this.options.engine.discard(id)
     await entry?.writes
     this.failedDrops.delete(id)
     await this.claims.release(id)
   }
 
-  private async detach(id: string): Promise<void> {
+  /** `clearShapes`: removing the source. Else its rows wait for its next runner to replace. */
+  private async detach(id: string, clearShapes = false): Promise<void> {
     const entry = this.running.get(id)
     this.running.delete(id)
     this.explorers.close(id)
+    await this.liveShapes.close(id, clearShapes)
     await this.options.engine.detach(id)
     await entry?.writes
   }

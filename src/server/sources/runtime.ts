@@ -3,6 +3,12 @@
 import type { ShapeDatabase } from '../../engine/database.ts'
 import type { SourceExplorer } from './explorer-pools.ts'
 
+/** What deleting one of a source's shapes came to. */
+export type ShapeDeletion =
+  | { kind: 'deleted'; txid: number }
+  | { kind: 'unknown_shape' }
+  | { kind: 'not_running' }
+
 export interface SourceRuntime {
   /** The instance id written into event logs by this server's engine. */
   readonly instanceId: string
@@ -13,6 +19,11 @@ export interface SourceRuntime {
    * many shapes were rotated, or null when the source is not running here.
    */
   clearCache(sourceId: string): Promise<number | null>
+  /**
+   * Rotates one shape of a source this server runs (its clients get 409 and refetch) and
+   * deletes its row from the live shapes; the txid of that delete.
+   */
+  deleteShape(sourceId: string, handle: string): Promise<ShapeDeletion>
   /** A deleted source whose removal failed: try removing its slot again now. */
   retryRemoval(sourceId: string): void
   /** Restarts the source's replication stream without clearing its shapes. */
