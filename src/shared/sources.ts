@@ -91,6 +91,19 @@ export const sourceChangeResponseSchema = z.object({
   txid: z.number().int(),
 })
 
+/** A shape's handle as the engine makes them (`<hash>-<time><random>`), in a route's path. */
+export const shapeHandleSchema = z
+  .string()
+  .max(100)
+  .regex(/^[A-Za-z0-9_-]+$/)
+
+/** DELETE /api/v1/sources/{id}/shapes/{handle}: the shape rotated, its row's delete. */
+export const shapeDeletedResponseSchema = z.object({
+  id: idSchema,
+  handle: z.string(),
+  txid: z.number().int(),
+})
+
 export const ALREADY_REGISTERED_MESSAGE =
   'This source is already registered in this region.'
 

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
-import { inject } from 'vitest'
+import { expect, inject, vi } from 'vitest'
 import { Engine } from '../../src/engine/engine.ts'
 import { createApp } from '../../src/server/app.ts'
 import type { Db } from '../../src/server/control/database.ts'
@@ -172,17 +172,32 @@ export type SourceServer = {
   dataDir: string
   /** http://127.0.0.1:<port> */
   origin: string
-  stop(): Promise<void>
+  /** `keepDataDir`: to start the same server again (shape logs stay). */
+  stop(options?: { keepDataDir?: boolean }): Promise<void>
 }
 
-/** The server app with a real engine and source runtime (fast polls), on a local port. */
+/**
+ * The server app with a real engine and source runtime (fast polls), on a local port.
+ * `controlPlaneUrl` (the URL of `db`): the engine serves the dashboard's shapes too.
+ * `dataDir` and `key`: an earlier server's, to start it again.
+ */
 export async function startSourceServer(
   db: Db,
   options: Partial<EngineRuntimeOptions> = {},
+  again: { controlPlaneUrl?: string; dataDir?: string; key?: Buffer } = {},
 ): Promise<SourceServer> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'sluice-sources-'))
+  const { controlPlaneUrl } = again
+  const dataDir =
+    again.dataDir ?? (await mkdtemp(join(tmpdir(), 'sluice-sources-')))
   const engine = new Engine({ dataDir })
-  const key = randomBytes(32)
+  // Slots are per cluster: the id keeps this control plane's apart from other files'.
+  const shapes = controlPlaneUrl
+    ? engine.attach(
+        `control_${randomBytes(4).toString('hex')}`,
+        controlPlaneUrl,
+      )
+    : undefined
+  const key = again.key ?? randomBytes(32)
   const runtime = new EngineSourceRuntime({
     engine,
     db,
@@ -201,7 +216,12 @@ export async function startSourceServer(
     log: silentLogger,
     sources: runtime,
     sourcePasswordKey: key,
+    shapes,
   })
+  if (shapes)
+    await vi.waitFor(() => expect(shapes.status).toBe('active'), {
+      timeout: 30_000,
+    })
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
       resolve(s),
@@ -215,15 +235,16 @@ export async function startSourceServer(
     key,
     dataDir,
     origin: `http://127.0.0.1:${port}`,
-    async stop() {
+    async stop({ keepDataDir = false } = {}) {
       await new Promise<void>((resolve) => {
         server.close(() => resolve())
         // Long-polls would hold close() open for up to 20 s.
         ;(server as Server).closeAllConnections()
       })
       await runtime.stop()
+      await shapes?.destroy()
       await engine.stop()
-      await rm(dataDir, { recursive: true, force: true })
+      if (!keepDataDir) await rm(dataDir, { recursive: true, force: true })
     },
   }
 }

@@ -2,7 +2,8 @@
 // clients (the dashboard reads sources through its shapes); adding is source-create.ts, the
 // /:id actions (rename, restart or clear the cache, delete or forget) source-actions.ts, and
 // the shape explorer's reads of a source's database (/:id/schema, /:id/count)
-// source-explorer.ts.
+// source-explorer.ts, and deleting one of its live shapes (/:id/shapes/:handle)
+// source-live-shapes.ts.
 import { Hono } from 'hono'
 import { requireUser } from '../auth/middleware.ts'
 import { listSources } from '../control/sources.ts'
@@ -12,6 +13,7 @@ import type { DatabaseCheckSettings } from '../validation/settings.ts'
 import { deleteRoute, renameRoute, restartRoute } from './source-actions.ts'
 import { createSourceRoute } from './source-create.ts'
 import { countRoute, schemaRoute } from './source-explorer.ts'
+import { deleteShapeRoute } from './source-live-shapes.ts'
 
 /** `creates`: the rate of creates, counted per user and per team. */
 export function sourceRoutes(
@@ -29,4 +31,5 @@ export function sourceRoutes(
     .delete('/:id', deleteRoute)
     .get('/:id/schema', schemaRoute)
     .get('/:id/count', countRoute)
+    .delete('/:id/shapes/:handle', deleteShapeRoute)
 }

@@ -50,4 +50,17 @@ export const dashboardShapes = {
       'instance_id',
       'emitted_at',
     ]),
+  liveShapes: (sourceId: string) =>
+    shape('source_shapes', 'source_id = $1', sourceId, [
+      'source_id',
+      'handle',
+      'table_schema',
+      'table_name',
+      'where_clause',
+      'params',
+      'row_count',
+      'log_bytes',
+      'created_at',
+      'last_read_at',
+    ]),
 }

@@ -69,3 +69,7 @@ export const gatewayRoutes = new Hono<AppEnv>()
     const source = await memberSource(c, c.req.query('source_id'))
     return source ? serve(c, dashboardShapes.eventLogs(source)) : notFound()
   })
+  .get('/source-shapes', requireUser, async (c) => {
+    const source = await memberSource(c, c.req.query('source_id'))
+    return source ? serve(c, dashboardShapes.liveShapes(source)) : notFound()
+  })
