@@ -63,3 +63,19 @@ export type SourceEventLog = {
   instance_id: string
   emitted_at: string
 }
+
+/** A shape the engine holds for a source (its live shapes), as the dashboard syncs it. */
+export type LiveShape = {
+  source_id: string
+  handle: string
+  table_schema: string
+  table_name: string
+  /** Cut to what the dashboard shows, as are the params (live-shapes-plan.ts). */
+  where_clause: string | null
+  params: string[]
+  row_count: number
+  log_bytes: number
+  created_at: string
+  /** When a client was last answered from it; null if never since the server started it. */
+  last_read_at: string | null
+}

@@ -5,6 +5,7 @@ import { live } from '@electric-sql/pglite/live'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   awaitCreated,
+  awaitShapeDeleted,
   awaitSourceRenamed,
   awaitTxid,
   TxidTimeoutError,
@@ -155,5 +156,45 @@ describe('awaitSourceRenamed', { timeout: 60_000 }, () => {
     const waiting = awaitSourceRenamed(store, id, null, 8009)
     await store.query(`update sources set name = null where id = $1`, [id])
     await expect(waiting).resolves.toBeUndefined()
+  })
+})
+
+describe('awaitShapeDeleted', { timeout: 60_000 }, () => {
+  beforeAll(async () => {
+    store = await open()
+    await migrateLocal(store)
+  }, 120_000)
+  afterAll(() => store.close())
+
+  const syncShape = (source: string, handle: string) =>
+    store.query(
+      `insert into source_shapes (source_id, handle, table_schema, table_name, params,
+                                  row_count, log_bytes, created_at)
+       values ($1, $2, 'public', 'items', '[]', 1, 10, now())`,
+      [source, handle],
+    )
+
+  it("resolves once that shape's row has left the store, not another's", async () => {
+    const source = sourceId()
+    await syncShape(source, 'h1')
+    await syncShape(source, 'h2')
+    await syncShape(source, 'h4')
+    const waiting = awaitShapeDeleted(store, source, 'h1', 9009)
+    let settled = false
+    void waiting.then(() => (settled = true))
+    await store.query(`delete from source_shapes where handle = 'h2'`)
+    await store.query('select 1')
+    expect(settled).toBe(false)
+    await store.query(`delete from source_shapes where handle = 'h1'`)
+    await expect(waiting).resolves.toBeUndefined()
+  })
+
+  it('times out clearly when the delete never arrives', async () => {
+    const source = sourceId()
+    await syncShape(source, 'h3')
+    const error = await awaitShapeDeleted(store, source, 'h3', 9010, 50).catch(
+      (e: unknown) => e,
+    )
+    expect(error).toBeInstanceOf(TxidTimeoutError)
   })
 })

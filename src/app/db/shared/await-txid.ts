@@ -141,6 +141,27 @@ export async function awaitSourceRenamed(
   )
 }
 
+/**
+ * After a live shape's delete answered `txid`: resolves once its row has left the store. A
+ * deleted row carries no txid to look for; its going is what shows.
+ */
+export async function awaitShapeDeleted(
+  store: LiveStore,
+  sourceId: string,
+  handle: string,
+  txid: number,
+  timeoutMs = TXID_WAIT_MS,
+): Promise<void> {
+  await untilSynced(
+    store,
+    `select not exists (select 1 from source_shapes
+                         where source_id::text = $1 and handle = $2) as ok`,
+    [sourceId, handle],
+    txid,
+    timeoutMs,
+  )
+}
+
 /** How long a deleted source may take to leave the store: the engine drops its slot first. */
 const SOURCE_REMOVAL_WAIT_MS = 15_000
 

@@ -4,12 +4,14 @@ import { usePGlite } from '@electric-sql/pglite-react'
 import { useEffect, useMemo } from 'react'
 import {
   awaitCreated,
+  awaitShapeDeleted,
   awaitSourceForgotten,
   awaitSourceRenamed,
   awaitSourceRemoval,
 } from '../shared/await-txid.ts'
 import { useStoreQuery } from './first-reads.ts'
 import type {
+  LiveShape,
   Source,
   SourceEventLog,
   Team,
@@ -152,6 +154,8 @@ export function useSyncedWrites() {
         name: string | null,
         txid: number,
       ) => awaitSourceRenamed(pg, sourceId, name, txid),
+      awaitShapeDeleted: (sourceId: string, handle: string, txid: number) =>
+        awaitShapeDeleted(pg, sourceId, handle, txid),
     }),
     [pg],
   )
@@ -171,13 +175,10 @@ export function useTeamUsers(teamId: string): TeamUser[] | null | undefined {
 }
 
 /**
- * A source's event logs, newest first. Showing them makes the sync (in the store's worker)
- * follow that source's logs; the most recently shown sources stay followed, so they are there
- * offline too.
+ * Showing a source's event logs or live shapes makes the sync (in the store's worker) follow
+ * them; the most recently shown sources stay followed, so they are there offline too.
  */
-export function useSourceEventLogs(
-  sourceId: string,
-): SourceEventLog[] | undefined {
+function useFollowedSource(sourceId: string): void {
   const pg = usePGlite()
   useEffect(() => {
     void pg
@@ -195,6 +196,13 @@ export function useSourceEventLogs(
       })
       .catch((error: unknown) => console.warn('follow source', error))
   }, [pg, sourceId])
+}
+
+/** A source's event logs, newest first; showing them follows the source. */
+export function useSourceEventLogs(
+  sourceId: string,
+): SourceEventLog[] | undefined {
+  useFollowedSource(sourceId)
   return useStoreQuery<SourceEventLog & { emitted_at: unknown }>(
     `select l.id, l.source_id, l.event_name, l.event_details, l.instance_id, l.emitted_at
        from source_event_logs l
@@ -203,4 +211,35 @@ export function useSourceEventLogs(
       order by l.emitted_at desc, l.id`,
     [sourceId],
   )?.rows.map((row) => ({ ...row, emitted_at: iso(row.emitted_at) }))
+}
+
+type LiveShapeRow = Omit<
+  LiveShape,
+  'row_count' | 'log_bytes' | 'created_at' | 'last_read_at'
+> & {
+  // bigint columns: PGlite gives a BigInt for values past 2^53.
+  row_count: number | bigint
+  log_bytes: number | bigint
+  created_at: unknown
+  last_read_at: unknown
+}
+
+/** The shapes the engine holds for a source, newest first; showing them follows the source. */
+export function useSourceLiveShapes(sourceId: string): LiveShape[] | undefined {
+  useFollowedSource(sourceId)
+  return useStoreQuery<LiveShapeRow>(
+    `select h.source_id, h.handle, h.table_schema, h.table_name, h.where_clause, h.params,
+            h.row_count, h.log_bytes, h.created_at, h.last_read_at
+       from source_shapes h
+       join sources s on s.id = h.source_id and s.team_id in ${OWNER_TEAMS}
+      where h.source_id::text = $1
+      order by h.created_at desc, h.handle`,
+    [sourceId],
+  )?.rows.map((row) => ({
+    ...row,
+    row_count: Number(row.row_count),
+    log_bytes: Number(row.log_bytes),
+    created_at: iso(row.created_at),
+    last_read_at: row.last_read_at == null ? null : iso(row.last_read_at),
+  }))
 }

@@ -77,7 +77,8 @@ async function messagesOf(response: Response): Promise<Message[]> {
   }
 }
 
-function untilAborted(signal?: AbortSignal | null): Promise<never> {
+/** Rejects when `signal` aborts (the stream stopping): a request that never asks. */
+export function untilAborted(signal?: AbortSignal | null): Promise<never> {
   return new Promise((_, reject) => {
     const stop = () =>
       reject(signal?.reason ?? new DOMException('Aborted', 'AbortError'))

@@ -1,6 +1,7 @@
 // What the store's worker syncs (store-worker.ts): the owner's user row and teams; each team's
-// sources and members; the event logs of sources a tab shows. Shapes start and stop as those
-// lists change, and a change of owner empties the store before the next user's data arrives.
+// sources and members; the event logs and live shapes of sources a tab shows. Shapes start
+// and stop as those lists change, and a change of owner empties the store before the next
+// user's data arrives.
 // It runs in the worker that holds the database, so every statement is a call, not a message.
 // Every shape asks through the shared live-sync fetch (lib/live-sync.ts): spec §9's backoff,
 // and one gate that holds all of them while the server is unreachable.
@@ -11,6 +12,7 @@ import type { ChangeMessage, Row } from '@electric-sql/client'
 import { liveShape, liveSyncFetch } from '../../lib/live-sync.ts'
 import { announceSessionEnded } from '../../lib/session-signal.ts'
 import { eventLogFetch, REMOVAL_HOLD_MS } from './event-log-fetch.ts'
+import { liveShapesFetch, sourceInStore } from './live-shapes-fetch.ts'
 import {
   keepPrefetchedFor,
   prefetchedOr,
@@ -33,6 +35,7 @@ const SYNCED_TABLES = [
   'team_members',
   'sources',
   'source_event_logs',
+  'source_shapes',
 ]
 
 /**
@@ -108,7 +111,9 @@ export function startSync(
         ? ['user_id', 'team_id']
         : table === 'team_members'
           ? ['team_id', 'user_id']
-          : ['id'],
+          : table === 'source_shapes'
+            ? ['source_id', 'handle']
+            : ['id'],
     onMustRefetch: async (tx: {
       query(sql: string, params: unknown[]): Promise<unknown>
     }) => {
@@ -215,6 +220,17 @@ export function startSync(
           ),
         },
         ...scoped('source_event_logs', 'source_id', sourceId),
+      },
+      source_shapes: {
+        shape: {
+          ...liveShape(url(`/v1/source-shapes?source_id=${sourceId}`)),
+          // Never asks for the shapes of a source the store saw go (live-shapes-fetch.ts).
+          fetchClient: liveShapesFetch(
+            liveSyncFetch,
+            sourceInStore(pg, sourceId),
+          ),
+        },
+        ...scoped('source_shapes', 'source_id', sourceId),
       },
     }))
 
