@@ -18,7 +18,7 @@ export async function whereFor(
   )
 }
 
-export type Reopened = {
+type Reopened = {
   shape: Shape
   where: CompiledWhere | null
   info: TableInfo

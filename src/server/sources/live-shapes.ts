@@ -21,7 +21,7 @@ import {
 } from './live-shapes-rows.ts'
 
 /** How often changed counters and last reads are written: 5 s. */
-export const LIVE_SHAPES_INTERVAL_MS = 5_000
+const LIVE_SHAPES_INTERVAL_MS = 5_000
 
 class SourceShapes {
   private written = new Map<string, ShapeRow>()

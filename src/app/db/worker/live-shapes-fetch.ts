@@ -16,7 +16,7 @@ import { whenTrue } from '../shared/await-txid.ts'
 import { REMOVAL_HOLD_MS, untilAborted } from './event-log-fetch.ts'
 
 /** Long enough for the other stream's answer of the same transaction to be applied. */
-export const DELETES_SETTLE_MS = 1_000
+const DELETES_SETTLE_MS = 1_000
 
 export type SourceStatus =
   | { kind: 'gone' }
