@@ -1,6 +1,11 @@
 // Business constants of the product (spec §9) and the links the dashboard shows, named once.
 
 export const MOBILE_BREAKPOINT_PX = 768
+/**
+ * The source page's Live shapes need this much window for their seven columns beside the
+ * sidebar; below it each shape is a block of its own.
+ */
+export const LIVE_SHAPES_TABLE_BREAKPOINT_PX = 1200
 export const PUBLIC_PAGE_MAX_WIDTH_PX = 480
 export const COPY_TOOLTIP_RESET_MS = 1000
 

@@ -2,6 +2,7 @@
 import {
   createSourceResponseSchema,
   renameSourceResponseSchema,
+  shapeDeletedResponseSchema,
   sourceChangeResponseSchema,
   type CreateSourceRequest,
   type RenameSourceRequest,
@@ -43,6 +44,15 @@ export function clearSourceCache(sourceId: string) {
     method: 'POST',
     body: { clear_cache: true },
   })
+}
+
+/** Not in spec §7: rotates one of the source's live shapes (its clients refetch). */
+export function deleteLiveShape(sourceId: string, handle: string) {
+  return api(
+    `${sourcePath(sourceId)}/shapes/${encodeURIComponent(handle)}`,
+    shapeDeletedResponseSchema,
+    { method: 'DELETE' },
+  )
 }
 
 function bodyText(body: unknown): string {

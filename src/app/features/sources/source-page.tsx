@@ -1,4 +1,5 @@
-// /teams/{teamId}/{sourceId}: one source, its actions, replication health and event logs.
+// /teams/{teamId}/{sourceId}: one source, its actions, replication health, live shapes and
+// event logs.
 import { Alert, Box, Stack } from '@mui/material'
 import { getRouteApi } from '@tanstack/react-router'
 import type { Source } from '../../../shared/entities.ts'
@@ -6,6 +7,7 @@ import { sourceLabel } from '../../../shared/source-display.ts'
 import { PageTitle } from '../../components/page-title.tsx'
 import { useSource, useSourceEventLogs } from '../../db/tab/hooks.ts'
 import { EventLogTable } from './event-log-table.tsx'
+import { LiveShapesSection } from './live-shapes-section.tsx'
 import { ReplicationHealth } from './replication-health.tsx'
 import { SourceActions } from './source-actions.tsx'
 import { SourceCard } from './source-card.tsx'
@@ -22,7 +24,7 @@ export function SourcePage() {
   return <SourceDetails source={source} />
 }
 
-// Split out so only a source the user has is followed for its event logs.
+// Split out so only a source the user has is followed for its event logs and live shapes.
 function SourceDetails({ source }: { source: Source }) {
   const logs = useSourceEventLogs(source.id)
   return (
@@ -42,6 +44,7 @@ function SourceDetails({ source }: { source: Source }) {
         </Alert>
       )}
       <ReplicationHealth source={source} />
+      <LiveShapesSection source={source} />
       <EventLogTable logs={logs} />
     </Stack>
   )
