@@ -2,9 +2,10 @@
 // so the dashboard reads them like everything else it shows (synced, not polled). A source's
 // rows are replaced when the runtime starts it (the engine reopens the shapes kept on disk),
 // follow the engine as shapes come and go, and are cleared when the source is removed. A
-// server that stops leaves them for whoever runs the source next to replace. Counters and last reads are written once per
-// interval at most, and only when they changed: a busy shape costs one row update per
-// interval, never one per change or per read. Each source's writes run one after another.
+// server that stops leaves them for whoever runs the source next to replace. Counters and
+// last reads are written once per interval at most, and only when they changed: a busy shape
+// costs one row update per interval, never one per change or per read. Each source's writes
+// run one after another.
 import type { ShapeDatabase } from '../../engine/database.ts'
 import type { Db } from '../control/database.ts'
 import type { Logger } from '../log.ts'
@@ -26,8 +27,8 @@ const LIVE_SHAPES_INTERVAL_MS = 5_000
 class SourceShapes {
   private written = new Map<string, ShapeRow>()
   // When each shape was last read before this server (re)started the source: a reopened
-  // shape nobody has read since still shows it.
-  private readsBefore = new Map<string, number>()
+  // shape nobody has read since still shows it. Null until the earlier rows are cleared.
+  private readsBefore: Map<string, number> | null = null
   private chain: Promise<unknown> = Promise.resolve()
   private scheduled = false
   private updatesDue = false
@@ -39,10 +40,6 @@ class SourceShapes {
     readonly sourceId: string,
     private readonly database: ShapeDatabase,
   ) {
-    // Rows an earlier run left (this server before a restart, or another that ran it).
-    void this.run(async () => {
-      this.readsBefore = await clearShapeRows(db, sourceId)
-    })
     this.request(false)
   }
 
@@ -88,11 +85,13 @@ class SourceShapes {
   }
 
   private async flush(updatesDue: boolean): Promise<void> {
+    // First the rows an earlier run left (this server before a restart, or another that ran
+    // the source); tried again at the next flush if it fails.
+    this.readsBefore ??= await clearShapeRows(this.db, this.sourceId)
+    const before = this.readsBefore
     const current = this.database
       .shapeFacts()
-      .map((facts) =>
-        shapeRowOf(facts, this.readsBefore.get(facts.handle) ?? null),
-      )
+      .map((facts) => shapeRowOf(facts, before.get(facts.handle) ?? null))
     const plan = planShapeWrites(this.written, current, updatesDue)
     if (plan.upserts.length === 0 && plan.deletes.length === 0) return
     await writeShapeRows(this.db, this.sourceId, plan)
