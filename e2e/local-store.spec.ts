@@ -26,10 +26,19 @@ test('a reload resumes from the local store without refetching snapshots', async
   await expect(
     nav.getByRole('link', { name: `${user.name}'s team` }),
   ).toBeVisible()
-  // Every shape is caught up (long-polling live) before the reload.
+  // Every shape is caught up (long-polling live) before the reload, and the store written
+  // back (a first visit writes it just after its first screen; a reload before that is a
+  // first visit again).
   await expect
     .poll(() => new Set(first.filter(isLive).map((u) => u.pathname)).size)
     .toBeGreaterThanOrEqual(4)
+  await expect
+    .poll(() =>
+      page.evaluate(
+        () => performance.getEntriesByName('sluice:store-saved').length,
+      ),
+    )
+    .toBe(1)
 
   // A browser holding a store starts its worker from index.html, before the app's scripts run
   // (they run after the parser is done, when the document turns "interactive").
