@@ -2,6 +2,7 @@
 // signing in on the same browser never sees the previous user's data.
 import type { Page } from '@playwright/test'
 import { expect, test } from './support/fixtures.ts'
+import { storeSaved } from './support/local-store.ts'
 
 /** Shape requests this page makes from now on. */
 function shapeRequests(page: Page): URL[] {
@@ -27,18 +28,11 @@ test('a reload resumes from the local store without refetching snapshots', async
     nav.getByRole('link', { name: `${user.name}'s team` }),
   ).toBeVisible()
   // Every shape is caught up (long-polling live) before the reload, and the store written
-  // back (a first visit writes it just after its first screen; a reload before that is a
-  // first visit again).
+  // back.
   await expect
     .poll(() => new Set(first.filter(isLive).map((u) => u.pathname)).size)
     .toBeGreaterThanOrEqual(4)
-  await expect
-    .poll(() =>
-      page.evaluate(
-        () => performance.getEntriesByName('sluice:store-saved').length,
-      ),
-    )
-    .toBe(1)
+  await storeSaved(page)
 
   // A browser holding a store starts its worker from index.html, before the app's scripts run
   // (they run after the parser is done, when the document turns "interactive").
