@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs'
 import pg from 'pg'
 import type { Page } from '@playwright/test'
 import { expect, test } from './support/fixtures.ts'
+import { storeSaved } from './support/local-store.ts'
 import { databaseUrlFile } from './support/paths.ts'
 
 const SECRET = 'sec_lastscreen0123456789'
@@ -28,17 +29,6 @@ async function addSource(email: string, name: string): Promise<void> {
        from users where email = $1`,
     [email, name, SECRET],
   )
-}
-
-// The first visit is over once its store is written to IndexedDB (first-sync.ts).
-async function storeSaved(page: Page) {
-  await expect
-    .poll(() =>
-      page.evaluate(
-        () => performance.getEntriesByName('sluice:store-saved').length,
-      ),
-    )
-    .toBe(1)
 }
 
 const holdPostgres = (page: Page) => page.route('**/*.wasm', () => {})

@@ -2,6 +2,7 @@
 // signing in on the same browser never sees the previous user's data.
 import type { Page } from '@playwright/test'
 import { expect, test } from './support/fixtures.ts'
+import { storeSaved } from './support/local-store.ts'
 
 /** Shape requests this page makes from now on. */
 function shapeRequests(page: Page): URL[] {
@@ -26,10 +27,12 @@ test('a reload resumes from the local store without refetching snapshots', async
   await expect(
     nav.getByRole('link', { name: `${user.name}'s team` }),
   ).toBeVisible()
-  // Every shape is caught up (long-polling live) before the reload.
+  // Every shape is caught up (long-polling live) before the reload, and the store written
+  // back.
   await expect
     .poll(() => new Set(first.filter(isLive).map((u) => u.pathname)).size)
     .toBeGreaterThanOrEqual(4)
+  await storeSaved(page)
 
   // A browser holding a store starts its worker from index.html, before the app's scripts run
   // (they run after the parser is done, when the document turns "interactive").

@@ -4,7 +4,7 @@
 import { PGlite } from '@electric-sql/pglite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { migrateLocal } from '../../src/app/db/shared/migrations.ts'
-import { syncedOnce } from '../../src/app/db/tab/synced-once.ts'
+import { syncedOnce } from '../../src/app/db/shared/synced-once.ts'
 
 const userId = '00000000-0000-4000-8000-000000000001'
 const teamId = '00000000-0000-4000-8000-0000000000aa'

@@ -5,20 +5,13 @@ import type { PGliteInterface } from '@electric-sql/pglite'
 
 type Queries = Pick<PGliteInterface, 'query'>
 
-/** Makes `userId` the owner; resolves to whether the store was someone else's (or nobody's). */
-export async function claimOwner(
-  pg: Queries,
-  userId: string,
-): Promise<boolean> {
-  // Usually it already is theirs: a read then, not a write.
-  const { rows } = await pg.query<{ user_id: string }>(
-    'select user_id from local_owner',
-  )
-  if (rows[0]?.user_id === userId) return false
+/** Makes `userId` the owner (the sync then empties what anyone else's data left). */
+export async function claimOwner(pg: Queries, userId: string): Promise<void> {
+  // One statement, which writes nothing when the store is theirs already.
   await pg.query(
     `insert into local_owner (user_id) values ($1)
-     on conflict (singleton) do update set user_id = excluded.user_id`,
+     on conflict (singleton) do update set user_id = excluded.user_id
+       where local_owner.user_id is distinct from excluded.user_id`,
     [userId],
   )
-  return true
 }

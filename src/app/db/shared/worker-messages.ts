@@ -16,6 +16,8 @@ export const START_SYNC = 'sluice-start-sync'
 export const FIRST_SYNC = 'sluice-first-sync'
 /** Tab to worker: one of those snapshots, `{ url, answer }` (shared/prefetch.ts). */
 export const PREFETCHED_SHAPE = 'sluice-prefetched-shape'
+/** Worker to tab: `{ userId }`'s data has all landed in the store once (synced-once.ts). */
+export const STORE_SYNCED = 'sluice-store-synced'
 /** Worker to tab: the server refused the session of the data the store held (sync.ts). */
 export const STORE_SESSION_REFUSED = 'sluice-session-refused'
 

@@ -6,7 +6,8 @@ import { flushStore, readOnce } from './direct-requests.ts'
 import { rememberSyncedFor, syncedFor } from './hints.ts'
 import { saveLastScreen } from './last-screen.ts'
 import { startSyncing, type LocalStore } from './store.ts'
-import { syncedOnce } from './synced-once.ts'
+import { syncedOnce } from '../shared/synced-once.ts'
+import { storeSynced } from './worker-thread.ts'
 
 const FIRST_SYNC_LIMIT_MS = 15_000
 const CHECK_EVERY_MS = 50
@@ -39,8 +40,14 @@ export async function waitForFirstSync(
   let seen = (await Promise.all([synced(store, userId), claimed]))[0]
   const deadline = Date.now() + FIRST_SYNC_LIMIT_MS
   while (!seen && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, CHECK_EVERY_MS))
-    seen = await synced(store, userId)
+    // This tab's worker says so as soon as it is (when it holds the store); otherwise a check.
+    const said = await Promise.race([
+      new Promise<false>((resolve) =>
+        setTimeout(() => resolve(false), CHECK_EVERY_MS),
+      ),
+      storeSynced(userId).then(() => true),
+    ])
+    seen = said || (await synced(store, userId))
   }
   startSyncingAfterPaint()
   if (!seen) return

@@ -13,6 +13,7 @@ import { startWorkerThread } from './worker-thread.ts'
 export type LocalStore = PGliteWorker & { live: LiveNamespace }
 
 let handle: LocalStore | null = null
+let firstSyncStarted: string | null = null
 let opening: Promise<LocalStore> | null = null
 
 /**
@@ -61,7 +62,9 @@ export function startSyncing(): void {
  * store theirs as soon as it opens and starts the sync then, without waiting for this tab.
  */
 export function startFirstSync(userId: string): void {
-  if (syncedFor() === userId) return
+  // Once per page: every navigation asks (the dashboard's beforeLoad) until it is synced.
+  if (syncedFor() === userId || firstSyncStarted === userId) return
+  firstSyncStarted = userId
   // Whatever it said, the store does not hold this user's synced data.
   rememberSyncedFor(null)
   const { post } = startWorkerThread()

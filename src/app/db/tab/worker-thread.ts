@@ -14,6 +14,7 @@ import {
   STORE_FAILED,
   STORE_MARKS,
   STORE_SESSION_REFUSED,
+  STORE_SYNCED,
 } from '../shared/worker-messages.ts'
 
 export type WorkerThread = {
@@ -39,11 +40,13 @@ export function startWorkerThread(): WorkerThread {
       data: {
         type?: string
         message?: string
+        userId?: string
         marks?: [string, number][]
       } | null,
     ) => {
       // The store is nobody's now: the next visit neither opens it early nor trusts it.
       if (data?.type === STORE_SESSION_REFUSED) rememberStore(false)
+      if (data?.type === STORE_SYNCED && data.userId) syncedHere(data.userId)
       if (data?.type === STORE_MARKS)
         for (const [name, epochMs] of data.marks ?? [])
           performance.mark(`sluice:store:${name}`, {
@@ -71,6 +74,30 @@ export function startWorkerThread(): WorkerThread {
     post: (message, transfer) => worker.postMessage(message, transfer),
   }
   return thread
+}
+
+// Users whose data this tab's worker has said is all in (STORE_SYNCED), and who waits for it.
+const synced = new Set<string>()
+const waitingForSync = new Map<string, (() => void)[]>()
+
+function syncedHere(userId: string) {
+  synced.add(userId)
+  for (const resolve of waitingForSync.get(userId) ?? []) resolve()
+  waitingForSync.delete(userId)
+}
+
+/**
+ * Resolves once this tab's worker says `userId`'s data has all landed once; never, when
+ * another tab's worker holds the store (first-sync.ts also checks for itself).
+ */
+export function storeSynced(userId: string): Promise<void> {
+  if (synced.has(userId)) return Promise.resolve()
+  return new Promise((resolve) =>
+    waitingForSync.set(userId, [
+      ...(waitingForSync.get(userId) ?? []),
+      resolve,
+    ]),
+  )
 }
 
 /**

@@ -27,6 +27,7 @@ import {
   START_SYNC,
   STORE_MARKS,
   STORE_SESSION_REFUSED,
+  STORE_SYNCED,
 } from '../shared/worker-messages.ts'
 
 // Steps of opening the store on the wall clock, so the tab can place them on its own timeline
@@ -120,6 +121,7 @@ async function startSyncIfWanted() {
     self.location.origin,
     () => postMessage({ type: STORE_SESSION_REFUSED }),
     firstScreen,
+    (userId) => postMessage({ type: STORE_SYNCED, userId }),
   )
 }
 

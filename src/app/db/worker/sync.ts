@@ -19,6 +19,7 @@ import {
   prefetchedTeamIds,
 } from './shape-prefetch.ts'
 import { whenTrue } from '../shared/await-txid.ts'
+import { syncedOnce } from '../shared/synced-once.ts'
 
 export type SyncedPg = PGliteInterface & {
   live: LiveNamespace
@@ -42,12 +43,14 @@ const SYNCED_TABLES = [
  * `sessionRefused`: the server refused the owner's session and the store is nobody's now; the
  * tab forgets it kept a store (its hints live in localStorage, which a worker cannot reach).
  * `screenShown`: the tab's first screen is up (a first visit's lists wait for it, below).
+ * `synced`: the owner's data has all landed once (synced-once.ts), said as soon as it has.
  */
 export function startSync(
   pg: SyncedPg,
   origin: string,
   sessionRefused: () => void,
   screenShown: Promise<void>,
+  synced: (userId: string) => void,
 ): void {
   const url = (path: string) => new URL(path, origin).toString()
   // The owner's and their teams' shapes: a first visit asked for their snapshots already.
@@ -91,6 +94,7 @@ export function startSync(
     sub = await pg.electric.syncShapesToTables({
       key,
       shapes: withHandler,
+      onInitialSync: () => void reportIfSynced(),
     })
     if (stopped) sub.unsubscribe()
   }
@@ -149,6 +153,18 @@ export function startSync(
     )
     if (affectedRows) sessionRefused()
     announceSessionEnded({ userId: refused })
+  }
+
+  // Checked as each list lands: a first visit's tab waits for this (first-sync.ts), and hears
+  // it at once rather than at its next check.
+  let reported: string | null = null
+  async function reportIfSynced() {
+    const current = owner
+    if (!current || reported === current) return
+    const read = <T>(sql: string, params: unknown[]) => pg.query<T>(sql, params)
+    if (!(await syncedOnce(read, current).catch(() => false))) return
+    reported = current
+    synced(current)
   }
 
   // undefined until the first call has looked at what an earlier visit left.
