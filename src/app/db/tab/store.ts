@@ -1,16 +1,16 @@
 // The tab's handle on the local store: PGlite in a shared worker-backed database, opened after
 // first paint, and told whose data it holds (a different user empties it first).
 import { live, type LiveNamespace } from '@electric-sql/pglite/live'
-import { PGliteWorker } from '@electric-sql/pglite/worker'
 import { whenTrue } from '../shared/await-txid.ts'
 import { readOnce } from './direct-requests.ts'
 import { rememberStore, rememberSyncedFor, syncedFor } from './hints.ts'
 import { claimOwner } from '../shared/local-owner.ts'
 import { FIRST_SYNC, START_SYNC } from '../shared/worker-messages.ts'
 import { prefetchShapes } from './shape-prefetch.ts'
+import { StoreClient } from './store-client.ts'
 import { startWorkerThread } from './worker-thread.ts'
 
-export type LocalStore = PGliteWorker & { live: LiveNamespace }
+export type LocalStore = StoreClient & { live: LiveNamespace }
 
 let handle: LocalStore | null = null
 let firstSyncStarted: string | null = null
@@ -22,7 +22,7 @@ let opening: Promise<LocalStore> | null = null
  */
 export function storeHandle(): LocalStore {
   // Usually started at boot already (main.tsx); then this returns the running thread.
-  handle ??= new PGliteWorker(startWorkerThread().port, {
+  handle ??= new StoreClient(startWorkerThread().port, {
     extensions: { live },
   }) as LocalStore
   return handle
@@ -38,12 +38,9 @@ async function start(): Promise<LocalStore> {
   const pg = storeHandle()
   await Promise.race([pg.waitReady, failed])
   performance.mark('sluice:pglite-ready')
-  // PGliteWorker's own first query (its array types) holds the worker's lock and needs this
-  // tab's main thread for each of its round trips. Begun as the first screen renders, it held
-  // the lock through the render, and the screen's one-off reads waited behind it (0.1 s
-  // typically, over 1 s at worst). A query queued behind it returns once it is done, and
-  // costs little on an idle main thread.
-  await pg.query('select 1')
+  // Read as the first screen renders, the array types would hold up its reads that need them
+  // (store-client.ts).
+  await pg.arrayTypesRead()
   return pg
 }
 

@@ -1,0 +1,63 @@
+// The tab's PGliteWorker, with its array types read in one message.
+//
+// Once connected, PGliteWorker reads which types have array forms (so it can parse and
+// serialize arrays) with an ordinary query: about a dozen round trips to the worker, each
+// waiting behind whatever the worker runs meanwhile (on a first visit, the sync landing the
+// user's rows), and holding the tab's query lock throughout. Read as a direct request
+// (direct-requests.ts) it is one message each way, and nothing of the tab waits behind it
+// but the statements that need its answer.
+import { types, type PGliteInterface } from '@electric-sql/pglite'
+import { PGliteWorker } from '@electric-sql/pglite/worker'
+import { readOnce } from './direct-requests.ts'
+
+// PGlite's own query for the same pairs (element type, its array type).
+export const ARRAY_TYPES = `
+  select b.oid, b.typarray
+  from pg_catalog.pg_type a
+  left join pg_catalog.pg_type b on b.oid = a.typelem
+  where a.typcategory = 'A'
+  group by b.oid, b.typarray
+  order by b.oid`
+
+type ArrayType = { oid: number; typarray: number }
+type Converters = Pick<PGliteInterface, 'serializers' | 'parsers'>
+
+/** Each array type converts element by element, with its element type's converters. */
+export function installArrayTypes(pg: Converters, rows: ArrayType[]): void {
+  for (const { oid, typarray } of rows) {
+    pg.serializers[typarray] = (value: unknown) =>
+      types.arraySerializer(value, pg.serializers[oid], typarray)
+    pg.parsers[typarray] = (text: string) =>
+      types.arrayParser(text, pg.parsers[oid] as types.Parser, typarray)
+  }
+}
+
+export class StoreClient extends PGliteWorker {
+  #arrayTypes: Promise<void> | null = null
+
+  /** Resolves once query results and parameters of array types convert as PGlite's would. */
+  arrayTypesRead(): Promise<void> {
+    return this._initArrayTypes()
+  }
+
+  // PGliteWorker calls this once connected, without waiting; refreshArrayTypes forces it.
+  override _initArrayTypes({ force = false } = {}): Promise<void> {
+    if (!this.#arrayTypes || force) this.#arrayTypes = this.#readArrayTypes()
+    return this.#arrayTypes
+  }
+
+  async #readArrayTypes(): Promise<void> {
+    try {
+      const { rows } = await readOnce<ArrayType>(
+        this as PGliteInterface,
+        ARRAY_TYPES,
+        [],
+      )
+      installArrayTypes(this, rows)
+    } catch (error) {
+      // Asked again by the next caller rather than failing every later query.
+      this.#arrayTypes = null
+      throw error
+    }
+  }
+}
