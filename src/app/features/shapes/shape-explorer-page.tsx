@@ -82,8 +82,10 @@ function Explorer({ teams }: { teams: readonly Team[] }) {
   const { schema, reload } = useSourceSchema(source?.id ?? null)
   const target = targetOf(team, source, table, where)
   const request = useShapeRequest(target)
+  // A repeat visit first shows the last visit's rows, secrets blanked (last-screen.ts): the
+  // stream waits for the store's own row, as a blank secret would only be refused (401).
   const shape: ShapeSource | null =
-    request.state.kind === 'shape' && source && table
+    request.state.kind === 'shape' && source?.source_secret && table
       ? { sourceId: source.id, secret: source.source_secret, table, where }
       : null
   const rows = useShapeRows(shape)
