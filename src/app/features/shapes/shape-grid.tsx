@@ -2,8 +2,12 @@
 // 150 by default, resizable; at most 65vh tall), each row with its table's own columns in the
 // table's order.
 import { Box } from '@mui/material'
-import { DataGrid, type GridColDef } from '@mui/x-data-grid'
-import { useMemo } from 'react'
+import {
+  DataGrid,
+  type GridColDef,
+  type GridPaginationModel,
+} from '@mui/x-data-grid'
+import { useMemo, useState } from 'react'
 import {
   SHAPE_GRID_COLUMN_MIN_WIDTH_PX,
   SHAPE_GRID_COLUMN_WIDTH_PX,
@@ -13,8 +17,9 @@ import {
 import { cellValue, type ShapeColumn } from './shape-columns.ts'
 import type { GridRow } from './use-shape-rows.ts'
 
-const PAGE = {
-  pagination: { paginationModel: { pageSize: SHAPE_GRID_PAGE_SIZE } },
+const FIRST_PAGE: GridPaginationModel = {
+  page: 0,
+  pageSize: SHAPE_GRID_PAGE_SIZE,
 }
 
 function gridColumns(columns: readonly ShapeColumn[]): GridColDef<GridRow>[] {
@@ -30,10 +35,18 @@ function gridColumns(columns: readonly ShapeColumn[]): GridColDef<GridRow>[] {
 }
 
 export function ShapeGrid(props: {
+  /** Another shape starts on its first page (the grid stays mounted across shapes). */
+  shapeId: string
   columns: readonly ShapeColumn[]
   rows: readonly GridRow[]
 }) {
   const columns = useMemo(() => gridColumns(props.columns), [props.columns])
+  const [pagination, setPagination] = useState({
+    shapeId: props.shapeId,
+    model: FIRST_PAGE,
+  })
+  const model =
+    pagination.shapeId === props.shapeId ? pagination.model : FIRST_PAGE
   return (
     // A column flex parent with a max height: the grid grows with its rows up to it.
     <Box
@@ -50,7 +63,10 @@ export function ShapeGrid(props: {
         rows={props.rows}
         columns={columns}
         getRowId={(row) => row.key}
-        initialState={PAGE}
+        paginationModel={model}
+        onPaginationModelChange={(next) =>
+          setPagination({ shapeId: props.shapeId, model: next })
+        }
         pageSizeOptions={[SHAPE_GRID_PAGE_SIZE]}
         localeText={{ noRowsLabel: 'No data available' }}
         density="compact"
