@@ -222,6 +222,33 @@ test('team, source and table selection: active sources by id, labels, the filter
   await expect(page).toHaveURL(new RegExp(`teamId=${otherTeamId}`))
 })
 
+test('the schema is read again every 60 seconds while the page is open', async ({
+  page,
+  signIn,
+  baseURL,
+}) => {
+  const { database } = await withItemsSource(page, signIn, baseURL)
+  // The page's timers run on a clock the test can move (the store's worker keeps real time).
+  await page.clock.install()
+  const reads: number[] = []
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname.endsWith('/schema')) reads.push(1)
+  })
+  await page.goto('/shape-explorer')
+  await expect(tableButton(page, 'items')).toBeVisible()
+  await database.admin.query(
+    `create table later (id int primary key); alter table later owner to ${database.name}`,
+  )
+  await page.clock.fastForward(59_000)
+  await expect(tableButton(page, 'later')).toHaveCount(0)
+  expect(reads).toHaveLength(1)
+  await page.clock.fastForward(1_000)
+  await expect(tableButton(page, 'later')).toBeVisible()
+  expect(reads).toHaveLength(2)
+  // A refetch keeps the list up meanwhile: no 'Loading schema...' flash.
+  await expect(page.getByText('Loading schema...')).toHaveCount(0)
+})
+
 test('a table over 1,000 rows gets the warning word for word, and no shape', async ({
   page,
   signIn,
