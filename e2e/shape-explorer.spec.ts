@@ -1,15 +1,8 @@
 // The Shape Explorer end to end (issue 15), against real source databases run by the real
-// engine: choosing a team, a source and a table; the 1,000-row warning; where clauses creating
-// live shapes; the search params reopening a shape; and the "Use this shape" snippet run as an
-// app would run it.
-import type { Page, Request } from '@playwright/test'
-import { spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
-import pg from 'pg'
-import type { RunningPostgres } from '../src/server/control/embedded-postgres.ts'
+// engine: the empty state; choosing a team, a source and a table; the schema read again; the
+// 1,000-row warning; and a where clause that narrows a table to a shape.
+import { expect, test } from './support/fixtures.ts'
 import {
-  addActiveSource,
   addTeam,
   choose,
   fillAuditSchema,
@@ -19,97 +12,12 @@ import {
   shapeGrid,
   tableButton,
   tableField,
+  WARNING_2000,
   whereField,
 } from './support/explorer.ts'
-import { expect, test } from './support/fixtures.ts'
-import {
-  controlPlaneUrl,
-  createSourceDatabase,
-  startOwnPostgres,
-  type SourceDatabase,
-} from './support/source-databases.ts'
+import { useExplorerSources } from './support/explorer-sources.ts'
 
-let control: pg.Pool
-let usersServer: RunningPostgres
-const databases: SourceDatabase[] = []
-/** The sources the running test added, deleted after it so their slots go. */
-let added: string[] = []
-
-test.beforeAll(async () => {
-  control = new pg.Pool({ connectionString: controlPlaneUrl(), max: 2 })
-  // Every source holds a slot and a WAL sender: more than Postgres' default 10 for the file.
-  usersServer = await startOwnPostgres({
-    max_replication_slots: '40',
-    max_wal_senders: '40',
-  })
-})
-test.afterEach(async ({ page, context, baseURL }) => {
-  // The page goes first: its live shape would see its source vanish (a 401 in the console).
-  await page.close()
-  for (const id of added)
-    await context.request.delete(`/api/v1/sources/${id}`, {
-      headers: { origin: baseURL ?? '' },
-    })
-  added = []
-})
-test.afterAll(async () => {
-  // The whole cluster goes, slots and all: the sources of these throwaway users are left
-  // reconnecting to it, as a source whose server is gone does (sources.spec.ts).
-  for (const database of databases) await database.admin.end()
-  await usersServer.stop()
-  await control.end()
-})
-
-async function sourceDatabase(fill: (db: SourceDatabase) => Promise<void>) {
-  const database = await createSourceDatabase(usersServer.url)
-  databases.push(database)
-  await fill(database)
-  return database
-}
-
-const WARNING_2000 =
-  'Shape for table items with WHERE clause "" (or empty where clause) has 2000 rows. Consider refining the WHERE clause to reduce the number of rows for the shape.'
-
-/** A signed-in user whose team has one active source with `items` and `notes`. */
-async function withItemsSource(
-  page: Page,
-  signIn: () => Promise<unknown>,
-  baseURL: string | undefined,
-) {
-  await signIn()
-  const database = await sourceDatabase(fillPublicTables)
-  const team = await personalTeam(page.request)
-  const source = await addActiveSource({
-    request: page.request,
-    baseURL: baseURL ?? '',
-    control,
-    teamId: team.id,
-    databaseUrl: database.url,
-    added,
-  })
-  return { database, team, source }
-}
-
-/** Opens items with `where` through the page, as a user does, and waits for its grid. */
-async function openItemsShape(page: Page, where: string, total: number) {
-  await page.goto('/shape-explorer')
-  await tableButton(page, 'items').click()
-  await expect(page.getByText(WARNING_2000)).toBeVisible()
-  await whereField(page).fill(where)
-  await whereField(page).press('Enter')
-  await expect(shapeGrid(page)).toContainText(`1–10 of ${total}`)
-}
-
-/** The `where` of every row-count request the page makes, in order. */
-function countRequests(page: Page): string[] {
-  const wheres: string[] = []
-  page.on('request', (request) => {
-    const url = new URL(request.url())
-    if (url.pathname.endsWith('/count'))
-      wheres.push(url.searchParams.get('where') ?? '')
-  })
-  return wheres
-}
+const sources = useExplorerSources()
 
 test('with no source, the page says there is nothing to explore yet', async ({
   page,
@@ -135,22 +43,19 @@ test('team, source and table selection: active sources by id, labels, the filter
   test.setTimeout(120_000)
   const user = (await signIn()) as { email: string }
   const team = await personalTeam(page.request)
-  const publicOnly = await sourceDatabase(fillPublicTables)
-  const withAudit = await sourceDatabase(async (db) => {
+  const publicOnly = await sources.sourceDatabase(fillPublicTables)
+  const withAudit = await sources.sourceDatabase(async (db) => {
     await fillPublicTables(db)
     await fillAuditSchema(db)
   })
-  const otherTeamDb = await sourceDatabase(fillAuditSchema)
-  const otherTeamId = await addTeam(control, user.email, 'Zed team')
+  const otherTeamDb = await sources.sourceDatabase(fillAuditSchema)
+  const otherTeamId = await addTeam(
+    sources.controlPlane(),
+    user.email,
+    'Zed team',
+  )
   const add = (teamId: string, databaseUrl: string) =>
-    addActiveSource({
-      request: page.request,
-      baseURL: baseURL ?? '',
-      control,
-      teamId,
-      databaseUrl,
-      added,
-    })
+    sources.addSource(page, baseURL, teamId, databaseUrl)
   const first = await add(team.id, publicOnly.url)
   const second = await add(team.id, withAudit.url)
   const other = await add(otherTeamId, otherTeamDb.url)
@@ -168,7 +73,7 @@ test('team, source and table selection: active sources by id, labels, the filter
   )
   expect(response.status()).toBe(201)
   const idle = ((await response.json()) as { id: string }).id
-  added.push(idle)
+  sources.added(idle)
 
   await page.goto('/shape-explorer')
   await expect(page.getByRole('combobox', { name: 'Team' })).toHaveText(
@@ -227,24 +132,29 @@ test('the schema is read again every 60 seconds while the page is open', async (
   signIn,
   baseURL,
 }) => {
-  const { database } = await withItemsSource(page, signIn, baseURL)
+  const { database } = await sources.withItemsSource(page, signIn, baseURL)
   // The page's timers run on a clock the test can move (the store's worker keeps real time).
+  // It runs in real time while the page loads, so the read is some seconds old when paused.
   await page.clock.install()
-  const reads: number[] = []
+  let reads = 0
   page.on('request', (request) => {
-    if (new URL(request.url()).pathname.endsWith('/schema')) reads.push(1)
+    if (new URL(request.url()).pathname.endsWith('/schema')) reads++
   })
   await page.goto('/shape-explorer')
   await expect(tableButton(page, 'items')).toBeVisible()
+  const now = await page.evaluate(() => Date.now())
+  await page.clock.pauseAt(now + 100)
+  const first = reads
   await database.admin.query(
     `create table later (id int primary key); alter table later owner to ${database.name}`,
   )
-  await page.clock.fastForward(59_000)
+  // 55 s after the pause is under 60 s after the read (it was less than 5 s old); 61 s is past.
+  await page.clock.runFor(55_000)
   await expect(tableButton(page, 'later')).toHaveCount(0)
-  expect(reads).toHaveLength(1)
-  await page.clock.fastForward(1_000)
+  expect(reads).toBe(first)
+  await page.clock.runFor(6_000)
   await expect(tableButton(page, 'later')).toBeVisible()
-  expect(reads).toHaveLength(2)
+  expect(reads).toBe(first + 1)
   // A refetch keeps the list up meanwhile: no 'Loading schema...' flash.
   await expect(page.getByText('Loading schema...')).toHaveCount(0)
 })
@@ -254,7 +164,7 @@ test('a table over 1,000 rows gets the warning word for word, and no shape', asy
   signIn,
   baseURL,
 }) => {
-  await withItemsSource(page, signIn, baseURL)
+  await sources.withItemsSource(page, signIn, baseURL)
   const shapes: string[] = []
   page.on('request', (request) => {
     if (new URL(request.url()).pathname === '/v1/shape')
@@ -275,7 +185,7 @@ test('a where clause that narrows creates the shape: page 1 of 10 rows, in the t
   signIn,
   baseURL,
 }) => {
-  await withItemsSource(page, signIn, baseURL)
+  await sources.withItemsSource(page, signIn, baseURL)
   await page.goto('/shape-explorer')
   await tableButton(page, 'items').click()
   await expect(page.getByText(WARNING_2000)).toBeVisible()
@@ -295,224 +205,4 @@ test('a where clause that narrows creates the shape: page 1 of 10 rows, in the t
   await expect(
     page.getByRole('button', { name: 'Create shape' }),
   ).toBeDisabled()
-})
-
-test('rows inserted, updated and deleted in Postgres show in the grid live', async ({
-  page,
-  signIn,
-  baseURL,
-}) => {
-  const { database } = await withItemsSource(page, signIn, baseURL)
-  await openItemsShape(page, 'id <= 25', 25)
-  await database.admin.query(`insert into items values (0, 'live-row', 7)`)
-  await expect(shapeGrid(page)).toContainText('1–10 of 26')
-  // A new row comes last: page 3 of 26 rows.
-  const next = page.getByRole('button', { name: 'Go to next page' })
-  await next.click()
-  await next.click()
-  await expect(shapeGrid(page)).toContainText('21–26 of 26')
-  await expect(shapeGrid(page).getByText('live-row')).toBeVisible()
-  await database.admin.query(
-    `update items set label = 'changed-row' where id = 0`,
-  )
-  await expect(shapeGrid(page).getByText('changed-row')).toBeVisible()
-  await database.admin.query(`delete from items where id = 0`)
-  await expect(shapeGrid(page)).toContainText('of 25')
-  await expect(shapeGrid(page).getByText('changed-row')).toHaveCount(0)
-})
-
-test('Enter submits; Tab in an empty where field fills in the last where clause', async ({
-  page,
-  signIn,
-  baseURL,
-}) => {
-  await withItemsSource(page, signIn, baseURL)
-  await openItemsShape(page, 'id <= 25', 25)
-  await tableButton(page, 'notes').click()
-  await expect(tableField(page)).toHaveValue('notes')
-  await expect(shapeGrid(page)).toContainText('1–3 of 3')
-  await expect(whereField(page)).toHaveValue('')
-  await whereField(page).focus()
-  await page.keyboard.press('Tab')
-  await expect(whereField(page)).toHaveValue('id <= 25')
-  await expect(whereField(page)).toBeFocused()
-  await whereField(page).fill('id <= 2')
-  await page.keyboard.press('Enter')
-  await expect(shapeGrid(page)).toContainText('1–2 of 2')
-  // The field keeps the focus after Enter; with text in it, Tab moves on as usual.
-  await expect(whereField(page)).toBeFocused()
-  await page.keyboard.press('Tab')
-  await expect(whereField(page)).not.toBeFocused()
-  await expect(whereField(page)).toHaveValue('id <= 2')
-})
-
-test('re-submitting the same where clause makes no request', async ({
-  page,
-  signIn,
-  baseURL,
-}) => {
-  await withItemsSource(page, signIn, baseURL)
-  const counts = countRequests(page)
-  const snapshots: string[] = []
-  page.on('request', (request) => {
-    const url = new URL(request.url())
-    if (url.pathname === '/v1/shape' && url.searchParams.get('offset') === '-1')
-      snapshots.push(url.searchParams.get('where') ?? '')
-  })
-  await openItemsShape(page, 'id <= 25', 25)
-  await whereField(page).press('Enter')
-  await whereField(page).fill('id <= 25 ')
-  await whereField(page).press('Enter')
-  // Coming back to the table brings its shape back, unasked.
-  await tableButton(page, 'notes').click()
-  await expect(shapeGrid(page)).toContainText('1–3 of 3')
-  await tableButton(page, 'items').click()
-  await expect(whereField(page)).toHaveValue('id <= 25')
-  await expect(shapeGrid(page)).toContainText('1–10 of 25')
-  // Something that does ask, so every request made before it has been seen.
-  await whereField(page).fill('id <= 30')
-  await whereField(page).press('Enter')
-  await expect(shapeGrid(page)).toContainText('1–10 of 30')
-  expect(counts).toEqual(['', 'id <= 25', '', 'id <= 30'])
-  // Streams restart as the shape on screen changes, never for the same clause again.
-  expect(snapshots).toEqual(['id <= 25', '', 'id <= 25', 'id <= 30'])
-})
-
-test('a newer request aborts the older, which then shows nothing', async ({
-  page,
-  signIn,
-  baseURL,
-}) => {
-  await withItemsSource(page, signIn, baseURL)
-  const held: Array<() => Promise<void>> = []
-  await page.route('**/count?*', async (route) => {
-    const where = new URL(route.request().url()).searchParams.get('where')
-    if (where !== 'qty >= 0') return route.continue()
-    // Held until the test lets it go; by then the page has given up on it.
-    held.push(() => route.continue().catch(() => {}))
-  })
-  const aborted = page.waitForEvent(
-    'requestfailed',
-    (request: Request) =>
-      new URL(request.url()).searchParams.get('where') === 'qty >= 0',
-  )
-  await page.goto('/shape-explorer')
-  await tableButton(page, 'items').click()
-  await expect(page.getByText(WARNING_2000)).toBeVisible()
-  await whereField(page).fill('qty >= 0')
-  await whereField(page).press('Enter')
-  await expect.poll(() => held.length).toBe(1)
-  await expect(page.getByText('Loading...')).toBeVisible()
-  await whereField(page).fill('id <= 25')
-  await whereField(page).press('Enter')
-  expect((await aborted).failure()?.errorText).toContain('ABORTED')
-  await expect(shapeGrid(page)).toContainText('1–10 of 25')
-  for (const release of held) await release()
-  await expect(page.getByRole('alert')).toHaveCount(0)
-  await expect(shapeGrid(page)).toContainText('1–10 of 25')
-})
-
-test('the URL reopens the same shape, and back and forward step through shapes', async ({
-  page,
-  signIn,
-  baseURL,
-}) => {
-  await withItemsSource(page, signIn, baseURL)
-  await openItemsShape(page, 'id <= 25', 25)
-  const url = page.url()
-  expect(new URL(url).searchParams.get('where')).toBe('id <= 25')
-  expect(new URL(url).searchParams.get('table')).toBe('public.items')
-
-  // Opened afresh, as a bookmark or a shared link is. Not in a second tab: closing one can
-  // make PGlite's tab coordination log "Channel is closed" in the other (src/app/db's).
-  await page.goto('/sources')
-  await page.goto(url)
-  await expect(tableField(page)).toHaveValue('items')
-  await expect(whereField(page)).toHaveValue('id <= 25')
-  await expect(shapeGrid(page)).toContainText('1–10 of 25')
-
-  await whereField(page).fill('id <= 12')
-  await whereField(page).press('Enter')
-  await expect(shapeGrid(page)).toContainText('1–10 of 12')
-  await page.goBack()
-  await expect(whereField(page)).toHaveValue('id <= 25')
-  await expect(shapeGrid(page)).toContainText('1–10 of 25')
-  await page.goForward()
-  await expect(whereField(page)).toHaveValue('id <= 12')
-  await expect(shapeGrid(page)).toContainText('1–10 of 12')
-})
-
-/** Runs a TypeScript module with tsx, as an app would, and hands back its first logged line. */
-async function firstLogOf(code: string): Promise<unknown[]> {
-  // Inside the repository, so the module's imports resolve to its node_modules.
-  mkdirSync('.tmp', { recursive: true })
-  const dir = mkdtempSync(join('.tmp', 'snippet-'))
-  try {
-    writeFileSync(join(dir, 'snippet.ts'), code)
-    // The snippet logs rows; this wrapper writes each log call as one JSON line to read back.
-    writeFileSync(
-      join(dir, 'run.ts'),
-      `console.log = (...values: unknown[]) => {
-        process.stdout.write(JSON.stringify(values, (_k, v) => (typeof v === 'bigint' ? String(v) : v)) + '\\n')
-      }
-      await import('./snippet.ts')
-      `,
-    )
-    const child = spawn(process.execPath, ['--import', 'tsx', 'run.ts'], {
-      cwd: dir,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    })
-    try {
-      let output = ''
-      for await (const chunk of child.stdout) {
-        output += String(chunk)
-        const line = output.split('\n')
-        if (line.length > 1) return JSON.parse(line[0] ?? '') as unknown[]
-      }
-      throw new Error(
-        `the snippet exited with ${child.exitCode} logging nothing`,
-      )
-    } finally {
-      child.kill()
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
-}
-
-test('the ShapeStream snippet, run as copied, returns the grid’s rows', async ({
-  page,
-  signIn,
-  baseURL,
-  context,
-}) => {
-  const { source } = await withItemsSource(page, signIn, baseURL)
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'])
-  await openItemsShape(page, 'id <= 12', 12)
-  const panel = page.getByRole('region', { name: 'Use this shape' })
-  await panel.getByRole('tab', { name: 'ShapeStream' }).click()
-  const shown = panel.getByLabel('ShapeStream snippet')
-  // On screen the secret is masked; the copy holds it whole.
-  await expect(shown).toContainText(
-    `${source.secret.slice(0, 3)}***${source.secret.slice(-3)}`,
-  )
-  await expect(shown).not.toContainText(source.secret)
-  await panel.getByRole('button', { name: 'Copy ShapeStream' }).click()
-  const copied = await page.evaluate(() => navigator.clipboard.readText())
-  expect(copied).toContain(source.secret)
-  expect(copied).toContain(`${baseURL}/v1/shape`)
-
-  const [rows] = (await firstLogOf(copied)) as [
-    Array<{ id: number; label: string; qty: number }>,
-  ]
-  expect(rows.map((row) => row.id).sort((a, b) => a - b)).toEqual(
-    Array.from({ length: 12 }, (_, i) => i + 1),
-  )
-  // The grid's first page shows the same rows.
-  const firstPage = await gridRows(page)
-    .locator('[data-field="label"]')
-    .allTextContents()
-  expect(firstPage).toHaveLength(10)
-  for (const label of firstPage)
-    expect(rows.map((row) => row.label)).toContain(label)
 })

@@ -97,8 +97,8 @@ function Explorer({ teams }: { teams: readonly Team[] }) {
 
   const submit = (text: string) => {
     if (text) setLastWhere(text)
-    // The same clause again is asked only after a warning or an error; a created shape
-    // already has it, so the request answers at once without asking the server.
+    // The same clause again: after a warning it is asked again; a shape created with it
+    // already has it, and retry() then asks nothing (spec §4).
     if (text === where) request.retry()
     else selection.submitWhere(text)
   }
