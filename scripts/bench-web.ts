@@ -7,15 +7,20 @@
 //     profile kept on disk like a user's (browser.ts openProfile);
 //  5. the same with the server stopped: service worker and local store only;
 //  6. commit-to-screen latency of a source's state change (and, as a diagnostic, the same with
-//     the browser's HTTP cache bypassed for shape requests).
+//     the browser's HTTP cache bypassed for shape requests);
+//  7. the shape explorer: a click on a 1,000-row table to its first rows in the grid, and
+//     commit-to-grid latency of a row changed in the source's own database.
 // The offline visits run last, so the server is stopped once and never restarted.
-// `npm run bench:web [-- --no-build] [--visits-only]` prints `BENCH_JSON {...}` and a table;
-// --visits-only stops after the online repeat visits (for quick comparisons).
+// `npm run bench:web [-- --no-build] [--visits-only | --explorer-only]` prints `BENCH_JSON {...}`
+// and a table; --visits-only stops after the online repeat visits, --explorer-only measures
+// only the shape explorer after one first visit (both for quick comparisons).
+import type { BrowserContext } from '@playwright/test'
 import { spawnSync } from 'node:child_process'
 import { availableParallelism, loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { openProfile, signIn } from './bench/web/browser.ts'
 import { Cleanup } from './bench/web/cleanup.ts'
+import { measureExplorer } from './bench/web/explorer.ts'
 import { seedSource } from './bench/web/fixtures.ts'
 import { commitToScreen } from './bench/web/latency.ts'
 import type { Report } from './bench/web/report.ts'
@@ -64,6 +69,23 @@ async function measure(report: Report, cleanup: Cleanup): Promise<void> {
   report.precache = precacheSize(DIST)
 
   const server = await startServer(cleanup, log)
+  const explorer = async (context: BrowserContext) => {
+    log(`shape explorer: ${VISITS} table clicks, then ${SAMPLES} row changes`)
+    report.explorer = await measureExplorer({
+      context,
+      server,
+      cleanup,
+      visits: VISITS,
+      samples: SAMPLES,
+      budgetMs: LATENCY_BUDGET_MS,
+      log,
+    })
+  }
+  if (process.argv.includes('--explorer-only')) {
+    const { context } = await freshProfile(server, report, cleanup)
+    report.firstVisits.push(await firstVisit(context, SOURCE_NAME))
+    return explorer(context)
+  }
   // Each first visit is a new user in a new profile: nothing cached, nothing stored. The last
   // profile is kept for the repeat visits.
   log(`first visits: ${FIRST_VISITS} fresh profiles`)
@@ -85,7 +107,15 @@ async function measure(report: Report, cleanup: Cleanup): Promise<void> {
 
   log(`commit-to-screen: ${SAMPLES} state changes`)
   let page = await openLive(context, SOURCE_NAME)
-  const changes = { db: server.db, sourceId, samples: SAMPLES, log }
+  const changes = {
+    commit: (state: string) =>
+      server.db.query(
+        'update sources set state = $1, updated_at = now() where id = $2',
+        [state, sourceId],
+      ),
+    samples: SAMPLES,
+    log,
+  }
   report.commitToScreen = await commitToScreen({
     ...changes,
     page,
@@ -108,6 +138,8 @@ async function measure(report: Report, cleanup: Cleanup): Promise<void> {
   await page.close()
   await context.unrouteAll()
 
+  await explorer(context)
+
   log('stopping the server')
   await server.stop()
   log(`offline: ${VISITS} repeat visits`)
@@ -129,6 +161,7 @@ async function main(): Promise<Report> {
     offline: [],
     commitToScreen: null,
     commitToScreenUncached: null,
+    explorer: null,
     pageErrors: [],
     errors: [],
   }

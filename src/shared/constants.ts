@@ -9,6 +9,14 @@ export const LIVE_SHAPES_TABLE_BREAKPOINT_PX = 1200
 export const PUBLIC_PAGE_MAX_WIDTH_PX = 480
 export const COPY_TOOLTIP_RESET_MS = 1000
 
+// The shape explorer (spec §9): a shape above this many rows is not created, but warned about.
+export const SHAPE_ROW_LIMIT = 1000
+export const SCHEMA_REFETCH_MS = 60_000
+export const SHAPE_GRID_PAGE_SIZE = 10
+export const SHAPE_GRID_COLUMN_MIN_WIDTH_PX = 60
+export const SHAPE_GRID_COLUMN_WIDTH_PX = 150
+export const SHAPE_GRID_MAX_HEIGHT = '65vh'
+
 // The longest values the API accepts (the spec leaves maximum lengths unshown). Generous for
 // any real value; they keep a request from making the server store or index megabytes.
 export const NAME_MAX_LENGTH = 200

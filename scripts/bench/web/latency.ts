@@ -1,7 +1,7 @@
-// Commit-to-screen: a source's state changed in the control plane, timed from the commit's
-// return in Node to the new text in the page's DOM. Both read Date.now() on this machine.
+// Commit-to-screen: a write that puts a new text on the page (a source's state in the control
+// plane, a row in a source's own database), timed from the commit's return in Node to the text
+// in the page's DOM. Both read Date.now() on this machine.
 import type { Page } from '@playwright/test'
-import type pg from 'pg'
 import { seenText, watchText } from './browser.ts'
 import { sleep } from './wait.ts'
 
@@ -19,8 +19,8 @@ const SAMPLE_TIMEOUT_MS = 30_000
 
 export async function commitToScreen(options: {
   page: Page
-  db: pg.Pool
-  sourceId: string
+  /** Commits a change that shows `text` on the page; resolves once committed. */
+  commit: (text: string) => Promise<unknown>
   samples: number
   /** Distinguishes the texts of two runs on one source. */
   prefix: string
@@ -28,7 +28,7 @@ export async function commitToScreen(options: {
   budgetMs: number
   log: (line: string) => void
 }): Promise<LatencyResult> {
-  const { page, db, sourceId } = options
+  const { page } = options
   const result: LatencyResult = {
     requested: options.samples,
     samples: [],
@@ -41,15 +41,12 @@ export async function commitToScreen(options: {
       result.stoppedBy = `time budget of ${options.budgetMs / 1000} s spent after ${k - 1} changes`
       break
     }
-    const state = `${options.prefix}-${k}`
+    const text = `${options.prefix}-${k}`
     // Watched before the commit, so the page cannot see the text before it is looked for.
-    await watchText(page, state)
-    await db.query(
-      'update sources set state = $1, updated_at = now() where id = $2',
-      [state, sourceId],
-    )
+    await watchText(page, text)
+    await options.commit(text)
     const committed = Date.now()
-    const sighting = await seenText(page, state, SAMPLE_TIMEOUT_MS)
+    const sighting = await seenText(page, text, SAMPLE_TIMEOUT_MS)
     const delay = sighting ? sighting.epochMs - committed : null
     if (delay === null) result.timeouts++
     else result.samples.push(delay)

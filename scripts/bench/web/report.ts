@@ -1,4 +1,5 @@
 // What a run measured, the targets it is held to, and the one-line JSON form of it.
+import type { ExplorerResult } from './explorer.ts'
 import type { LatencyResult } from './latency.ts'
 import type { EntrySizes, PrecacheSize } from './sizes.ts'
 
@@ -8,6 +9,10 @@ export const TARGETS = {
   repeatVisitMedianMs: 700,
   commitToScreenP50Ms: 30,
   commitToScreenP99Ms: 60,
+  // Issue 15: the shape explorer.
+  explorerClickToRowsMedianMs: 500,
+  commitToGridP50Ms: 100,
+  commitToGridP99Ms: 300,
 }
 
 export type Report = {
@@ -25,6 +30,8 @@ export type Report = {
   commitToScreen: LatencyResult | null
   /** The same with the browser's HTTP cache bypassed for shape requests: a diagnostic. */
   commitToScreenUncached: LatencyResult | null
+  /** The shape explorer: a table click to its rows, and a source row's commit to the grid. */
+  explorer: ExplorerResult | null
   /** Uncaught errors in the pages: the app misbehaving while it was measured. */
   pageErrors: string[]
   errors: string[]
@@ -80,6 +87,8 @@ export function toJson(r: Report) {
     offline: visitsJson(r.offline),
     commitToScreen: latencyJson(r.commitToScreen),
     commitToScreenUncached: latencyJson(r.commitToScreenUncached),
+    explorerClickToRows: r.explorer && visitsJson(r.explorer.clickToRows),
+    commitToGrid: latencyJson(r.explorer?.commitToGrid ?? null),
     pageErrors: r.pageErrors,
     errors: r.errors,
   }

@@ -18,6 +18,8 @@ export type RunningServer = {
   url: string
   /** The control-plane database, for the rows the benchmark writes. */
   db: pg.Pool
+  /** A superuser URL of the embedded Postgres, where source databases can be made too. */
+  postgresUrl: string
   /** SIGTERM, as a deploy or Ctrl-C would stop it; Postgres keeps running. */
   stop(): Promise<void>
 }
@@ -106,5 +108,10 @@ export async function startServer(
   // Ctrl-C reaches Postgres too: an idle connection it drops must not crash the cleanup.
   db.on('error', (error) => log(`database pool: ${error.message}`))
   cleanup.add('database pool', () => db.end())
-  return { url, db, stop: () => stopChild(child) }
+  return {
+    url,
+    db,
+    postgresUrl: postgres.url,
+    stop: () => stopChild(child),
+  }
 }

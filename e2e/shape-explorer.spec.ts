@@ -1,0 +1,208 @@
+// The Shape Explorer end to end (issue 15), against real source databases run by the real
+// engine: the empty state; choosing a team, a source and a table; the schema read again; the
+// 1,000-row warning; and a where clause that narrows a table to a shape.
+import { expect, test } from './support/fixtures.ts'
+import {
+  addTeam,
+  choose,
+  fillAuditSchema,
+  fillPublicTables,
+  gridRows,
+  personalTeam,
+  shapeGrid,
+  tableButton,
+  tableField,
+  WARNING_2000,
+  whereField,
+} from './support/explorer.ts'
+import { useExplorerSources } from './support/explorer-sources.ts'
+
+const sources = useExplorerSources()
+
+test('with no source, the page says there is nothing to explore yet', async ({
+  page,
+  signIn,
+}) => {
+  await signIn()
+  await page.goto('/shape-explorer')
+  await expect(
+    page.getByRole('heading', { name: 'Shape Explorer' }),
+  ).toBeVisible()
+  await expect(page.getByText('No sources created yet')).toBeVisible()
+  await expect(
+    page.getByText('Add a source to start exploring shapes'),
+  ).toBeVisible()
+  await expect(page.getByRole('list', { name: 'Tables' })).toHaveCount(0)
+})
+
+test('team, source and table selection: active sources by id, labels, the filter and reload', async ({
+  page,
+  signIn,
+  baseURL,
+}) => {
+  test.setTimeout(120_000)
+  const user = (await signIn()) as { email: string }
+  const team = await personalTeam(page.request)
+  const publicOnly = await sources.sourceDatabase(fillPublicTables)
+  const withAudit = await sources.sourceDatabase(async (db) => {
+    await fillPublicTables(db)
+    await fillAuditSchema(db)
+  })
+  const otherTeamDb = await sources.sourceDatabase(fillAuditSchema)
+  const otherTeamId = await addTeam(
+    sources.controlPlane(),
+    user.email,
+    'Zed team',
+  )
+  const add = (teamId: string, databaseUrl: string) =>
+    sources.addSource(page, baseURL, teamId, databaseUrl)
+  const first = await add(team.id, publicOnly.url)
+  const second = await add(team.id, withAudit.url)
+  const other = await add(otherTeamId, otherTeamDb.url)
+  // A source whose database is never there does not become active, and is not offered.
+  const response = await page.request.put(
+    '/api/v1/sources?skip_validation=true',
+    {
+      data: {
+        region: 'eu-west-1',
+        team_id: team.id,
+        database_url: 'postgres://app:secret@127.0.0.1:1/app',
+      },
+      headers: { origin: baseURL ?? '' },
+    },
+  )
+  expect(response.status()).toBe(201)
+  const idle = ((await response.json()) as { id: string }).id
+  sources.added(idle)
+
+  await page.goto('/shape-explorer')
+  await expect(page.getByRole('combobox', { name: 'Team' })).toHaveText(
+    team.name,
+  )
+  // The team's first active source is chosen; its tables are all in public, so no schema.
+  await expect(page.getByRole('combobox', { name: 'Source' })).toHaveText(
+    first.id,
+  )
+  await expect(tableButton(page, 'items')).toBeVisible()
+  await expect(tableButton(page, 'notes')).toBeVisible()
+  await page.getByRole('combobox', { name: 'Source' }).click()
+  await expect(page.getByRole('option')).toHaveText([first.id, second.id])
+  await expect(page.getByRole('option', { name: idle })).toHaveCount(0)
+  await page.getByRole('option', { name: second.id }).click()
+
+  // With a table outside public, every label names its schema.
+  await expect(tableButton(page, 'audit.events')).toBeVisible()
+  await expect(tableButton(page, 'public.items')).toBeVisible()
+  await expect(page).toHaveURL(new RegExp(`sourceId=${second.id}`))
+  const filter = page.getByRole('textbox', { name: 'Filter tables' })
+  await filter.fill('no') // prefix of the name
+  await expect(
+    page.getByRole('list', { name: 'Tables' }).getByRole('button'),
+  ).toHaveText(['public.notes'])
+  await filter.fill('audit.e') // prefix of schema.name
+  await expect(
+    page.getByRole('list', { name: 'Tables' }).getByRole('button'),
+  ).toHaveText(['audit.events'])
+  await filter.fill('zzz')
+  await expect(page.getByText('No tables')).toBeVisible()
+  await filter.fill('')
+
+  // Reload reads the schema again: a table created since shows.
+  await withAudit.admin.query(
+    `create table audit.logins (id int primary key); alter table audit.logins owner to ${withAudit.name}`,
+  )
+  await page.getByRole('button', { name: 'Reload schema' }).click()
+  await expect(tableButton(page, 'audit.logins')).toBeVisible()
+
+  await tableButton(page, 'audit.events').click()
+  await expect(tableField(page)).toHaveValue('audit.events')
+  await expect(shapeGrid(page)).toContainText('login')
+
+  await choose(page, 'Team', 'Zed team')
+  await expect(page.getByRole('combobox', { name: 'Source' })).toHaveText(
+    other.id,
+  )
+  await expect(tableButton(page, 'audit.events')).toBeVisible()
+  await expect(tableField(page)).toHaveValue('')
+  await expect(page).toHaveURL(new RegExp(`teamId=${otherTeamId}`))
+})
+
+test('the schema is read again every 60 seconds while the page is open', async ({
+  page,
+  signIn,
+  baseURL,
+}) => {
+  const { database } = await sources.withItemsSource(page, signIn, baseURL)
+  // The page's timers run on a clock the test can move (the store's worker keeps real time).
+  // It runs in real time while the page loads, so the read is some seconds old when paused.
+  await page.clock.install()
+  let reads = 0
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname.endsWith('/schema')) reads++
+  })
+  await page.goto('/shape-explorer')
+  await expect(tableButton(page, 'items')).toBeVisible()
+  const now = await page.evaluate(() => Date.now())
+  await page.clock.pauseAt(now + 100)
+  const first = reads
+  await database.admin.query(
+    `create table later (id int primary key); alter table later owner to ${database.name}`,
+  )
+  // 55 s after the pause is under 60 s after the read (it was less than 5 s old); 61 s is past.
+  await page.clock.runFor(55_000)
+  await expect(tableButton(page, 'later')).toHaveCount(0)
+  expect(reads).toBe(first)
+  await page.clock.runFor(6_000)
+  await expect(tableButton(page, 'later')).toBeVisible()
+  expect(reads).toBe(first + 1)
+  // A refetch keeps the list up meanwhile: no 'Loading schema...' flash.
+  await expect(page.getByText('Loading schema...')).toHaveCount(0)
+})
+
+test('a table over 1,000 rows gets the warning word for word, and no shape', async ({
+  page,
+  signIn,
+  baseURL,
+}) => {
+  await sources.withItemsSource(page, signIn, baseURL)
+  const shapes: string[] = []
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/v1/shape')
+      shapes.push(request.url())
+  })
+  await page.goto('/shape-explorer')
+  await tableButton(page, 'items').click()
+  await expect(page.getByRole('alert')).toHaveText(WARNING_2000)
+  await expect(page).toHaveURL(/table=public\.items/)
+  await expect(shapeGrid(page)).toHaveCount(0)
+  // A warning may be asked about again.
+  await expect(page.getByRole('button', { name: 'Create shape' })).toBeEnabled()
+  expect(shapes).toEqual([])
+})
+
+test('a where clause that narrows creates the shape: page 1 of 10 rows, in the table column order', async ({
+  page,
+  signIn,
+  baseURL,
+}) => {
+  await sources.withItemsSource(page, signIn, baseURL)
+  await page.goto('/shape-explorer')
+  await tableButton(page, 'items').click()
+  await expect(page.getByText(WARNING_2000)).toBeVisible()
+  await whereField(page).fill('id <= 25')
+  await page.getByRole('button', { name: 'Create shape' }).click()
+  const grid = shapeGrid(page)
+  await expect(grid).toContainText('1–10 of 25')
+  await expect(gridRows(page)).toHaveCount(10)
+  await expect(grid.getByRole('columnheader')).toHaveText([
+    'id',
+    'label',
+    'qty',
+  ])
+  await expect(page.getByText(WARNING_2000)).toHaveCount(0)
+  await expect(page).toHaveURL(/where=id/)
+  // Created: the same clause is not offered again.
+  await expect(
+    page.getByRole('button', { name: 'Create shape' }),
+  ).toBeDisabled()
+})

@@ -1,0 +1,38 @@
+// The shape explorer's REST reads of a source's own database (spec §7: /schema and /count),
+// through the app's one fetch wrapper, and how their failures read (spec §8).
+import { z } from 'zod'
+import { api, ApiError } from '../../lib/api.ts'
+import { codeMessage } from '../sources/source-api.ts'
+import type { TableRef } from './table-names.ts'
+
+const tablesSchema = z.array(z.object({ schema: z.string(), name: z.string() }))
+const countSchema = z.object({
+  count: z.number(),
+  // Set when counting took too long and the planner's estimate stands in for it.
+  estimate: z.boolean().optional(),
+})
+
+const sourcePath = (sourceId: string) =>
+  `/api/v1/sources/${encodeURIComponent(sourceId)}`
+
+export function fetchTables(
+  sourceId: string,
+  signal: AbortSignal,
+): Promise<TableRef[]> {
+  return api(`${sourcePath(sourceId)}/schema`, tablesSchema, { signal })
+}
+
+export function countRows(
+  sourceId: string,
+  table: TableRef,
+  where: string,
+  signal: AbortSignal,
+) {
+  const query = new URLSearchParams({ schema: table.schema, name: table.name })
+  if (where) query.set('where', where)
+  return api(`${sourcePath(sourceId)}/count?${query}`, countSchema, { signal })
+}
+
+/** 'Code {status}: {body}' for a refused count; spec §8's fallback for anything else. */
+export const countErrorText = (error: unknown) =>
+  error instanceof ApiError ? codeMessage(error) : 'Failed to execute query'

@@ -1,0 +1,35 @@
+// The shape explorer's decisions (spec §4, §5, §8), apart from React: which shapes are
+// remembered under one key, when a row count is too many, and what the warning says.
+import { SHAPE_ROW_LIMIT } from '../../../shared/constants.ts'
+import type { TableRef } from './table-names.ts'
+
+/** What the page asks for: a table of a source of a team, narrowed by a where clause. */
+export type ShapeTarget = {
+  teamId: string
+  sourceId: string
+  table: TableRef
+  /** Trimmed; '' for none. */
+  where: string
+}
+
+/** Shapes are remembered per team, source and table; the where clause is kept per key. */
+export const shapeKey = (target: Omit<ShapeTarget, 'where'>) =>
+  JSON.stringify([
+    target.teamId,
+    target.sourceId,
+    target.table.schema,
+    target.table.name,
+  ])
+
+export const tooManyRows = (count: number) => count > SHAPE_ROW_LIMIT
+
+/** Spec §8, word for word. */
+export const rowCountWarning = (table: string, where: string, count: number) =>
+  `Shape for table ${table} with WHERE clause "${where}" (or empty where clause) has ${count} rows. Consider refining the WHERE clause to reduce the number of rows for the shape.`
+
+/**
+ * Spec §5: Create shape only for a where clause other than the one asked for, or to ask again
+ * after a warning. Surrounding spaces make no new clause.
+ */
+export const canSubmit = (draft: string, asked: string, warned: boolean) =>
+  warned || draft.trim() !== asked

@@ -1,0 +1,91 @@
+// The rows of the shape on screen, live: the official Electric client against the apps' own
+// endpoint (/v1/shape with the source's id and secret, spec §7), as an app would sync it. The
+// stream stops when the shape changes or the page goes.
+import { FetchError, Shape, ShapeStream, type Row } from '@electric-sql/client'
+import { useEffect, useState } from 'react'
+import { liveShape, liveSyncFetch } from '../../lib/live-sync.ts'
+import { columnsOf, type ShapeColumn } from './shape-columns.ts'
+import { quotedTable, type TableRef } from './table-names.ts'
+
+/** What the grid syncs: the source's credentials and the shape's definition. */
+export type ShapeSource = {
+  sourceId: string
+  secret: string
+  table: TableRef
+  where: string
+}
+
+export type GridRow = { key: string; values: Row }
+
+export type ShapeRows =
+  | { kind: 'loading' }
+  | { kind: 'rows'; columns: ShapeColumn[]; rows: GridRow[] }
+  | { kind: 'error'; text: string }
+
+export const shapeUrl = () => new URL('/v1/shape', location.origin).toString()
+
+type ShapeParams = {
+  source_id: string
+  source_secret: string
+  table: string
+  where?: string
+}
+
+/** The query parameters of the shape, as the stream and the snippets send them. */
+export function shapeParams(shape: ShapeSource): ShapeParams {
+  return {
+    source_id: shape.sourceId,
+    source_secret: shape.secret,
+    table: quotedTable(shape.table),
+    ...(shape.where ? { where: shape.where } : {}),
+  }
+}
+
+/** Spec §8: a refused shape request says why; anything else failed to fetch it. */
+function errorText(error: Error): string {
+  if (!(error instanceof FetchError)) return 'Failed to fetch shape'
+  const body = error.json as { message?: unknown } | undefined
+  const message =
+    typeof body?.message === 'string' ? body.message : error.text || ''
+  return `Error creating shape: Code ${error.status}: ${message || error.message}`
+}
+
+const rowsOf = (value: Map<string, Row>): GridRow[] =>
+  Array.from(value, ([key, values]) => ({ key, values }))
+
+export function useShapeRows(shape: ShapeSource | null): ShapeRows {
+  const key = shape && JSON.stringify(shape)
+  const [answer, setAnswer] = useState<{ key: string; rows: ShapeRows }>()
+  useEffect(() => {
+    if (!key) return
+    const source = JSON.parse(key) as ShapeSource
+    const aborter = new AbortController()
+    let columns: ShapeColumn[] = []
+    const stream = new ShapeStream({
+      ...liveShape(shapeUrl()),
+      params: shapeParams(source),
+      signal: aborter.signal,
+      // The schema header names the columns in the table's order, rows or none.
+      fetchClient: async (input, init) => {
+        const response = await liveSyncFetch(input, init)
+        columns = columnsOf(response.headers.get('electric-schema')) ?? columns
+        return response
+      },
+      // Only errors the client does not retry arrive here (4xx): they end the stream.
+      onError: (error) => {
+        if (aborter.signal.aborted) return
+        setAnswer({ key, rows: { kind: 'error', text: errorText(error) } })
+      },
+    })
+    const unsubscribe = new Shape(stream).subscribe(({ value }) => {
+      // Called once the shape is up to date, then after every change.
+      setAnswer({ key, rows: { kind: 'rows', columns, rows: rowsOf(value) } })
+    })
+    return () => {
+      unsubscribe()
+      aborter.abort()
+    }
+  }, [key])
+  if (!key) return { kind: 'loading' }
+  return answer?.key === key ? answer.rows : { kind: 'loading' }
+}
