@@ -3,7 +3,7 @@
 // a clause already asked, aborted requests, the URL reopening a shape, and the "Use this
 // shape" snippet run as an app would run it.
 import type { Page, Request } from '@playwright/test'
-import { expect, test } from './support/fixtures.ts'
+import { collectConsoleErrors, expect, test } from './support/fixtures.ts'
 import {
   gridRows,
   shapeGrid,
@@ -53,6 +53,68 @@ test('rows inserted, updated and deleted in Postgres show in the grid live', asy
   await database.admin.query(`delete from items where id = 0`)
   await expect(shapeGrid(page)).toContainText('of 25')
   await expect(shapeGrid(page).getByText('changed-row')).toHaveCount(0)
+})
+
+test("deleting the grid's shape on the source page rotates it: the grid refetches and stays live", async ({
+  page,
+  signIn,
+  baseURL,
+  browser,
+  context,
+}) => {
+  test.setTimeout(120_000)
+  const { database, team, source } = await sources.withItemsSource(
+    page,
+    signIn,
+    baseURL,
+  )
+  // The handle of each snapshot the grid's stream asks for.
+  const handles: string[] = []
+  page.on('response', (response) => {
+    const url = new URL(response.url())
+    if (url.pathname !== '/v1/shape' || url.searchParams.get('offset') !== '-1')
+      return
+    const handle = response.headers()['electric-handle']
+    if (response.status() === 200 && handle) handles.push(handle)
+  })
+  await openItemsShape(page, 'id <= 25', 25)
+  expect(handles).toHaveLength(1)
+  const first = handles[0] ?? ''
+
+  // The same user in a browser of their own (not a second tab of this one, whose closing
+  // can make PGlite's tab coordination log in this tab): the source page lists the grid's
+  // shape, and deletes it.
+  const other = await browser.newContext({
+    storageState: await context.storageState(),
+  })
+  try {
+    const sourcePage = await other.newPage()
+    const errors = collectConsoleErrors(sourcePage)
+    await sourcePage.goto(`/teams/${team.id}/${source.id}`)
+    const row = sourcePage
+      .getByRole('table', { name: 'Live shapes' })
+      .getByRole('row')
+      .filter({ hasText: first })
+    await expect(row).toContainText('id <= 25')
+    await row.getByRole('button', { name: 'Delete' }).click()
+    await sourcePage
+      .getByRole('dialog')
+      .getByRole('button', { name: 'Delete' })
+      .click()
+    await expect(row).toHaveCount(0)
+    expect(errors).toEqual([])
+  } finally {
+    await other.close()
+  }
+
+  // The grid's stream got its 409, fetched the shape afresh under a new handle, and is live.
+  await expect.poll(() => handles.length).toBe(2)
+  expect(handles[1]).not.toBe(first)
+  await expect(shapeGrid(page)).toContainText('1–10 of 25')
+  await database.admin.query(
+    `insert into items values (0, 'after-rotation', 7)`,
+  )
+  await expect(shapeGrid(page)).toContainText('1–10 of 26')
 })
 
 test('Enter submits; Tab in an empty where field fills in the last where clause', async ({
