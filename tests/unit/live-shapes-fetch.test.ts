@@ -22,25 +22,36 @@ const reply = (messages: unknown[]) =>
   Promise.resolve(new Response(JSON.stringify(messages)))
 
 /** A store that says `status`, never sees a change, and sees the row go only if told. */
+type Mocked = ReturnType<typeof vi.fn>
+
 function fakeStore(
   status: SourceStatus,
   gone = false,
-): SourceInStore & { changedAfter: ReturnType<typeof vi.fn> } {
+): SourceInStore & {
+  status: Mocked
+  changedAfter: Mocked
+  goneWithin: Mocked
+} {
   return {
-    status: () => Promise.resolve(status),
+    status: vi.fn(() => Promise.resolve(status)),
     changedAfter: vi.fn(() => new Promise<void>(() => {})),
-    goneWithin: () => Promise.resolve(gone),
+    goneWithin: vi.fn(() => Promise.resolve(gone)),
   }
 }
 
-/** Resolves once every promise step already queued has run (a task runs after them all). */
-const queuedStepsDone = () => new Promise((resolve) => setTimeout(resolve, 0))
-
-/** The request waits (asks nothing) until the stream stops it. */
-async function neverAsks(client: typeof fetch, fetchMock: () => unknown) {
+/**
+ * The request, once the store has been asked what `asked` says, waits (asks nothing) until
+ * the stream stops it. The fetch ignores the abort: a request made at any point answers, and
+ * the test fails.
+ */
+async function neverAsks(
+  client: typeof fetch,
+  fetchMock: () => unknown,
+  asked: Mocked,
+) {
   const aborter = new AbortController()
   const next = client('/v1/source-shapes', { signal: aborter.signal })
-  await queuedStepsDone()
+  await vi.waitFor(() => expect(asked).toHaveBeenCalled())
   aborter.abort()
   await expect(next).rejects.toThrow()
   expect(fetchMock).not.toHaveBeenCalled()
@@ -57,28 +68,28 @@ describe('liveShapesFetch', () => {
 
   it('never asks for a source no longer in the store', async () => {
     const fetchMock = vi.fn(() => reply([]))
-    await neverAsks(
-      liveShapesFetch(fetchMock, fakeStore({ kind: 'gone' })),
-      fetchMock,
-    )
+    const store = fakeStore({ kind: 'gone' })
+    await neverAsks(liveShapesFetch(fetchMock, store), fetchMock, store.status)
   })
 
   it('waits while the source is being removed, for its row to change again', async () => {
     const fetchMock = vi.fn(() => reply([]))
     const store = fakeStore({ kind: 'removing', txid: 42 })
-    await neverAsks(liveShapesFetch(fetchMock, store), fetchMock)
+    await neverAsks(
+      liveShapesFetch(fetchMock, store),
+      fetchMock,
+      store.changedAfter,
+    )
     expect(store.changedAfter).toHaveBeenCalledWith(42)
   })
 
   it('after an answer that deletes rows, asks nothing more once the source has gone', async () => {
     const fetchMock = vi.fn(() => reply(deleteAnswer))
-    const client = liveShapesFetch(
-      fetchMock,
-      fakeStore({ kind: 'present' }, true),
-    )
+    const store = fakeStore({ kind: 'present' }, true)
+    const client = liveShapesFetch(fetchMock, store)
     await client('/v1/source-shapes')
     fetchMock.mockClear()
-    await neverAsks(client, fetchMock)
+    await neverAsks(client, fetchMock, store.goneWithin)
   })
 
   it('after an answer that deletes rows of a source that stays (a shape rotated), asks again', async () => {
