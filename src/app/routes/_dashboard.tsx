@@ -20,12 +20,16 @@ export const Route = createFileRoute('/_dashboard')({
     // store becomes theirs again, and syncs, only once the server agrees (the loader).
     const known = syncedFor()
     if (known && hintedUser() === known && hasLastScreen(known))
-      return { userId: known, session: fetchSessionUser() }
+      return { userId: known, session: fetchSessionUser(), lastScreen: true }
     const userId = await fetchSessionUser()
     performance.mark('sluice:session')
     if (!userId) throw redirect({ to: '/' })
     store.then((s) => s.startFirstSync(userId)).catch(() => {})
-    return { userId, session: Promise.resolve(userId) }
+    return {
+      userId,
+      session: Promise.resolve(userId),
+      lastScreen: hasLastScreen(userId),
+    }
   },
   // PGlite is loaded here, after the frame has painted, so it stays out of the entry chunk.
   loader: async ({ context }) => {
@@ -54,7 +58,7 @@ export const Route = createFileRoute('/_dashboard')({
       return 'open'
     })
     // Waited for unless the last screen shows meanwhile; the layout reports the outcome.
-    if (!hasLastScreen(context.userId)) await opened
+    if (!context.lastScreen) await opened
     else opened.catch(() => {})
     performance.mark('sluice:loader-done')
     return { store: storeHandle(), opened }
