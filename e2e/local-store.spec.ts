@@ -16,23 +16,33 @@ function shapeRequests(page: Page): URL[] {
 
 const isLive = (url: URL) => url.searchParams.get('live') === 'true'
 
+/**
+ * Opens /sources in a browser that has no store yet and waits until the user's team shows and
+ * every shape is caught up (long-polling live); the shape requests it made.
+ */
+async function firstVisit(page: Page, userName: string): Promise<URL[]> {
+  const requests = shapeRequests(page)
+  await page.goto('/sources')
+  await expect(
+    page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: `${userName}'s team` }),
+  ).toBeVisible()
+  await expect
+    .poll(() => new Set(requests.filter(isLive).map((u) => u.pathname)).size)
+    .toBeGreaterThanOrEqual(4)
+  return requests
+}
+
 test('a reload resumes from the local store without refetching snapshots', async ({
   page,
   signIn,
 }) => {
   const user = await signIn()
-  const first = shapeRequests(page)
-  await page.goto('/sources')
-  const nav = page.getByRole('navigation', { name: 'Main' })
-  await expect(
-    nav.getByRole('link', { name: `${user.name}'s team` }),
-  ).toBeVisible()
-  // Every shape is caught up (long-polling live) before the reload, and the store written
-  // back.
-  await expect
-    .poll(() => new Set(first.filter(isLive).map((u) => u.pathname)).size)
-    .toBeGreaterThanOrEqual(4)
+  await firstVisit(page, user.name)
+  // The store is written back before the reload.
   await storeSaved(page)
+  const nav = page.getByRole('navigation', { name: 'Main' })
 
   // A browser holding a store starts its worker from index.html, before the app's scripts run
   // (they run after the parser is done, when the document turns "interactive").
@@ -65,15 +75,7 @@ test("a first visit asks for the user's snapshots while the store opens, once ea
   signIn,
 }) => {
   const user = await signIn()
-  const requests = shapeRequests(page)
-  await page.goto('/sources')
-  const nav = page.getByRole('navigation', { name: 'Main' })
-  await expect(
-    nav.getByRole('link', { name: `${user.name}'s team` }),
-  ).toBeVisible()
-  await expect
-    .poll(() => new Set(requests.filter(isLive).map((u) => u.pathname)).size)
-    .toBeGreaterThanOrEqual(4)
+  const requests = await firstVisit(page, user.name)
   const snapshots = requests
     .filter((u) => u.searchParams.get('offset') === '-1')
     .map((u) => u.pathname)
