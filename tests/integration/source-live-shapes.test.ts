@@ -328,12 +328,15 @@ describe('a server starting a source again', () => {
     const { handle } = await readShape(
       'table=items&where=title = $1&params[1]=item 1',
     )
+    // Written first as the shape is made (no rows, never read), then with its read: the
+    // second is what a restart must keep.
     await vi.waitFor(
-      async () => expect(await storedShape(handle)).toBeDefined(),
-      {
-        timeout: 10_000,
-        interval: 50,
-      },
+      async () =>
+        expect(await storedShape(handle)).toMatchObject({
+          row_count: '1',
+          last_read_at: expect.any(Date),
+        }),
+      { timeout: 10_000, interval: 50 },
     )
     const before = await storedShape(handle)
     // A shape the engine no longer holds (a crash between its rotation and the row's delete).
