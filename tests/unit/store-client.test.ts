@@ -9,10 +9,11 @@ import {
 
 describe('the store client array types', () => {
   let pg: PGlite
+  // PGlite's start takes seconds on a busy machine.
   beforeAll(async () => {
     pg = await PGlite.create()
     await pg.exec('create table t (id int primary key, txids bigint[])')
-  })
+  }, 120_000)
   afterAll(() => pg.close())
 
   const fresh = () => ({
