@@ -38,10 +38,16 @@ describe('supabaseConnectionString', () => {
   it('trims and encodes user and database, and takes a host template', () => {
     const url = supabaseConnectionString(
       { ...base, user: ' app user ', database: ' my/db ' },
-      '127.0.0.1',
+      '{ref}.localhost',
     )
     expect(url).toBe(
-      'postgresql://app%20user:secret@127.0.0.1:5432/my%2Fdb?sslmode=require',
+      'postgresql://app%20user:secret@abcdefghijklmnop.localhost:5432/my%2Fdb?sslmode=require',
+    )
+  })
+
+  it("keeps a template's own port (the server's SUPABASE_DB_HOST_TEMPLATE)", () => {
+    expect(supabaseConnectionString(base, '127.0.0.1:6000')).toBe(
+      'postgresql://postgres:secret@127.0.0.1:6000/postgres?sslmode=require',
     )
   })
 })

@@ -111,15 +111,15 @@ export type ProviderConnection = z.infer<typeof providerConnectionSchema>
 
 const CONNECTIONS_PATH = '/api/v1/provider-connections'
 
-export async function fetchConnections(
-  signal?: AbortSignal,
-): Promise<ProviderConnection[]> {
-  const answer = await api(
-    CONNECTIONS_PATH,
-    z.object({ providers: z.array(providerConnectionSchema) }),
-    { signal },
-  )
-  return answer.providers
+const connectionsSchema = z.object({
+  providers: z.array(providerConnectionSchema),
+  /** Where a Supabase project's database is (`{ref}` its ref); absent: Supabase's own. */
+  supabase_db_host_template: z.string().min(1).optional().catch(undefined),
+})
+export type Connections = z.infer<typeof connectionsSchema>
+
+export function fetchConnections(signal?: AbortSignal): Promise<Connections> {
+  return api(CONNECTIONS_PATH, connectionsSchema, { signal })
 }
 
 export function saveToken(provider: Provider, token: string): Promise<unknown> {

@@ -20,24 +20,13 @@ export function retryDelayMs(failures: number): number {
   return Math.min(500 * 2 ** (failures - 1), 8_000)
 }
 
-/** The server's `{message}`, when its answer had one. */
-function serverMessage(error: unknown): string | null {
-  if (!(error instanceof ApiError)) return null
-  const body = error.body
-  if (body && typeof body === 'object' && 'message' in body) {
-    const text = String(body.message).trim()
-    return text || null
-  }
-  return null
-}
-
-/** Shown in red under the list (§8): 'Error loading {noun}: {message}'. */
-export function listErrorText(
-  noun: string,
-  fallback: string,
-  error: unknown,
-): string {
-  return `Error loading ${noun}: ${serverMessage(error) ?? fallback}`
+/**
+ * Shown in red under the list (§8): 'Error loading {noun}: {message}', the message being the
+ * list's own §8 text whatever failed: the server's words ('Supabase answered 500.') are for
+ * its logs, and the spec gives these word for word.
+ */
+export function listErrorText(noun: string, fallback: string): string {
+  return `Error loading ${noun}: ${fallback}`
 }
 
 export type ListState<T> =
@@ -54,5 +43,5 @@ export function failedList<T>(
 ): ListState<T> {
   if (error instanceof ApiError && error.status === 401)
     return { kind: 'not-connected' }
-  return { kind: 'error', text: listErrorText(noun, fallback, error) }
+  return { kind: 'error', text: listErrorText(noun, fallback) }
 }

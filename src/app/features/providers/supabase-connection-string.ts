@@ -7,8 +7,11 @@ import {
   SUPABASE_DEFAULT_USER,
 } from '../../../shared/constants.ts'
 
-/** Supabase's direct host; `{ref}` is the project ref (our project id). */
-const SUPABASE_DB_HOST_TEMPLATE = 'db.{ref}.supabase.co'
+/**
+ * Supabase's direct host; `{ref}` is the project ref (our project id). The server names its
+ * own (SUPABASE_DB_HOST_TEMPLATE, in GET /api/v1/provider-connections), e.g. for tests.
+ */
+const SUPABASE_DB_HOST_TEMPLATE = `db.{ref}.supabase.co:${SUPABASE_DB_PORT}`
 
 export type SupabaseCredentials = {
   projectRef: string
@@ -34,11 +37,13 @@ export function supabaseConnectionString(
   c: SupabaseCredentials,
   hostTemplate = SUPABASE_DB_HOST_TEMPLATE,
 ): string {
-  const host = hostTemplate.replace('{ref}', c.projectRef.toLowerCase())
+  const host = hostTemplate.replace('{ref}', c.projectRef)
+  // A template without a port gets Supabase's direct port (§9).
+  const hostPort = /:\d+$/.test(host) ? host : `${host}:${SUPABASE_DB_PORT}`
   // Every part is percent-encoded: a password with '@', ':', '/' or '%' would otherwise end
   // the userinfo early and point the URL at another host.
   const user = encodeURIComponent(c.user.trim())
   const password = encodeURIComponent(c.password)
   const database = encodeURIComponent(c.database.trim())
-  return `postgresql://${user}:${password}@${host}:${SUPABASE_DB_PORT}/${database}?sslmode=require`
+  return `postgresql://${user}:${password}@${hostPort}/${database}?sslmode=require`
 }

@@ -50,7 +50,11 @@ export function SupabaseProjectPage() {
 
   const credentials = { projectRef: projectId ?? '', ...fields }
   const complete = credentialsComplete(credentials)
-  const url = complete ? supabaseConnectionString(credentials) : null
+  const template =
+    gate.state.kind === 'ready'
+      ? gate.state.supabase_db_host_template
+      : undefined
+  const url = complete ? supabaseConnectionString(credentials, template) : null
   const passed =
     url !== null &&
     validated === url &&

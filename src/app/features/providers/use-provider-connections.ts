@@ -4,14 +4,13 @@
 import { useCallback, useEffect, useState } from 'react'
 import {
   fetchConnections,
+  type Connections,
   type Provider,
   type ProviderConnection,
 } from './provider-api.ts'
 
 export type ConnectionsState =
-  | { kind: 'loading' }
-  | { kind: 'error' }
-  | { kind: 'ready'; providers: ProviderConnection[] }
+  { kind: 'loading' } | { kind: 'error' } | ({ kind: 'ready' } & Connections)
 
 export function useProviderConnections(): {
   state: ConnectionsState
@@ -22,7 +21,7 @@ export function useProviderConnections(): {
   useEffect(() => {
     const aborter = new AbortController()
     fetchConnections(aborter.signal).then(
-      (providers) => setState({ kind: 'ready', providers }),
+      (connections) => setState({ kind: 'ready', ...connections }),
       () => {
         if (!aborter.signal.aborted) setState({ kind: 'error' })
       },
