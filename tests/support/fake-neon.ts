@@ -9,7 +9,7 @@
 //   curl -X POST $URL/_control/seed -d '[{"projects":[{"id":"p1","name":"App", ...}]}]'
 // Methods: seed({projects?, pageSize?}), addPersonalToken(key), fail(path, status) (the exact
 // API path under /api/v2, e.g. '/projects', answers `status` until fail(path, null)),
-// revokeAll(), setExpiresIn(seconds), setOperationPolls(n) (how many reads an operation stays
+// revokeAll(), setExpiresIn(seconds), setTokenDelay(ms), setOperationPolls(n) (how many reads an operation stays
 // 'running'; null: until finishOperations()), finishOperations(), project(id) (its state),
 // reset(). The e2e server writes this fake's URL to e2e/support/paths.ts's neonUrlFile.
 import { randomUUID } from 'node:crypto'
@@ -51,6 +51,7 @@ export async function startFakeNeon() {
   let operationPolls: number | null = 1
   const operations = new Map<string, Operation>()
   const failures = new Map<string, number>()
+  let tokenDelayMs = 0
   const calls: string[] = []
 
   const control = {
@@ -67,6 +68,10 @@ export async function startFakeNeon() {
     setExpiresIn(seconds: number) {
       grants.expiresIn = seconds
     },
+    /** Holds each token answer this long: widens the window where refreshes could overlap. */
+    setTokenDelay(ms: number) {
+      tokenDelayMs = ms
+    },
     setOperationPolls(polls: number | null) {
       operationPolls = polls
     },
@@ -81,6 +86,7 @@ export async function startFakeNeon() {
       operationPolls = 1
       operations.clear()
       failures.clear()
+      tokenDelayMs = 0
       calls.length = 0
     },
     tokenRequests: () => grants.tokenRequests,
@@ -225,6 +231,7 @@ export async function startFakeNeon() {
       const form = new URLSearchParams(await readBody(req))
       if (!clientOk(id, secret))
         return json(res, 401, { error: 'invalid_client' })
+      await new Promise((resolve) => setTimeout(resolve, tokenDelayMs))
       const tokens = grants.exchange(form, id)
       if (!tokens) return json(res, 400, { error: 'invalid_grant' })
       return json(res, 200, tokens)
