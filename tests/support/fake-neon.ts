@@ -9,7 +9,7 @@
 //   curl -X POST $URL/_control/seed -d '[{"projects":[{"id":"p1","name":"App", ...}]}]'
 // Methods: seed({projects?, pageSize?}), addPersonalToken(key), fail(path, status) (the exact
 // API path under /api/v2, e.g. '/projects', answers `status` until fail(path, null)),
-// revokeAll(), setExpiresIn(seconds), setTokenDelay(ms), setOperationPolls(n) (how many reads an operation stays
+// revokeAll(), revokeToken(token), setExpiresIn(seconds), setTokenDelay(ms), setOperationPolls(n) (how many reads an operation stays
 // 'running'; null: until finishOperations()), finishOperations(), project(id) (its state),
 // reset(). The e2e server writes this fake's URL to e2e/support/paths.ts's neonUrlFile.
 import { randomUUID } from 'node:crypto'
@@ -65,6 +65,8 @@ export async function startFakeNeon() {
       else failures.set(path, status)
     },
     revokeAll: () => grants.revokeAll(),
+    /** As if the user deleted this token (or revoked its grant) in the provider's console. */
+    revokeToken: (token: string) => grants.revoke(token),
     setExpiresIn(seconds: number) {
       grants.expiresIn = seconds
     },

@@ -8,7 +8,7 @@
 //   curl -X POST $URL/_control/seed -d '[{"organizations":[...],"projects":{"slug":[...]}}]'
 // Methods: seed({organizations?, projects?, pageSize?}), addPersonalToken(token),
 // fail(path, status) (that exact API path answers `status` until fail(path, null)),
-// revokeAll(), setExpiresIn(seconds), setTokenDelay(ms), reset(). The e2e server writes this fake's URL to
+// revokeAll(), revokeToken(token), setExpiresIn(seconds), setTokenDelay(ms), reset(). The e2e server writes this fake's URL to
 // e2e/support/paths.ts's supabaseUrlFile.
 import {
   basicCredentials,
@@ -56,6 +56,8 @@ export async function startFakeSupabase() {
       else failures.set(path, status)
     },
     revokeAll: () => grants.revokeAll(),
+    /** As if the user deleted this token (or revoked its grant) in the provider's console. */
+    revokeToken: (token: string) => grants.revoke(token),
     setExpiresIn(seconds: number) {
       grants.expiresIn = seconds
     },
