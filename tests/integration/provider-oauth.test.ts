@@ -151,9 +151,8 @@ describe.each<ProviderName>(['supabase', 'neon'])('%s OAuth', (provider) => {
     )
 
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200])
-    const refreshes = fakes()
-      [provider].tokenRequests()
-      .filter((r) => r.grantType === 'refresh_token')
+    const requests = fakes()[provider].tokenRequests()
+    const refreshes = requests.filter((r) => r.grantType === 'refresh_token')
     expect(refreshes).toHaveLength(1)
     expect(refreshes.filter((r) => r.refused)).toHaveLength(0)
     expect(await connectionOf(browser, provider)).not.toBeNull()

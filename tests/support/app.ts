@@ -19,7 +19,7 @@ export const TEST_SOURCE_PASSWORD_KEY = deriveKey(
 )
 
 /** The provider token key every built app uses. */
-export const TEST_PROVIDER_TOKEN_KEY = deriveKey(
+const TEST_PROVIDER_TOKEN_KEY = deriveKey(
   'test-secret-'.padEnd(32, 'x'),
   'provider-tokens',
 )

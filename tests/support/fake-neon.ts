@@ -22,8 +22,8 @@ import {
   serve,
 } from './fake-provider-http.ts'
 
-export type NeonRole = { name: string; password: string }
-export type NeonBranch = {
+type NeonRole = { name: string; password: string }
+type NeonBranch = {
   id: string
   name: string
   default?: boolean
@@ -42,7 +42,7 @@ export type NeonProject = {
 
 type Operation = { id: string; status: string; polls: number }
 
-export const NEON_CLIENT = { id: 'neon-client', secret: 'neon-secret' }
+const NEON_CLIENT = { id: 'neon-client', secret: 'neon-secret' }
 
 export async function startFakeNeon() {
   let grants = new GrantStore('neon_oauth_')

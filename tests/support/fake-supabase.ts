@@ -19,8 +19,8 @@ import {
   serve,
 } from './fake-provider-http.ts'
 
-export type SupabaseOrganization = { id: string; slug: string; name: string }
-export type SupabaseProject = { ref: string; name: string; region: string }
+type SupabaseOrganization = { id: string; slug: string; name: string }
+type SupabaseProject = { ref: string; name: string; region: string }
 
 type Seed = {
   organizations?: SupabaseOrganization[]
@@ -29,7 +29,7 @@ type Seed = {
   pageSize?: number
 }
 
-export const SUPABASE_CLIENT = {
+const SUPABASE_CLIENT = {
   id: 'supabase-client',
   secret: 'supabase-secret',
 }
