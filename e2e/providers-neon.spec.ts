@@ -288,6 +288,8 @@ test('only the WAL level failing: enable logical replication, after a confirm', 
   await page.getByRole('button', { name: 'Continue' }).click()
   await page.getByLabel('Database').click()
   await page.getByRole('option', { name: replicaDb.name }).click()
+  // The role named like the database's owner is preselected (spec §5).
+  await expect(page.getByLabel('Role')).toHaveText(replicaDb.name)
   await page.getByRole('button', { name: 'Validate Connection' }).click()
   await expect(page.getByText('WAL level is not set to logical')).toBeVisible()
 
