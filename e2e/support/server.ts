@@ -13,6 +13,7 @@ import { startEmbeddedPostgres } from '../../src/server/control/embedded-postgre
 import { startFakeNeon } from '../../tests/support/fake-neon.ts'
 import { startFakePostHog } from '../../tests/support/fake-posthog.ts'
 import { startFakeSupabase } from '../../tests/support/fake-supabase.ts'
+import { enableTls } from './postgres-tls.ts'
 import {
   databaseUrlFile,
   neonUrlFile,
@@ -27,6 +28,7 @@ const postgres = await startEmbeddedPostgres({
   dir: join(dataDir, 'postgres'),
   database: 'sluice',
 })
+await enableTls(join(dataDir, 'postgres', 'data'), postgres.url)
 writeFileSync(databaseUrlFile, postgres.url)
 const posthog = await startFakePostHog()
 writeFileSync(posthogUrlFile, posthog.url)
