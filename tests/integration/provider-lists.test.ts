@@ -174,6 +174,19 @@ describe('Supabase lists', () => {
     ).toBeGreaterThan(2)
   })
 
+  it("answers 404 for an organization that is not the user's", async () => {
+    const { browser } = await connected()
+    const response = await browser.get(
+      '/api/public/supabase/organizations/nope/projects',
+    )
+    expect(response.status).toBe(404)
+    expect(await response.json()).toEqual({ message: 'Not found at Supabase.' })
+    const neonMissing = await browser.get(
+      '/api/public/neon/projects/p-none/branches',
+    )
+    expect(neonMissing.status).toBe(404)
+  })
+
   it('answers 401 when not connected, and 400 for a malformed id', async () => {
     const { browser } = await signInLocally(app)
     expect(
