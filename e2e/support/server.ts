@@ -13,6 +13,7 @@ import { startEmbeddedPostgres } from '../../src/server/control/embedded-postgre
 import { startFakeNeon } from '../../tests/support/fake-neon.ts'
 import { startFakePostHog } from '../../tests/support/fake-posthog.ts'
 import { startFakeSupabase } from '../../tests/support/fake-supabase.ts'
+import { enableTls } from './postgres-tls.ts'
 import {
   databaseUrlFile,
   neonUrlFile,
@@ -31,6 +32,7 @@ const postgres = await startEmbeddedPostgres({
   database: 'sluice',
   settings: tls.settings,
 })
+await enableTls(join(dataDir, 'postgres', 'data'), postgres.url)
 writeFileSync(databaseUrlFile, postgres.url)
 const posthog = await startFakePostHog()
 writeFileSync(posthogUrlFile, posthog.url)

@@ -15,6 +15,7 @@ const database = useControlPlaneDatabase()
 let supabase: FakeSupabase
 let neon: FakeNeon
 let app: App
+let allProjects: Parameters<FakeNeon['seed']>[0]['projects'] = []
 
 const SUPABASE_TOKEN = 'sbp_0123456789abcdef0123456789abcdef01234567'
 const NEON_KEY =
@@ -47,32 +48,30 @@ beforeAll(async () => {
     },
   })
   const endpoint = { host: '127.0.0.1', port: 5432 }
-  neon.seed({
-    pageSize: 2,
-    projects: ['e', 'b', 'd', 'a', 'c'].map((n) => ({
-      id: `p-${n}`,
-      name: `Project ${n}`,
-      created_at: `2026-01-0${n.charCodeAt(0) - 96}T00:00:00Z`,
-      branches: [
-        { id: 'br-z', name: 'zz-feature', databases: [], roles: [], endpoint },
-        {
-          id: 'br-main',
-          name: 'production',
-          default: true,
-          databases: [
-            { id: 2, name: 'shop', owner_name: 'shop_owner' },
-            { id: 1, name: 'neondb', owner_name: 'neondb_owner' },
-          ],
-          roles: [
-            { name: 'shop_owner', password: 'x' },
-            { name: 'neondb_owner', password: 'y' },
-          ],
-          endpoint,
-        },
-        { id: 'br-a', name: 'aa-dev', databases: [], roles: [], endpoint },
-      ],
-    })),
-  })
+  allProjects = ['e', 'b', 'd', 'a', 'c'].map((n) => ({
+    id: `p-${n}`,
+    name: `Project ${n}`,
+    created_at: `2026-01-0${n.charCodeAt(0) - 96}T00:00:00Z`,
+    branches: [
+      { id: 'br-z', name: 'zz-feature', databases: [], roles: [], endpoint },
+      {
+        id: 'br-main',
+        name: 'production',
+        default: true,
+        databases: [
+          { id: 2, name: 'shop', owner_name: 'shop_owner' },
+          { id: 1, name: 'neondb', owner_name: 'neondb_owner' },
+        ],
+        roles: [
+          { name: 'shop_owner', password: 'x' },
+          { name: 'neondb_owner', password: 'y' },
+        ],
+        endpoint,
+      },
+      { id: 'br-a', name: 'aa-dev', databases: [], roles: [], endpoint },
+    ],
+  }))
+  neon.seed({ pageSize: 2, projects: allProjects })
 })
 afterAll(async () => {
   await supabase.close()
@@ -175,6 +174,19 @@ describe('Supabase lists', () => {
     ).toBeGreaterThan(2)
   })
 
+  it("answers 404 for an organization that is not the user's", async () => {
+    const { browser } = await connected()
+    const response = await browser.get(
+      '/api/public/supabase/organizations/nope/projects',
+    )
+    expect(response.status).toBe(404)
+    expect(await response.json()).toEqual({ message: 'Not found at Supabase.' })
+    const neonMissing = await browser.get(
+      '/api/public/neon/projects/p-none/branches',
+    )
+    expect(neonMissing.status).toBe(404)
+  })
+
   it('answers 401 when not connected, and 400 for a malformed id', async () => {
     const { browser } = await signInLocally(app)
     expect(
@@ -216,6 +228,35 @@ describe('Neon lists', () => {
       name: 'Project a',
       created_at: '2026-01-01T00:00:00Z',
     })
+  })
+
+  it("lists an organization key's projects through each of its organizations", async () => {
+    const { browser } = await connected()
+    const project = (id: string, name: string, org_id: string) => ({
+      id,
+      name,
+      org_id,
+      created_at: '2026-01-01T00:00:00Z',
+      branches: [],
+    })
+    neon.seed({
+      requireOrgId: true,
+      organizations: [
+        { id: 'org-1', name: 'One' },
+        { id: 'org-2', name: 'Two' },
+      ],
+      projects: [
+        project('o1', 'Orange', 'org-1'),
+        project('o2', 'Apple', 'org-2'),
+        project('o3', 'Mango', 'org-1'),
+      ],
+    })
+    try {
+      const response = await browser.get('/api/public/neon/projects')
+      expect(names(await response.json())).toEqual(['Apple', 'Mango', 'Orange'])
+    } finally {
+      neon.seed({ requireOrgId: false, projects: allProjects })
+    }
   })
 
   it('answers branches default first, then by name', async () => {

@@ -139,6 +139,19 @@ describe.each<ProviderName>(['supabase', 'neon'])('%s OAuth', (provider) => {
     )
   })
 
+  it.each([
+    '/sources/new/../../..//evil.example/',
+    '//evil.example/sources/new/',
+    '/sources\\new/',
+    '/teams/',
+  ])('never returns to %s', async (returnTo) => {
+    const { browser } = await signInLocally(app)
+    const callback = await approve(
+      await beginConnect(browser, provider, returnTo),
+    )
+    expect((await browser.get(callback)).headers.get('location')).toBe(start)
+  })
+
   it('refreshes once for concurrent requests near expiry; the rotated refresh token is never reused', async () => {
     const { browser } = await signInLocally(app)
     fakes()[provider].setExpiresIn(30) // inside the refresh margin from the start

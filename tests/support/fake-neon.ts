@@ -7,7 +7,7 @@
 // Scripting, in-process or from another process (e2e) through
 // `POST {url}/_control/{method}` with a JSON array of arguments, e.g.
 //   curl -X POST $URL/_control/seed -d '[{"projects":[{"id":"p1","name":"App", ...}]}]'
-// Methods: seed({projects?, pageSize?}), addPersonalToken(key), fail(path, status) (the exact
+// Methods: seed({projects?, pageSize?, organizations?, requireOrgId?}), addPersonalToken(key), fail(path, status) (the exact
 // API path under /api/v2, e.g. '/projects', answers `status` until fail(path, null)),
 // revokeAll(), revokeToken(token), setExpiresIn(seconds), setTokenDelay(ms), setOperationPolls(n) (how many reads an operation stays
 // 'running'; null: until finishOperations()), finishOperations(), project(id) (its state),
@@ -34,6 +34,8 @@ type NeonBranch = {
 }
 export type NeonProject = {
   id: string
+  /** The organization that owns it; with requireOrgId, listed only under its org_id. */
+  org_id?: string
   name: string
   created_at: string
   settings?: { enable_logical_replication?: boolean }
@@ -49,15 +51,25 @@ export async function startFakeNeon() {
   let projects: NeonProject[] = []
   let pageSize = 400
   let operationPolls: number | null = 1
+  let organizations: { id: string; name: string }[] = []
+  /** Like an organization's API key: GET /projects without org_id answers 400. */
+  let requireOrgId = false
   const operations = new Map<string, Operation>()
   const failures = new Map<string, number>()
   let tokenDelayMs = 0
   const calls: string[] = []
 
   const control = {
-    seed(seed: { projects?: NeonProject[]; pageSize?: number }) {
+    seed(seed: {
+      projects?: NeonProject[]
+      pageSize?: number
+      organizations?: { id: string; name: string }[]
+      requireOrgId?: boolean
+    }) {
       projects = seed.projects ?? projects
       pageSize = seed.pageSize ?? pageSize
+      organizations = seed.organizations ?? organizations
+      requireOrgId = seed.requireOrgId ?? requireOrgId
     },
     addPersonalToken: (key: string) => grants.addPersonalToken(key),
     fail(path: string, status: number | null) {
@@ -86,6 +98,8 @@ export async function startFakeNeon() {
       projects = []
       pageSize = 400
       operationPolls = 1
+      organizations = []
+      requireOrgId = false
       operations.clear()
       failures.clear()
       tokenDelayMs = 0
@@ -102,13 +116,21 @@ export async function startFakeNeon() {
     url: URL,
     body: () => Promise<string>,
   ): Promise<[number, unknown]> => {
+    if (method === 'GET' && path === '/users/me/organizations')
+      return [200, { organizations }]
     if (method === 'GET' && path === '/projects') {
+      const orgId = url.searchParams.get('org_id')
+      if (requireOrgId && !orgId)
+        return [400, { code: '', message: 'org_id is required' }]
       const start = Number(url.searchParams.get('cursor') ?? 0)
       const limit = Math.min(
         Number(url.searchParams.get('limit') ?? 10),
         pageSize,
       )
-      const page = projects.slice(start, start + limit)
+      const listed = orgId
+        ? projects.filter((p) => p.org_id === orgId)
+        : projects
+      const page = listed.slice(start, start + limit)
       return [
         200,
         {

@@ -19,11 +19,24 @@ import type { ProviderName } from './oauth.ts'
 
 const RETURN_TO_MAX_LENGTH = 512
 
-/** Only a path of the wizard's own pages: never another origin, never another part of the app. */
+const WIZARD = '/sources/new/'
+
+/**
+ * Only a path of the wizard's own pages: never another origin, never another part of the app.
+ * Checked after resolving, so dot segments cannot climb out (`/sources/new/../../..//evil`
+ * would otherwise become the protocol-relative `//evil`).
+ */
 const returnToSchema = z
   .string()
   .max(RETURN_TO_MAX_LENGTH)
-  .regex(/^\/sources\/new\/[^\\\s]*$/)
+  .refine((value) => {
+    if (!value.startsWith(WIZARD) || /[\\\s]/.test(value)) return false
+    const resolved = new URL(value, 'http://sluice.invalid')
+    return (
+      resolved.origin === 'http://sluice.invalid' &&
+      resolved.pathname.startsWith(WIZARD)
+    )
+  })
 
 const param = z.string().max(OAUTH_PARAM_MAX_LENGTH).optional()
 const callbackQuery = z.object({ state: param, code: param, error: param })

@@ -1,6 +1,6 @@
 // What the provider routes share: the signed-in user's API client for a provider, the OAuth
 // client when configured, and the one mapping of failures to answers (401 not connected,
-// 502 the provider failed, 504 it took too long).
+// 404 the provider knows no such thing, 502 the provider failed, 504 it took too long).
 import type { Context } from 'hono'
 import { z } from 'zod'
 import { ownOrigin, type AppEnv } from '../http/context.ts'
@@ -61,6 +61,9 @@ export async function answer(
       return c.json({ message: `Not connected to ${LABEL[provider]}` }, 401)
     if (error instanceof OperationTimeoutError)
       return c.json({ message: error.message }, 504)
+    // The provider does not know that organization, project or branch (for this token).
+    if (error instanceof UpstreamError && error.status === 404)
+      return c.json({ message: `Not found at ${LABEL[provider]}.` }, 404)
     if (error instanceof UpstreamError)
       return c.json({ message: error.message }, 502)
     throw error

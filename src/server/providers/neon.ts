@@ -44,12 +44,37 @@ const project = (id: string) => `/projects/${encodeURIComponent(id)}`
 const branch = (projectId: string, branchId: string) =>
   `${project(projectId)}/branches/${encodeURIComponent(branchId)}`
 
-export async function listProjects(api: ProviderApi) {
-  const all: { id: string; name: string; created_at: string }[] = []
+const organizations = z.object({
+  organizations: z.array(z.object({ id: z.string() })),
+})
+
+type Project = { id: string; name: string; created_at: string }
+
+/**
+ * Every project the token sees. Some keys (an organization's, or a user's in organizations)
+ * must name the organization: Neon answers 400 without org_id, and the list then comes from
+ * each of the user's organizations in turn.
+ */
+export async function listProjects(api: ProviderApi): Promise<Project[]> {
+  try {
+    return (await projectPages(api, null)).sort(byName)
+  } catch (error) {
+    if (!(error instanceof UpstreamError) || error.status !== 400) throw error
+  }
+  const orgs = await api.get('/users/me/organizations', organizations)
+  const all: Project[] = []
+  for (const org of orgs.organizations)
+    all.push(...(await projectPages(api, org.id)))
+  return all.sort(byName)
+}
+
+async function projectPages(api: ProviderApi, orgId: string | null) {
+  const all: Project[] = []
   let cursor: string | undefined
   // An empty page ends the list; the page count is bounded so a looping cursor cannot spin.
   for (let pages = 0; pages < 1000; pages += 1) {
     const query = new URLSearchParams({ limit: String(PAGE_LIMIT) })
+    if (orgId) query.set('org_id', orgId)
     if (cursor) query.set('cursor', cursor)
     const page = await api.get(`/projects?${query}`, projectsPage)
     for (const { id, name, created_at } of page.projects)
@@ -57,7 +82,7 @@ export async function listProjects(api: ProviderApi) {
     cursor = page.pagination?.cursor
     if (page.projects.length === 0 || !cursor) break
   }
-  return all.sort(byName)
+  return all
 }
 
 export async function listBranches(api: ProviderApi, projectId: string) {

@@ -38,7 +38,8 @@ export const supabaseRoutes = new Hono<AppEnv>()
         apiFor(c, 'supabase'),
         params.data.orgId,
       )
-      if (!projects) throw new UpstreamError('No such Supabase organization.')
+      if (!projects)
+        throw new UpstreamError('No such Supabase organization.', 404)
       return projects
     })
   })
