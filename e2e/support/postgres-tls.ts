@@ -1,6 +1,7 @@
 // Turns TLS on for the e2e run's Postgres, so connection strings with sslmode=require (the
 // Supabase wizard builds those, as Supabase refuses plain connections) reach it. A self-signed
-// certificate: sslmode=require encrypts without verifying. Done after start, with a reload,
+// certificate: sslmode=require encrypts without verifying in the server's readiness check, but
+// the engine's pg reads it as verify-full, so the server is told to trust it (server.ts). Done after start, with a reload,
 // because only then does the data directory exist with the owner Postgres insists on for its
 // key file (the `postgres` user when we are root).
 import { execFileSync } from 'node:child_process'
@@ -8,7 +9,10 @@ import { chmodSync, chownSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import pg from 'pg'
 
-export async function enableTls(dataDir: string, adminUrl: string) {
+export async function enableTls(
+  dataDir: string,
+  adminUrl: string,
+): Promise<{ certFile: string }> {
   const key = join(dataDir, 'e2e-server.key')
   const cert = join(dataDir, 'e2e-server.crt')
   execFileSync(
@@ -23,6 +27,8 @@ export async function enableTls(dataDir: string, adminUrl: string) {
       '2',
       '-subj',
       '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
       '-keyout',
       key,
       '-out',
@@ -45,4 +51,5 @@ export async function enableTls(dataDir: string, adminUrl: string) {
   } finally {
     await client.end()
   }
+  return { certFile: cert }
 }

@@ -20,19 +20,15 @@ import {
   posthogUrlFile,
   supabaseUrlFile,
 } from './paths.ts'
-import { selfSignedTls } from './tls.ts'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sluice-e2e-'))
 // Embedded Postgres runs as the postgres user when we are root: it must reach the dir.
 chmodSync(dataDir, 0o755)
-// TLS on: the Supabase path's connection strings say sslmode=require (tls.ts).
-const tls = selfSignedTls(dataDir)
 const postgres = await startEmbeddedPostgres({
   dir: join(dataDir, 'postgres'),
   database: 'sluice',
-  settings: tls.settings,
 })
-await enableTls(join(dataDir, 'postgres', 'data'), postgres.url)
+const tls = await enableTls(join(dataDir, 'postgres', 'data'), postgres.url)
 writeFileSync(databaseUrlFile, postgres.url)
 const posthog = await startFakePostHog()
 writeFileSync(posthogUrlFile, posthog.url)
@@ -59,6 +55,8 @@ const server = spawn(
       ...neon.env,
       // A Supabase project's "direct host" is this run's Postgres, whatever the project ref.
       SUPABASE_DB_HOST_TEMPLATE: `localhost:${postgres.port}`,
+      // The engine hands a source's URL to pg, which reads sslmode=require (and prefer) as
+      // verify-full: it must trust the self-signed certificate, as the name localhost.
       NODE_EXTRA_CA_CERTS: tls.certFile,
     },
   },
