@@ -1,5 +1,6 @@
 // /preferences: each provider account (connected by OAuth or a token, since when, or not),
-// with Disconnect behind a confirm and Connect opening the same form as the wizard's.
+// with Disconnect behind a confirm and Connect opening the same form as the wizard's. OAuth
+// started here comes back to the provider's wizard start (the server takes no other page).
 import {
   Button,
   Dialog,
@@ -20,7 +21,6 @@ import {
   type ProviderConnection,
 } from '../providers/provider-api.ts'
 import { ProviderConnect } from '../providers/provider-connect.tsx'
-import { ProviderErrorAlert } from '../providers/provider-error-alert.tsx'
 import {
   connectionOf,
   useProviderConnections,
@@ -65,7 +65,6 @@ export function ProviderConnectionsSection() {
       <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
         Provider connections
       </Typography>
-      <ProviderErrorAlert />
       {state.kind === 'loading' && (
         <Typography color="text.secondary">Loading...</Typography>
       )}
@@ -121,6 +120,8 @@ export function ProviderConnectionsSection() {
           {connecting && (
             <ProviderConnect
               connection={connecting}
+              // The server returns from OAuth to wizard pages only: the provider's start.
+              returnTo={`/sources/new/${connecting.provider}`}
               onConnected={() => {
                 setConnecting(null)
                 reload()

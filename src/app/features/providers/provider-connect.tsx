@@ -24,18 +24,23 @@ import { TOKEN_HELP } from './token-help.ts'
 export function ProviderConnect({
   connection,
   onConnected,
+  returnTo: fixedReturnTo,
 }: {
   connection: ProviderConnection
   onConnected: () => void
+  /** Where OAuth comes back to; by default this page (the server takes wizard pages only). */
+  returnTo?: string
 }) {
   const { provider } = connection
   const name = PROVIDER_NAMES[provider]
   const help = TOKEN_HELP[provider]
   const location = useLocation()
-  const returnTo = currentReturnTo({
-    pathname: location.pathname,
-    search: location.searchStr,
-  })
+  const returnTo =
+    fixedReturnTo ??
+    currentReturnTo({
+      pathname: location.pathname,
+      search: location.searchStr,
+    })
   const [token, setToken] = useState('')
   const [saving, setSaving] = useState(false)
   const [error, setError] = useState<string | null>(null)
