@@ -1,6 +1,8 @@
 // Runs the real server for the e2e run: a fresh data dir and control-plane Postgres owned by
 // this launcher (tests write to it; its URL goes to databaseUrlFile), a fake PostHog the
-// server's analytics proxy forwards to (its URL goes to posthogUrlFile), and the server itself
+// server's analytics proxy forwards to (its URL goes to posthogUrlFile), fake Supabase and Neon
+// APIs with OAuth configured (their URLs go to supabaseUrlFile and neonUrlFile; tests script
+// them through each fake's /_control endpoint), and the server itself
 // as a child process. On SIGTERM the server stops first, then the fake and Postgres, then the
 // files go.
 import { spawn } from 'node:child_process'
@@ -8,8 +10,16 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startEmbeddedPostgres } from '../../src/server/control/embedded-postgres.ts'
+import { startFakeNeon } from '../../tests/support/fake-neon.ts'
 import { startFakePostHog } from '../../tests/support/fake-posthog.ts'
-import { databaseUrlFile, posthogUrlFile } from './paths.ts'
+import { startFakeSupabase } from '../../tests/support/fake-supabase.ts'
+import { enableTls } from './postgres-tls.ts'
+import {
+  databaseUrlFile,
+  neonUrlFile,
+  posthogUrlFile,
+  supabaseUrlFile,
+} from './paths.ts'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sluice-e2e-'))
 // Embedded Postgres runs as the postgres user when we are root: it must reach the dir.
@@ -18,9 +28,14 @@ const postgres = await startEmbeddedPostgres({
   dir: join(dataDir, 'postgres'),
   database: 'sluice',
 })
+const tls = await enableTls(join(dataDir, 'postgres', 'data'), postgres.url)
 writeFileSync(databaseUrlFile, postgres.url)
 const posthog = await startFakePostHog()
 writeFileSync(posthogUrlFile, posthog.url)
+const supabase = await startFakeSupabase()
+writeFileSync(supabaseUrlFile, supabase.url)
+const neon = await startFakeNeon()
+writeFileSync(neonUrlFile, neon.url)
 
 const server = spawn(
   process.execPath,
@@ -36,6 +51,13 @@ const server = spawn(
       POSTHOG_HOST: posthog.url,
       // Every spec signs in a new user from this one machine: more than one visitor's burst.
       LOCAL_LOGINS_PER_MINUTE: '1000',
+      ...supabase.env,
+      ...neon.env,
+      // A Supabase project's "direct host" is this run's Postgres, whatever the project ref.
+      SUPABASE_DB_HOST_TEMPLATE: `localhost:${postgres.port}`,
+      // The engine hands a source's URL to pg, which reads sslmode=require (and prefer) as
+      // verify-full: it must trust the self-signed certificate, as the name localhost.
+      NODE_EXTRA_CA_CERTS: tls.certFile,
     },
   },
 )
@@ -49,9 +71,16 @@ async function stop(code: number) {
     await new Promise((resolve) => server.once('exit', resolve))
   }
   await posthog.close()
+  await supabase.close()
+  await neon.close()
   await postgres.stop()
-  rmSync(databaseUrlFile, { force: true })
-  rmSync(posthogUrlFile, { force: true })
+  for (const file of [
+    databaseUrlFile,
+    posthogUrlFile,
+    supabaseUrlFile,
+    neonUrlFile,
+  ])
+    rmSync(file, { force: true })
   rmSync(dataDir, { recursive: true, force: true })
   process.exit(code)
 }

@@ -23,8 +23,10 @@ import { Route as DashboardSourcesNewSourceConfigurationRouteImport } from './ro
 import { Route as DashboardTeamsTeamIdIndexRouteImport } from './routes/_dashboard/teams/$teamId/index'
 import { Route as DashboardTeamsTeamIdSourceIdRouteImport } from './routes/_dashboard/teams/$teamId/$sourceId'
 import { Route as DashboardSourcesNewNeonIndexRouteImport } from './routes/_dashboard/sources/new/neon/index'
+import { Route as DashboardSourcesNewNeonBranchesRouteImport } from './routes/_dashboard/sources/new/neon/branches'
 import { Route as DashboardSourcesNewNeonDatabasesRouteImport } from './routes/_dashboard/sources/new/neon/databases'
 import { Route as DashboardSourcesNewSupabaseIndexRouteImport } from './routes/_dashboard/sources/new/supabase/index'
+import { Route as DashboardSourcesNewSupabaseOrgIdRouteImport } from './routes/_dashboard/sources/new/supabase/$orgId'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -102,6 +104,12 @@ const DashboardSourcesNewNeonIndexRoute =
     path: '/neon/',
     getParentRoute: () => DashboardSourcesNewRoute,
   } as any)
+const DashboardSourcesNewNeonBranchesRoute =
+  DashboardSourcesNewNeonBranchesRouteImport.update({
+    id: '/neon/branches',
+    path: '/neon/branches',
+    getParentRoute: () => DashboardSourcesNewRoute,
+  } as any)
 const DashboardSourcesNewNeonDatabasesRoute =
   DashboardSourcesNewNeonDatabasesRouteImport.update({
     id: '/neon/databases',
@@ -112,6 +120,12 @@ const DashboardSourcesNewSupabaseIndexRoute =
   DashboardSourcesNewSupabaseIndexRouteImport.update({
     id: '/supabase/',
     path: '/supabase/',
+    getParentRoute: () => DashboardSourcesNewRoute,
+  } as any)
+const DashboardSourcesNewSupabaseOrgIdRoute =
+  DashboardSourcesNewSupabaseOrgIdRouteImport.update({
+    id: '/supabase/$orgId',
+    path: '/supabase/$orgId',
     getParentRoute: () => DashboardSourcesNewRoute,
   } as any)
 
@@ -128,7 +142,9 @@ export interface FileRoutesByFullPath {
   '/teams/$teamId/$sourceId': typeof DashboardTeamsTeamIdSourceIdRoute
   '/sources/new/': typeof DashboardSourcesNewIndexRoute
   '/teams/$teamId/': typeof DashboardTeamsTeamIdIndexRoute
+  '/sources/new/neon/branches': typeof DashboardSourcesNewNeonBranchesRoute
   '/sources/new/neon/databases': typeof DashboardSourcesNewNeonDatabasesRoute
+  '/sources/new/supabase/$orgId': typeof DashboardSourcesNewSupabaseOrgIdRoute
   '/sources/new/neon/': typeof DashboardSourcesNewNeonIndexRoute
   '/sources/new/supabase/': typeof DashboardSourcesNewSupabaseIndexRoute
 }
@@ -144,7 +160,9 @@ export interface FileRoutesByTo {
   '/teams/$teamId/$sourceId': typeof DashboardTeamsTeamIdSourceIdRoute
   '/sources/new': typeof DashboardSourcesNewIndexRoute
   '/teams/$teamId': typeof DashboardTeamsTeamIdIndexRoute
+  '/sources/new/neon/branches': typeof DashboardSourcesNewNeonBranchesRoute
   '/sources/new/neon/databases': typeof DashboardSourcesNewNeonDatabasesRoute
+  '/sources/new/supabase/$orgId': typeof DashboardSourcesNewSupabaseOrgIdRoute
   '/sources/new/neon': typeof DashboardSourcesNewNeonIndexRoute
   '/sources/new/supabase': typeof DashboardSourcesNewSupabaseIndexRoute
 }
@@ -163,7 +181,9 @@ export interface FileRoutesById {
   '/_dashboard/teams/$teamId/$sourceId': typeof DashboardTeamsTeamIdSourceIdRoute
   '/_dashboard/sources/new/': typeof DashboardSourcesNewIndexRoute
   '/_dashboard/teams/$teamId/': typeof DashboardTeamsTeamIdIndexRoute
+  '/_dashboard/sources/new/neon/branches': typeof DashboardSourcesNewNeonBranchesRoute
   '/_dashboard/sources/new/neon/databases': typeof DashboardSourcesNewNeonDatabasesRoute
+  '/_dashboard/sources/new/supabase/$orgId': typeof DashboardSourcesNewSupabaseOrgIdRoute
   '/_dashboard/sources/new/neon/': typeof DashboardSourcesNewNeonIndexRoute
   '/_dashboard/sources/new/supabase/': typeof DashboardSourcesNewSupabaseIndexRoute
 }
@@ -182,7 +202,9 @@ export interface FileRouteTypes {
     | '/teams/$teamId/$sourceId'
     | '/sources/new/'
     | '/teams/$teamId/'
+    | '/sources/new/neon/branches'
     | '/sources/new/neon/databases'
+    | '/sources/new/supabase/$orgId'
     | '/sources/new/neon/'
     | '/sources/new/supabase/'
   fileRoutesByTo: FileRoutesByTo
@@ -198,7 +220,9 @@ export interface FileRouteTypes {
     | '/teams/$teamId/$sourceId'
     | '/sources/new'
     | '/teams/$teamId'
+    | '/sources/new/neon/branches'
     | '/sources/new/neon/databases'
+    | '/sources/new/supabase/$orgId'
     | '/sources/new/neon'
     | '/sources/new/supabase'
   id:
@@ -216,7 +240,9 @@ export interface FileRouteTypes {
     | '/_dashboard/teams/$teamId/$sourceId'
     | '/_dashboard/sources/new/'
     | '/_dashboard/teams/$teamId/'
+    | '/_dashboard/sources/new/neon/branches'
     | '/_dashboard/sources/new/neon/databases'
+    | '/_dashboard/sources/new/supabase/$orgId'
     | '/_dashboard/sources/new/neon/'
     | '/_dashboard/sources/new/supabase/'
   fileRoutesById: FileRoutesById
@@ -329,6 +355,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DashboardSourcesNewNeonIndexRouteImport
       parentRoute: typeof DashboardSourcesNewRoute
     }
+    '/_dashboard/sources/new/neon/branches': {
+      id: '/_dashboard/sources/new/neon/branches'
+      path: '/neon/branches'
+      fullPath: '/sources/new/neon/branches'
+      preLoaderRoute: typeof DashboardSourcesNewNeonBranchesRouteImport
+      parentRoute: typeof DashboardSourcesNewRoute
+    }
     '/_dashboard/sources/new/neon/databases': {
       id: '/_dashboard/sources/new/neon/databases'
       path: '/neon/databases'
@@ -343,13 +376,22 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DashboardSourcesNewSupabaseIndexRouteImport
       parentRoute: typeof DashboardSourcesNewRoute
     }
+    '/_dashboard/sources/new/supabase/$orgId': {
+      id: '/_dashboard/sources/new/supabase/$orgId'
+      path: '/supabase/$orgId'
+      fullPath: '/sources/new/supabase/$orgId'
+      preLoaderRoute: typeof DashboardSourcesNewSupabaseOrgIdRouteImport
+      parentRoute: typeof DashboardSourcesNewRoute
+    }
   }
 }
 
 interface DashboardSourcesNewRouteChildren {
   DashboardSourcesNewSourceConfigurationRoute: typeof DashboardSourcesNewSourceConfigurationRoute
   DashboardSourcesNewIndexRoute: typeof DashboardSourcesNewIndexRoute
+  DashboardSourcesNewNeonBranchesRoute: typeof DashboardSourcesNewNeonBranchesRoute
   DashboardSourcesNewNeonDatabasesRoute: typeof DashboardSourcesNewNeonDatabasesRoute
+  DashboardSourcesNewSupabaseOrgIdRoute: typeof DashboardSourcesNewSupabaseOrgIdRoute
   DashboardSourcesNewNeonIndexRoute: typeof DashboardSourcesNewNeonIndexRoute
   DashboardSourcesNewSupabaseIndexRoute: typeof DashboardSourcesNewSupabaseIndexRoute
 }
@@ -358,7 +400,9 @@ const DashboardSourcesNewRouteChildren: DashboardSourcesNewRouteChildren = {
   DashboardSourcesNewSourceConfigurationRoute:
     DashboardSourcesNewSourceConfigurationRoute,
   DashboardSourcesNewIndexRoute: DashboardSourcesNewIndexRoute,
+  DashboardSourcesNewNeonBranchesRoute: DashboardSourcesNewNeonBranchesRoute,
   DashboardSourcesNewNeonDatabasesRoute: DashboardSourcesNewNeonDatabasesRoute,
+  DashboardSourcesNewSupabaseOrgIdRoute: DashboardSourcesNewSupabaseOrgIdRoute,
   DashboardSourcesNewNeonIndexRoute: DashboardSourcesNewNeonIndexRoute,
   DashboardSourcesNewSupabaseIndexRoute: DashboardSourcesNewSupabaseIndexRoute,
 }

@@ -5,6 +5,7 @@ import { HTTPException } from 'hono/http-exception'
 import { ingestRoutes } from './analytics/ingest.ts'
 import { analyticsRoutes } from './analytics/routes.ts'
 import { sourceRoutes } from './api/sources.ts'
+import { providerConnectionRoutes } from './api/provider-connections.ts'
 import { teamRoutes } from './api/teams.ts'
 import { userRoutes } from './api/users.ts'
 import { requireUser } from './auth/middleware.ts'
@@ -27,6 +28,8 @@ import {
 } from './http/security.ts'
 import { mountSpa, readIndexHtml } from './http/spa.ts'
 import { createLimiters } from './limits.ts'
+import { connectRoutes } from './providers/connect-routes.ts'
+import { neonRoutes, supabaseRoutes } from './providers/routes.ts'
 import { sourceStatusRoutes } from './status/routes.ts'
 import { validationRoutes } from './validation/routes.ts'
 
@@ -55,7 +58,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   })
 
   app.get('/api/public/health', (c) => c.json({ status: 'ok' }))
+  // Connecting a provider account shares the sign-in's prefix (and its binding cookie's path);
+  // registered first, so these two names never reach the sign-in router's /:provider.
+  app.route('/api/public/auth/supabase', connectRoutes('supabase'))
+  app.route('/api/public/auth/neon', connectRoutes('neon'))
   app.route('/api/public/auth', authRoutes(limiters.localLogins))
+  app.route('/api/public/supabase', supabaseRoutes)
+  app.route('/api/public/neon', neonRoutes(deps.databaseChecks))
   app.route('/api/public/analytics', analyticsRoutes)
   app.route(VALIDATE_DATABASE_URL_PATH, validationRoutes(deps.databaseChecks))
   // All of /api/v1 is for a signed-in user, an unknown path too (401 before 404). Each router
@@ -64,6 +73,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // One router per resource, each at its own prefix: none overlaps another, so order is free.
   app.route('/api/v1/users', userRoutes)
   app.route('/api/v1/teams', teamRoutes)
+  app.route('/api/v1/provider-connections', providerConnectionRoutes)
   app.route(
     '/api/v1/sources',
     sourceRoutes(deps.databaseChecks ?? {}, limiters.sourceCreates),

@@ -62,6 +62,20 @@ const schema = z.object({
     .default('https://accounts.google.com/o/oauth2/v2/auth'),
   GOOGLE_TOKEN_URL: z.url().default('https://oauth2.googleapis.com/token'),
   GOOGLE_ISSUER: z.string().default('https://accounts.google.com'),
+  SUPABASE_CLIENT_ID: optional,
+  SUPABASE_CLIENT_SECRET: optional,
+  /** Management API base; its OAuth endpoints are /v1/oauth/authorize and /v1/oauth/token. */
+  SUPABASE_API_URL: z.url().default('https://api.supabase.com'),
+  /** A project's direct database host and port; `{ref}` is the project ref. */
+  SUPABASE_DB_HOST_TEMPLATE: z
+    .string()
+    .min(1)
+    .default('db.{ref}.supabase.co:5432'),
+  NEON_CLIENT_ID: optional,
+  NEON_CLIENT_SECRET: optional,
+  /** Neon's OAuth server; endpoints /oauth2/auth and /oauth2/token. */
+  NEON_OAUTH_URL: z.url().default('https://oauth2.neon.tech'),
+  NEON_API_URL: z.url().default('https://console.neon.tech/api/v2'),
   POSTHOG_KEY: optional,
   POSTHOG_HOST: z.url().default('https://us.i.posthog.com'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
@@ -79,6 +93,9 @@ type RawEnv = z.infer<typeof schema>
 export type Env = RawEnv & {
   githubEnabled: boolean
   googleEnabled: boolean
+  /** Connecting a Supabase or Neon account by OAuth (a personal token works without). */
+  supabaseOAuthEnabled: boolean
+  neonOAuthEnabled: boolean
   /** Sign-in with a name and email only: for one machine, never silently in hosted mode. */
   localLoginEnabled: boolean
   /** Local sign-in is on in hosted mode (by the dangerous override): warned at every start. */
@@ -120,6 +137,16 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     env.GOOGLE_CLIENT_SECRET,
     'GOOGLE',
   )
+  const supabaseOAuthEnabled = pair(
+    env.SUPABASE_CLIENT_ID,
+    env.SUPABASE_CLIENT_SECRET,
+    'SUPABASE',
+  )
+  const neonOAuthEnabled = pair(
+    env.NEON_CLIENT_ID,
+    env.NEON_CLIENT_SECRET,
+    'NEON',
+  )
   if (env.SLUICE_MODE === 'hosted') {
     if (!env.SLUICE_SECRET)
       problems.push('  SLUICE_SECRET: required when SLUICE_MODE=hosted')
@@ -142,6 +169,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     ...env,
     githubEnabled,
     googleEnabled,
+    supabaseOAuthEnabled,
+    neonOAuthEnabled,
     localLoginEnabled,
     localLoginExposed: localLoginEnabled && env.SLUICE_MODE === 'hosted',
     allowPrivateDatabaseTargets,

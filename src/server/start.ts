@@ -99,6 +99,7 @@ export async function start(env: Env, log: Logger): Promise<Started> {
     shapes,
     sources,
     sourcePasswordKey,
+    providerTokenKey: deriveKey(secret, 'provider-tokens'),
   })
   return {
     app,

@@ -49,3 +49,12 @@ export const SCHEDULING_LINKS = {
 } as const
 
 export const SUPPORT_EMAIL = 'support@sluice.dev'
+
+// Provider lists on the wizard pages (spec §9): refetched this often and on window focus, and
+// a failed read is tried again this many times before its error shows.
+export const PROVIDER_REFETCH_MS = 10_000
+export const PROVIDER_RETRIES = 3
+/** First provider (spec §9): the database's port and the default user and database name. */
+export const SUPABASE_DB_PORT = 5432
+export const SUPABASE_DEFAULT_USER = 'postgres'
+export const SUPABASE_DEFAULT_DATABASE = 'postgres'

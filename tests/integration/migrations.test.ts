@@ -23,7 +23,7 @@ afterEach(async () => {
   await Promise.all(created.splice(0).map((d) => d.drop()))
 })
 
-// Columns as migrations/server/0001_init.sql defines them.
+// Columns as migrations/server/ define them (0001_init.sql and later additions).
 const expectedColumns: Record<string, string[]> = {
   teams: ['id', 'name', 'created_at', 'updated_at'],
   users: ['id', 'name', 'email', 'team_id', 'created_at', 'updated_at'],
@@ -38,6 +38,17 @@ const expectedColumns: Record<string, string[]> = {
     'nonce',
     'created_at',
     'expires_at',
+    'user_id',
+    'return_to',
+  ],
+  provider_connections: [
+    'user_id',
+    'provider',
+    'method',
+    'access_token',
+    'refresh_token',
+    'expires_at',
+    'created_at',
   ],
   sources: [
     'id',

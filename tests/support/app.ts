@@ -18,6 +18,12 @@ export const TEST_SOURCE_PASSWORD_KEY = deriveKey(
   'source-passwords',
 )
 
+/** The provider token key every built app uses. */
+const TEST_PROVIDER_TOKEN_KEY = deriveKey(
+  'test-secret-'.padEnd(32, 'x'),
+  'provider-tokens',
+)
+
 /**
  * Every in-process request comes from one client address ('unknown'), so a file signing in many
  * users would meet the per-IP sign-in limit meant for one visitor; tests of that limit set it.
@@ -35,6 +41,7 @@ export function buildApp(
     db,
     log: silentLogger,
     sourcePasswordKey: TEST_SOURCE_PASSWORD_KEY,
+    providerTokenKey: TEST_PROVIDER_TOKEN_KEY,
     ...deps,
   })
 }

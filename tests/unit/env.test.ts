@@ -32,6 +32,26 @@ describe('parseEnv', () => {
     expect(env.googleEnabled).toBe(false)
   })
 
+  it('defaults the Supabase and Neon endpoints, OAuth off without a client', () => {
+    const env = parseEnv({})
+    expect(env.SUPABASE_API_URL).toBe('https://api.supabase.com')
+    expect(env.SUPABASE_DB_HOST_TEMPLATE).toBe('db.{ref}.supabase.co:5432')
+    expect(env.NEON_OAUTH_URL).toBe('https://oauth2.neon.tech')
+    expect(env.NEON_API_URL).toBe('https://console.neon.tech/api/v2')
+    expect(env.supabaseOAuthEnabled).toBe(false)
+    expect(env.neonOAuthEnabled).toBe(false)
+    expect(
+      parseEnv({ NEON_CLIENT_ID: 'id', NEON_CLIENT_SECRET: 's' })
+        .neonOAuthEnabled,
+    ).toBe(true)
+  })
+
+  it('requires a provider client id and secret together', () => {
+    expect(envError({ SUPABASE_CLIENT_ID: 'id' })).toContain(
+      'SUPABASE_CLIENT_ID and SUPABASE_CLIENT_SECRET must be set together',
+    )
+  })
+
   it('reads PORT as a number', () => {
     expect(parseEnv({ PORT: '8080' }).PORT).toBe(8080)
   })

@@ -132,6 +132,37 @@ describe('createDraftStore', () => {
     })
   })
 
+  it("keeps a provider's picks across a reload, never the built string's password", () => {
+    const { storage, items } = memoryStorage()
+    const store = createDraftStore(storage)
+    const picks = {
+      type: 'neon' as const,
+      teamId: 'team-1',
+      region: 'us-east-1' as const,
+      project: { id: 'prj-1', name: 'Shop' },
+      branch: { id: 'br-1', name: 'main' },
+      database: 'app',
+      role: 'app_owner',
+    }
+    store.update({ ...picks, connectionString: URL_ })
+    expect(items.get(DRAFT_STORAGE_KEY)).not.toContain(PASSWORD)
+    expect(createDraftStore(storage).get()).toEqual({
+      ...EMPTY_DRAFT,
+      ...picks,
+    })
+
+    store.update({
+      type: 'supabase',
+      organization: { id: 'org-1', name: 'Acme' },
+      connectionString: URL_,
+    })
+    expect(items.get(DRAFT_STORAGE_KEY)).not.toContain(PASSWORD)
+    expect(createDraftStore(storage).get().organization).toEqual({
+      id: 'org-1',
+      name: 'Acme',
+    })
+  })
+
   it('reads a copy stored before sources had names, with no name', () => {
     const { name: _, connectionString: __, ...older } = EMPTY_DRAFT
     const stored = memoryStorage({

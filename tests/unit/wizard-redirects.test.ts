@@ -5,7 +5,11 @@ import {
 } from '../../src/app/features/sources/draft.ts'
 import {
   backFromConfiguration,
+  neonBranchesRedirect,
+  neonDatabasesRedirect,
   sourceConfigurationRedirect,
+  supabaseProjectRedirect,
+  wizardSteps,
 } from '../../src/app/features/sources/wizard-redirects.ts'
 
 const URL_ = 'postgresql://alice:pw@db.example.com:5432/app'
@@ -127,5 +131,118 @@ describe('backFromConfiguration', () => {
 
   it('goes to /sources/new without a type', () => {
     expect(backFromConfiguration(EMPTY_DRAFT)).toEqual({ to: '/sources/new' })
+  })
+})
+
+describe('supabaseProjectRedirect', () => {
+  it('lets the page show for the organization picked on the start page', () => {
+    expect(
+      supabaseProjectRedirect(
+        draft({ type: 'supabase', organization: org }),
+        'org-1',
+      ),
+    ).toBeNull()
+  })
+
+  it('sends a missing, other or other-type organization to the start', () => {
+    const start = { to: '/sources/new/supabase' }
+    expect(supabaseProjectRedirect(EMPTY_DRAFT, 'org-1')).toEqual(start)
+    expect(
+      supabaseProjectRedirect(
+        draft({ type: 'supabase', organization: org }),
+        'org-2',
+      ),
+    ).toEqual(start)
+    expect(
+      supabaseProjectRedirect(
+        draft({ type: 'neon', organization: org }),
+        'org-1',
+      ),
+    ).toEqual(start)
+  })
+})
+
+describe('neonBranchesRedirect', () => {
+  it('lets the page show for the project picked on the start page', () => {
+    expect(
+      neonBranchesRedirect(draft({ type: 'neon', project }), 'prj-1'),
+    ).toBeNull()
+  })
+
+  it('sends an empty, other or unpicked project to the start', () => {
+    const start = { to: '/sources/new/neon' }
+    expect(neonBranchesRedirect(draft({ type: 'neon', project }), '')).toEqual(
+      start,
+    )
+    expect(
+      neonBranchesRedirect(draft({ type: 'neon', project }), 'prj-2'),
+    ).toEqual(start)
+    expect(neonBranchesRedirect(EMPTY_DRAFT, 'prj-1')).toEqual(start)
+    expect(
+      neonBranchesRedirect(draft({ type: 'supabase', project }), 'prj-1'),
+    ).toEqual(start)
+  })
+})
+
+describe('neonDatabasesRedirect', () => {
+  const picked = draft({ type: 'neon', project, branch })
+
+  it('lets the page show for the picked project and branch', () => {
+    expect(neonDatabasesRedirect(picked, 'prj-1', 'br-1')).toBeNull()
+  })
+
+  it('sends a missing project to the start', () => {
+    expect(neonDatabasesRedirect(EMPTY_DRAFT, 'prj-1', 'br-1')).toEqual({
+      to: '/sources/new/neon',
+    })
+    expect(neonDatabasesRedirect(picked, '', 'br-1')).toEqual({
+      to: '/sources/new/neon',
+    })
+  })
+
+  it("sends a missing or other branch to the project's branches", () => {
+    const branches = {
+      to: '/sources/new/neon/branches',
+      search: { projectId: 'prj-1' },
+    }
+    expect(neonDatabasesRedirect(picked, 'prj-1', '')).toEqual(branches)
+    expect(neonDatabasesRedirect(picked, 'prj-1', 'br-2')).toEqual(branches)
+    expect(
+      neonDatabasesRedirect(draft({ type: 'neon', project }), 'prj-1', 'br-1'),
+    ).toEqual(branches)
+  })
+})
+
+describe('wizardSteps (the breadcrumbs after New Source)', () => {
+  it('follows the first provider: Supabase > Project > Source Configuration', () => {
+    expect(wizardSteps('supabase', 'start')).toEqual(['Supabase'])
+    expect(wizardSteps('supabase', 'project')).toEqual(['Supabase', 'Project'])
+    expect(wizardSteps('supabase', 'configuration')).toEqual([
+      'Supabase',
+      'Project',
+      'Source Configuration',
+    ])
+  })
+
+  it('follows the second provider: Neon > Branch > Database > Source Configuration', () => {
+    expect(wizardSteps('neon', 'start')).toEqual(['Neon'])
+    expect(wizardSteps('neon', 'branch')).toEqual(['Neon', 'Branch'])
+    expect(wizardSteps('neon', 'database')).toEqual([
+      'Neon',
+      'Branch',
+      'Database',
+    ])
+    expect(wizardSteps('neon', 'configuration')).toEqual([
+      'Neon',
+      'Branch',
+      'Database',
+      'Source Configuration',
+    ])
+  })
+
+  it('keeps a pasted string to Source Configuration alone', () => {
+    expect(wizardSteps('connection_string', 'configuration')).toEqual([
+      'Source Configuration',
+    ])
   })
 })

@@ -55,5 +55,7 @@ export async function api<T>(
     const { text, body } = await messageOf(response)
     throw new ApiError(response.status, text, body)
   }
+  // No Content (a DELETE): there is no body to read.
+  if (response.status === 204) return schema.parse(undefined)
   return schema.parse(await response.json())
 }

@@ -8,6 +8,9 @@ export const OAUTH_STATE_TTL_MS = 10 * 60 * 1000
 export type PendingSignIn = {
   codeVerifier: string | null
   nonce: string | null
+  /** Set when a signed-in user connects a provider account (providers/connect-routes.ts). */
+  userId?: string | null
+  returnTo?: string | null
 }
 
 export async function createOAuthState(
@@ -18,8 +21,9 @@ export async function createOAuthState(
   const state = randomToken()
   const binding = randomToken()
   await db.query(
-    `insert into oauth_states (id, provider, binding_hash, code_verifier, nonce, expires_at)
-     values ($1, $2, $3, $4, $5, now() + $6 * interval '1 millisecond')`,
+    `insert into oauth_states
+       (id, provider, binding_hash, code_verifier, nonce, user_id, return_to, expires_at)
+     values ($1, $2, $3, $4, $5, $7, $8, now() + $6 * interval '1 millisecond')`,
     [
       hashToken(state),
       provider,
@@ -27,6 +31,8 @@ export async function createOAuthState(
       extra.codeVerifier,
       extra.nonce,
       OAUTH_STATE_TTL_MS,
+      extra.userId ?? null,
+      extra.returnTo ?? null,
     ],
   )
   return { state, binding }
@@ -45,10 +51,13 @@ export async function consumeOAuthState(
     binding_hash: string
     code_verifier: string | null
     nonce: string | null
+    user_id: string | null
+    return_to: string | null
     live: boolean
   }>(
     `delete from oauth_states where id = $1
-     returning provider, binding_hash, code_verifier, nonce, expires_at > now() as live`,
+     returning provider, binding_hash, code_verifier, nonce, user_id, return_to,
+               expires_at > now() as live`,
     [hashToken(state)],
   )
   const row = rows[0]
@@ -60,5 +69,10 @@ export async function consumeOAuthState(
     row.binding_hash !== hashToken(binding)
   )
     return null
-  return { codeVerifier: row.code_verifier, nonce: row.nonce }
+  return {
+    codeVerifier: row.code_verifier,
+    nonce: row.nonce,
+    userId: row.user_id,
+    returnTo: row.return_to,
+  }
 }

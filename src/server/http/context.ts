@@ -20,6 +20,10 @@ export type AppDeps = {
   sources?: SourceRuntime
   /** AES-256-GCM key for source passwords (crypto/source-passwords.ts), derived from the secret. */
   sourcePasswordKey?: Buffer
+  /** AES-256-GCM key for provider tokens (crypto/provider-tokens.ts), derived from the secret. */
+  providerTokenKey?: Buffer
+  /** How long enabling Neon's logical replication may take, and how often to look; tests shorten. */
+  providerOperations?: { pollMs: number; timeoutMs: number }
   /** The readiness check's resolver and limits; tests stub the one and tighten the other. */
   databaseChecks?: DatabaseCheckSettings
   /** The clock of the rate limits (limits.ts); tests move it instead of waiting. */

@@ -19,6 +19,11 @@ import {
   type DatabaseTarget,
 } from '../../shared/postgres-url.ts'
 import { findPooler } from './pooler.ts'
+import {
+  supabasePoolerRefusal,
+  supabaseUnreachable,
+  supabaseUnresolved,
+} from './supabase-host.ts'
 
 const CHECK_TIMEOUT_MS = 10_000
 
@@ -118,6 +123,8 @@ export async function checkDatabase(
   options: CheckOptions,
 ): Promise<DatabaseValidation> {
   const target = parseDatabaseUrl(url)
+  const refusal = supabasePoolerRefusal(target)
+  if (refusal) return failure(target, refusal)
   let address: string
   try {
     address = await pinAddress(target.host, {
@@ -126,7 +133,7 @@ export async function checkDatabase(
     })
   } catch (error) {
     if (error instanceof UnresolvedHostError)
-      return failure(target, error.message)
+      return failure(target, supabaseUnresolved(target.host) ?? error.message)
     throw error
   }
 
@@ -160,12 +167,9 @@ export async function checkDatabase(
   // The normal connection's failure explains more (password, database); the replication
   // one matters when only it failed.
   if (!normal.ok)
-    result.connection_error = describe(
-      normal.error,
-      target,
-      'normal',
-      timeoutMs,
-    )
+    result.connection_error =
+      supabaseUnreachable(target.host, address, normal.error) ??
+      describe(normal.error, target, 'normal', timeoutMs)
   else if (!replication.ok)
     result.connection_error = describe(
       replication.error,

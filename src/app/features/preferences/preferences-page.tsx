@@ -1,4 +1,4 @@
-// /preferences: who is signed in, and the way out.
+// /preferences: who is signed in, the provider accounts connected, and the way out.
 import {
   Button,
   Paper,
@@ -14,6 +14,7 @@ import { SUPPORT_EMAIL } from '../../../shared/constants.ts'
 import { PageTitle } from '../../components/page-title.tsx'
 import { useCurrentUser } from '../../db/tab/hooks.ts'
 import { useSignOut } from '../auth/use-sign-out.ts'
+import { ProviderConnectionsSection } from './provider-connections-section.tsx'
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'long' })
 
@@ -52,6 +53,7 @@ export function PreferencesPage() {
           </TableBody>
         </Table>
       </TableContainer>
+      <ProviderConnectionsSection />
     </Stack>
   )
 }

@@ -8,18 +8,14 @@ import { isReady } from '../../../shared/validation.ts'
 import { PageTitle } from '../../components/page-title.tsx'
 import { NeedsNetwork } from '../../components/needs-network.tsx'
 import { useDatabaseValidation } from '../validation/use-database-validation.ts'
-import { VALIDATION_FAILED_FALLBACK } from '../validation/validation-request.ts'
 import { ValidationResultsPanel } from '../validation/validation-results-panel.tsx'
 import { sourceDraft, withConnectionString } from './draft.ts'
 import { ProviderTiles } from './provider-tiles.tsx'
 import { useSourceDraft } from './use-source-draft.ts'
 import { WizardBreadcrumbs } from './wizard-breadcrumbs.tsx'
+import { wizardError } from './wizard-error.ts'
 
 const route = getRouteApi('/_dashboard/sources/new/')
-
-/** §8: the wizard's own words when the call failed without a message of the server's. */
-const wizardError = (error: string) =>
-  error === VALIDATION_FAILED_FALLBACK ? 'Failed to validate connection' : error
 
 export function NewSourcePage() {
   const search = route.useSearch()

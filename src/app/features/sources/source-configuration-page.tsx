@@ -26,7 +26,7 @@ import { finalConnectionString, sourceDraft } from './draft.ts'
 import { useCreateSource, type CreateState } from './use-create-source.ts'
 import { useSourceDraft } from './use-source-draft.ts'
 import { WizardBreadcrumbs } from './wizard-breadcrumbs.tsx'
-import { backFromConfiguration } from './wizard-redirects.ts'
+import { backFromConfiguration, wizardSteps } from './wizard-redirects.ts'
 
 const route = getRouteApi('/_dashboard/sources/new/source-configuration')
 
@@ -101,7 +101,7 @@ export function SourceConfigurationPage() {
   return (
     <Stack spacing={3} sx={{ maxWidth: 720 }}>
       <div>
-        <WizardBreadcrumbs steps={['Source Configuration']} />
+        <WizardBreadcrumbs steps={wizardSteps(draft.type, 'configuration')} />
         <PageTitle>Source Configuration</PageTitle>
       </div>
       <DatabaseDetails draft={draft} />

@@ -7,6 +7,7 @@ export type WizardTarget =
   | { to: '/sources/new' }
   | { to: '/sources/new/supabase' }
   | { to: '/sources/new/neon' }
+  | { to: '/sources/new/neon/branches'; search: { projectId: string } }
   | {
       to: '/sources/new/neon/databases'
       search: { projectId: string; branchId: string }
@@ -60,4 +61,59 @@ export function backFromConfiguration(draft: SourceDraft): WizardTarget {
       search: { projectId: draft.project.id, branchId: draft.branch.id },
     }
   return providerStart(draft)
+}
+
+/** The first provider's project page needs its organization picked on the start page. */
+export function supabaseProjectRedirect(
+  draft: SourceDraft,
+  orgId: string,
+): WizardTarget | null {
+  if (draft.type === 'supabase' && draft.organization?.id === orgId) return null
+  return { to: '/sources/new/supabase' }
+}
+
+/** The branches page needs the project picked on the second provider's start. */
+export function neonBranchesRedirect(
+  draft: SourceDraft,
+  projectId: string,
+): WizardTarget | null {
+  if (projectId && draft.type === 'neon' && draft.project?.id === projectId)
+    return null
+  return { to: '/sources/new/neon' }
+}
+
+/** The databases page needs the project, then the branch, each on its own page. */
+export function neonDatabasesRedirect(
+  draft: SourceDraft,
+  projectId: string,
+  branchId: string,
+): WizardTarget | null {
+  const toProject = neonBranchesRedirect(draft, projectId)
+  if (toProject) return toProject
+  if (branchId && draft.branch?.id === branchId) return null
+  return { to: '/sources/new/neon/branches', search: { projectId } }
+}
+
+/** The breadcrumbs after 'New Source' (spec §2): provider > Project or Branch > Database. */
+export function wizardSteps(
+  type: SourceDraft['type'],
+  page: 'start' | 'project' | 'branch' | 'database' | 'configuration',
+): string[] {
+  const provider =
+    type === 'supabase' ? ['Supabase'] : type === 'neon' ? ['Neon'] : []
+  const trail =
+    type === 'supabase'
+      ? [...provider, 'Project']
+      : type === 'neon'
+        ? [...provider, 'Branch', 'Database']
+        : []
+  const upTo: Record<typeof page, number> = {
+    start: 1,
+    project: 2,
+    branch: 2,
+    database: 3,
+    configuration: trail.length,
+  }
+  const steps = trail.slice(0, upTo[page])
+  return page === 'configuration' ? [...steps, 'Source Configuration'] : steps
 }

@@ -35,7 +35,7 @@ const errorBodySchema = z.object({
 })
 
 /** §8: a 400 is the server's message; anything else its message, its error, or the fallback. */
-function validationErrorText(status: number, body: unknown): string {
+export function validationErrorText(status: number, body: unknown): string {
   const parsed = errorBodySchema.safeParse(body)
   const { message, error } = parsed.success ? parsed.data : {}
   if (status === 400) return message || INVALID_URL_FALLBACK
@@ -43,11 +43,11 @@ function validationErrorText(status: number, body: unknown): string {
 }
 
 /** A failure reads as a database that could not be reached, so every panel stays truthful. */
-function failedValidation(message: string): ValidationOutcome {
+export function failedValidation(message: string): ValidationOutcome {
   return { error: message, result: unreachableValidation(message) }
 }
 
-function parseJson(text: string): unknown {
+export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text)
   } catch {

@@ -1,13 +1,22 @@
-import { createFileRoute } from '@tanstack/react-router'
+import { createFileRoute, redirect } from '@tanstack/react-router'
 import { z } from 'zod'
-import { ProviderPlaceholderPage } from '../../../../../features/sources/provider-placeholder-page.tsx'
+import { NeonDatabasesPage } from '../../../../../features/providers/neon-databases-page.tsx'
+import { sourceDraft } from '../../../../../features/sources/draft.ts'
+import { neonDatabasesRedirect } from '../../../../../features/sources/wizard-redirects.ts'
 
-// Where Back from configuration leads for a Neon source (spec §4); the page itself ships with
-// the Neon flow.
 export const Route = createFileRoute('/_dashboard/sources/new/neon/databases')({
   validateSearch: z.object({
-    projectId: z.string().default(''),
-    branchId: z.string().default(''),
+    projectId: z.string().catch('').default(''),
+    branchId: z.string().catch('').default(''),
   }),
-  component: () => <ProviderPlaceholderPage provider="Neon" />,
+  // Project and branch are picked on the pages before (a link or a reload may lack them).
+  beforeLoad: ({ search }) => {
+    const target = neonDatabasesRedirect(
+      sourceDraft.get(),
+      search.projectId,
+      search.branchId,
+    )
+    if (target) throw redirect(target)
+  },
+  component: NeonDatabasesPage,
 })

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { ProviderPlaceholderPage } from '../../../../../features/sources/provider-placeholder-page.tsx'
+import { NeonProjectsPage } from '../../../../../features/providers/neon-projects-page.tsx'
 
 export const Route = createFileRoute('/_dashboard/sources/new/neon/')({
-  component: () => <ProviderPlaceholderPage provider="Neon" />,
+  component: NeonProjectsPage,
 })

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { ProviderPlaceholderPage } from '../../../../../features/sources/provider-placeholder-page.tsx'
+import { SupabaseOrganizationsPage } from '../../../../../features/providers/supabase-organizations-page.tsx'
 
 export const Route = createFileRoute('/_dashboard/sources/new/supabase/')({
-  component: () => <ProviderPlaceholderPage provider="Supabase" />,
+  component: SupabaseOrganizationsPage,
 })
