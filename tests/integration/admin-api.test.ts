@@ -3,7 +3,12 @@
 import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { tokenMatches } from '../../src/server/admin/routes.ts'
-import { buildApp, signInLocally, uniqueEmail, type App } from '../support/app.ts'
+import {
+  buildApp,
+  signInLocally,
+  uniqueEmail,
+  type App,
+} from '../support/app.ts'
 import { useControlPlaneDatabase } from '../support/database.ts'
 
 const TOKEN = 'admin-token-for-tests-0123456789'
@@ -103,7 +108,9 @@ describe('the admin API', () => {
   })
 
   it('creates, updates and finds users', async () => {
-    const team = (await (await call('POST', '/teams', { name: 'T' })).json()) as Team
+    const team = (await (
+      await call('POST', '/teams', { name: 'T' })
+    ).json()) as Team
     const email = uniqueEmail('admin')
     const created = await call('POST', '/users', {
       name: 'Grace',
@@ -123,7 +130,10 @@ describe('the admin API', () => {
       email: newEmail,
     })
     expect(updated.status).toBe(200)
-    expect(await updated.json()).toMatchObject({ name: 'Grace H', email: newEmail })
+    expect(await updated.json()).toMatchObject({
+      name: 'Grace H',
+      email: newEmail,
+    })
 
     const found = await call(
       'GET',
@@ -136,11 +146,41 @@ describe('the admin API', () => {
     const cases: [string, string, unknown, number, string][] = [
       ['POST', '/teams', { name: '' }, 400, 'name must not be empty'],
       ['POST', '/teams', { name: 'x'.repeat(201) }, 400, 'at most 200'],
-      ['POST', '/teams/not-a-uuid/users', { user_id: randomUUID() }, 400, 'team must be a UUID'],
-      ['POST', `/teams/${randomUUID()}/users`, { user_id: 'x' }, 400, 'user must be a UUID'],
-      ['POST', `/teams/${randomUUID()}/users`, { user_id: randomUUID() }, 404, 'no team'],
-      ['POST', '/users', { name: 'A', email: 'not-an-email' }, 400, 'valid email'],
-      ['POST', '/users', { name: 'A', email: uniqueEmail(), team_id: randomUUID() }, 404, 'no team'],
+      [
+        'POST',
+        '/teams/not-a-uuid/users',
+        { user_id: randomUUID() },
+        400,
+        'team must be a UUID',
+      ],
+      [
+        'POST',
+        `/teams/${randomUUID()}/users`,
+        { user_id: 'x' },
+        400,
+        'user must be a UUID',
+      ],
+      [
+        'POST',
+        `/teams/${randomUUID()}/users`,
+        { user_id: randomUUID() },
+        404,
+        'no team',
+      ],
+      [
+        'POST',
+        '/users',
+        { name: 'A', email: 'not-an-email' },
+        400,
+        'valid email',
+      ],
+      [
+        'POST',
+        '/users',
+        { name: 'A', email: uniqueEmail(), team_id: randomUUID() },
+        404,
+        'no team',
+      ],
       ['PATCH', `/users/${randomUUID()}`, { name: 'A' }, 404, 'no user'],
       ['PATCH', `/users/${randomUUID()}`, {}, 400, '--name or --email'],
       ['GET', '/users?email=nope', undefined, 400, 'valid email'],
@@ -148,13 +188,16 @@ describe('the admin API', () => {
     for (const [method, path, body, status, message] of cases) {
       const response = await call(method, path, body)
       expect({ path, status: response.status }).toEqual({ path, status })
-      expect(((await response.json()) as { message: string }).message).toContain(
-        message,
-      )
+      expect(
+        ((await response.json()) as { message: string }).message,
+      ).toContain(message)
     }
     const notJson = await app.request('http://localhost/api/admin/teams', {
       method: 'POST',
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        'content-type': 'application/json',
+      },
       body: '{',
     })
     expect(notJson.status).toBe(400)

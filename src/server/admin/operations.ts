@@ -75,10 +75,14 @@ export function parseAdminInput<K extends keyof typeof adminSchemas>(
   const parsed = adminSchemas[key].safeParse(raw)
   if (parsed.success) return parsed.data as Input<K>
   const issue = parsed.error.issues[0]
+  const field = issue?.path.join('.')
   const message =
     issue?.code === 'unrecognized_keys'
       ? `unknown option: ${issue.keys.join(', ')}`
-      : (issue?.message ?? 'invalid input')
+      : // What is absent (or not text) is named, rather than zod's "expected string".
+        issue?.code === 'invalid_type' && field
+        ? `${field} is required`
+        : (issue?.message ?? 'invalid input')
   throw new AdminError('invalid', message)
 }
 
