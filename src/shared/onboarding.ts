@@ -5,9 +5,9 @@ import { z } from 'zod'
 export const ONBOARDING_INTENT_PATH = '/api/v1/onboarding-intent'
 
 // The spec shows no maximum; these keep a row small and are generous for real answers.
-export const COMPANY_MAX_LENGTH = 200
-export const WEBSITE_MAX_LENGTH = 2048
-export const DESCRIPTION_MAX_LENGTH = 2000
+const COMPANY_MAX_LENGTH = 200
+const WEBSITE_MAX_LENGTH = 2048
+const DESCRIPTION_MAX_LENGTH = 2000
 
 export const onboardingIntentSchema = z.object({
   company: z

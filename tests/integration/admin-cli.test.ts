@@ -194,16 +194,13 @@ describe('npm run admin', () => {
         [['teams', 'rename'], 'unknown command: teams rename'],
         [['teams', 'create', '--nam', 'x'], "Unknown option '--nam'"],
         [['teams', 'create'], 'name is required'],
-      [['teams', 'create', '--name', ' '], 'name must not be empty'],
+        [['teams', 'create', '--name', ' '], 'name must not be empty'],
         [['teams', 'create', '--name', 'x'.repeat(201)], 'at most 200'],
         [
           ['teams', 'add-user', '--team', 'nope', '--user', randomUUID()],
           'team must be a UUID',
         ],
-        [
-          ['teams', 'remove-user', '--team', randomUUID()],
-          'user is required',
-        ],
+        [['teams', 'remove-user', '--team', randomUUID()], 'user is required'],
         [
           ['users', 'create', '--name', 'A', '--email', 'not-an-email'],
           'valid email',

@@ -11,7 +11,7 @@ import {
 } from '@mui/material'
 import { useNavigate, useRouter } from '@tanstack/react-router'
 import { useEffect, useState, type FormEvent } from 'react'
-import { z } from 'zod'
+import type { z } from 'zod'
 import {
   fieldErrorsOf,
   ONBOARDING_INTENT_PATH,
