@@ -11,13 +11,13 @@ import {
 } from '@mui/material'
 import { useNavigate, useRouter } from '@tanstack/react-router'
 import { useEffect, useState, type FormEvent } from 'react'
-import type { z } from 'zod'
 import {
   fieldErrorsOf,
   ONBOARDING_INTENT_PATH,
   onboardingIntentSchema,
   type OnboardingField,
   type OnboardingIntent,
+  zodErrorBody,
 } from '../../../shared/onboarding.ts'
 import { PageTitle } from '../../components/page-title.tsx'
 import { setPersonProperties } from '../../lib/analytics.ts'
@@ -33,15 +33,6 @@ const FIELDS: { name: OnboardingField; label: string; multiline?: boolean }[] =
   ]
 
 type Errors = Partial<Record<OnboardingField, string>>
-
-function clientErrors(error: z.ZodError): Errors {
-  const errors: Errors = {}
-  for (const issue of error.issues) {
-    const field = issue.path[0] as OnboardingField
-    errors[field] ??= issue.message
-  }
-  return errors
-}
 
 export function WelcomePage() {
   const navigate = useNavigate()
@@ -71,7 +62,8 @@ export function WelcomePage() {
     event.preventDefault()
     const parsed = onboardingIntentSchema.safeParse(values)
     if (!parsed.success) {
-      setErrors(clientErrors(parsed.error))
+      // The same mapping as the server's answer: one ZodError body, read one way.
+      setErrors(fieldErrorsOf(zodErrorBody(parsed.error)) ?? {})
       return
     }
     setBusy(true)
