@@ -13,6 +13,7 @@ import { Route as IndexRouteImport } from './routes/index'
 import { Route as DashboardRouteImport } from './routes/_dashboard'
 import { Route as ValidatePostgresForElectricCloudRouteImport } from './routes/validate-postgres-for-electric-cloud'
 import { Route as DashboardPreferencesRouteImport } from './routes/_dashboard/preferences'
+import { Route as DashboardWelcomeRouteImport } from './routes/_dashboard/welcome'
 import { Route as SignInLocalRouteImport } from './routes/sign-in/local'
 import { Route as SourceStatusSourceIdRouteImport } from './routes/source-status/$sourceId'
 import { Route as DashboardShapeExplorerIndexRouteImport } from './routes/_dashboard/shape-explorer/index'
@@ -46,6 +47,11 @@ const ValidatePostgresForElectricCloudRoute =
 const DashboardPreferencesRoute = DashboardPreferencesRouteImport.update({
   id: '/preferences',
   path: '/preferences',
+  getParentRoute: () => DashboardRoute,
+} as any)
+const DashboardWelcomeRoute = DashboardWelcomeRouteImport.update({
+  id: '/welcome',
+  path: '/welcome',
   getParentRoute: () => DashboardRoute,
 } as any)
 const SignInLocalRoute = SignInLocalRouteImport.update({
@@ -133,6 +139,7 @@ export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/validate-postgres-for-electric-cloud': typeof ValidatePostgresForElectricCloudRoute
   '/preferences': typeof DashboardPreferencesRoute
+  '/welcome': typeof DashboardWelcomeRoute
   '/sign-in/local': typeof SignInLocalRoute
   '/source-status/$sourceId': typeof SourceStatusSourceIdRoute
   '/sources/new': typeof DashboardSourcesNewRouteWithChildren
@@ -152,6 +159,7 @@ export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/validate-postgres-for-electric-cloud': typeof ValidatePostgresForElectricCloudRoute
   '/preferences': typeof DashboardPreferencesRoute
+  '/welcome': typeof DashboardWelcomeRoute
   '/sign-in/local': typeof SignInLocalRoute
   '/source-status/$sourceId': typeof SourceStatusSourceIdRoute
   '/shape-explorer': typeof DashboardShapeExplorerIndexRoute
@@ -172,6 +180,7 @@ export interface FileRoutesById {
   '/_dashboard': typeof DashboardRouteWithChildren
   '/validate-postgres-for-electric-cloud': typeof ValidatePostgresForElectricCloudRoute
   '/_dashboard/preferences': typeof DashboardPreferencesRoute
+  '/_dashboard/welcome': typeof DashboardWelcomeRoute
   '/sign-in/local': typeof SignInLocalRoute
   '/source-status/$sourceId': typeof SourceStatusSourceIdRoute
   '/_dashboard/sources/new': typeof DashboardSourcesNewRouteWithChildren
@@ -193,6 +202,7 @@ export interface FileRouteTypes {
     | '/'
     | '/validate-postgres-for-electric-cloud'
     | '/preferences'
+    | '/welcome'
     | '/sign-in/local'
     | '/source-status/$sourceId'
     | '/sources/new'
@@ -212,6 +222,7 @@ export interface FileRouteTypes {
     | '/'
     | '/validate-postgres-for-electric-cloud'
     | '/preferences'
+    | '/welcome'
     | '/sign-in/local'
     | '/source-status/$sourceId'
     | '/shape-explorer'
@@ -231,6 +242,7 @@ export interface FileRouteTypes {
     | '/_dashboard'
     | '/validate-postgres-for-electric-cloud'
     | '/_dashboard/preferences'
+    | '/_dashboard/welcome'
     | '/sign-in/local'
     | '/source-status/$sourceId'
     | '/_dashboard/sources/new'
@@ -283,6 +295,13 @@ declare module '@tanstack/react-router' {
       path: '/preferences'
       fullPath: '/preferences'
       preLoaderRoute: typeof DashboardPreferencesRouteImport
+      parentRoute: typeof DashboardRoute
+    }
+    '/_dashboard/welcome': {
+      id: '/_dashboard/welcome'
+      path: '/welcome'
+      fullPath: '/welcome'
+      preLoaderRoute: typeof DashboardWelcomeRouteImport
       parentRoute: typeof DashboardRoute
     }
     '/sign-in/local': {
@@ -412,6 +431,7 @@ const DashboardSourcesNewRouteWithChildren =
 
 interface DashboardRouteChildren {
   DashboardPreferencesRoute: typeof DashboardPreferencesRoute
+  DashboardWelcomeRoute: typeof DashboardWelcomeRoute
   DashboardSourcesNewRoute: typeof DashboardSourcesNewRouteWithChildren
   DashboardShapeExplorerIndexRoute: typeof DashboardShapeExplorerIndexRoute
   DashboardSourcesIndexRoute: typeof DashboardSourcesIndexRoute
@@ -421,6 +441,7 @@ interface DashboardRouteChildren {
 
 const DashboardRouteChildren: DashboardRouteChildren = {
   DashboardPreferencesRoute: DashboardPreferencesRoute,
+  DashboardWelcomeRoute: DashboardWelcomeRoute,
   DashboardSourcesNewRoute: DashboardSourcesNewRouteWithChildren,
   DashboardShapeExplorerIndexRoute: DashboardShapeExplorerIndexRoute,
   DashboardSourcesIndexRoute: DashboardSourcesIndexRoute,

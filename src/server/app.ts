@@ -1,9 +1,12 @@
 // createApp builds the whole HTTP app without listening, so tests call it in-process.
 import { Hono } from 'hono'
+import { ONBOARDING_INTENT_PATH } from '../shared/onboarding.ts'
 import { VALIDATE_DATABASE_URL_PATH } from '../shared/validation.ts'
 import { HTTPException } from 'hono/http-exception'
 import { ingestRoutes } from './analytics/ingest.ts'
 import { analyticsRoutes } from './analytics/routes.ts'
+import { ADMIN_API_PATH, adminRoutes, isAdminPath } from './admin/routes.ts'
+import { onboardingRoutes } from './api/onboarding.ts'
 import { sourceRoutes } from './api/sources.ts'
 import { providerConnectionRoutes } from './api/provider-connections.ts'
 import { teamRoutes } from './api/teams.ts'
@@ -49,7 +52,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     localHostsOnly(deps.env),
     limitBodies,
   )
-  app.use('/api/*', sameOriginOnly)
+  // /api/admin is for scripts holding the admin token, which no browser sends on its own: the
+  // same-origin rule guards cookie-authenticated requests, and these carry no cookie auth.
+  app.use('/api/*', (c, next) =>
+    isAdminPath(c.req.path) ? next() : sameOriginOnly(c, next),
+  )
   app.use('/api/*', async (c, next) => {
     await next()
     // API answers are per user and live; no cache may keep them.
@@ -74,11 +81,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/api/v1/users', userRoutes)
   app.route('/api/v1/teams', teamRoutes)
   app.route('/api/v1/provider-connections', providerConnectionRoutes)
+  app.route(ONBOARDING_INTENT_PATH, onboardingRoutes)
   app.route(
     '/api/v1/sources',
     sourceRoutes(deps.databaseChecks ?? {}, limiters.sourceCreates),
   )
   app.route('/api/public/source-status', sourceStatusRoutes)
+  app.route(ADMIN_API_PATH, adminRoutes)
   app.route('/v1/shape', sourceShapeRoutes)
   app.route('/v1', gatewayRoutes)
   app.route('/ingest', ingestRoutes())

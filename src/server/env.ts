@@ -43,6 +43,12 @@ const schema = z.object({
     .min(32, 'must be at least 32 characters')
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  /** Turns on /api/admin (bearer token); unset, those routes answer 404. */
+  SLUICE_ADMIN_TOKEN: z
+    .string()
+    .min(16, 'must be at least 16 characters')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   LOCAL_LOGIN: flag,
   /** Lets LOCAL_LOGIN=true start in hosted mode, where anyone could sign in as any email. */
   DANGEROUSLY_ALLOW_LOCAL_LOGIN_IN_HOSTED_MODE: flag,

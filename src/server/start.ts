@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { Engine } from '../engine/engine.ts'
 import { createApp } from './app.ts'
 import { pruneExpired } from './auth/sessions.ts'
+import { CONTROL_PLANE_DATABASE } from './control/attach.ts'
 import { checkWalLevel, createPool, type Db } from './control/database.ts'
 import { startEmbeddedPostgres } from './control/embedded-postgres.ts'
 import { migrateControlPlane } from './control/migrations.ts'
@@ -36,7 +37,7 @@ export async function start(env: Env, log: Logger): Promise<Started> {
   if (!url) {
     const pg = await startEmbeddedPostgres({
       dir: resolve(dataDir, 'postgres'),
-      database: 'sluice',
+      database: CONTROL_PLANE_DATABASE,
       log: (line) => log.debug(`postgres: ${line}`),
     })
     log.info(

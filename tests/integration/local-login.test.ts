@@ -27,12 +27,22 @@ describe('local login with no provider configured', () => {
       email,
     })
     expect(response.status).toBe(200)
-    const user = (await response.json()) as { id: string }
+    const { first_sign_in, ...user } = (await response.json()) as {
+      id: string
+      first_sign_in: boolean
+    }
     expect(user).toEqual({
       id: expect.any(String),
       email,
       name: 'Ada Lovelace',
     })
+    // The page goes on to /welcome (onboarding) the first time only.
+    expect(first_sign_in).toBe(true)
+    const again = await new Browser(local).postJson(
+      '/api/public/auth/local/login',
+      { name: 'Ada Lovelace', email },
+    )
+    expect(await again.json()).toMatchObject({ first_sign_in: false })
     const cookie = setCookieFor(response, SESSION_COOKIE)
     expect(cookie?.attributes.get('httponly')).toBe(true)
     expect(cookie?.attributes.get('samesite')).toBe('Lax')

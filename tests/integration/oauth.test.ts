@@ -104,13 +104,14 @@ async function currentUser(browser: Browser) {
 describe.each<ProviderName>(['github', 'google'])(
   'sign-in with %s',
   (provider) => {
-    it('redirects to / with an HttpOnly, SameSite=Lax session cookie for the whole site', async () => {
+    it('redirects a new user to /welcome, a returning one to /, with an HttpOnly, SameSite=Lax session cookie for the whole site', async () => {
       const browser = new Browser(app)
       const person = newPerson()
       const { response, token } = await signIn(browser, provider, person)
 
       expect(response.status).toBe(302)
-      expect(response.headers.get('location')).toBe('/')
+      // Onboarding, once: only the sign-in that made the user goes there.
+      expect(response.headers.get('location')).toBe('/welcome')
       const cookie = setCookieFor(response, SESSION_COOKIE)
       expect(cookie?.value).toMatch(/^[A-Za-z0-9_-]{43}$/)
       expect(cookie?.attributes.get('httponly')).toBe(true)
@@ -138,13 +139,16 @@ describe.each<ProviderName>(['github', 'google'])(
         [person.subject],
       )
       expect(rows).toEqual([{ id: hashToken(token ?? '') }])
+
+      const again = await signIn(new Browser(app), provider, person)
+      expect(again.response.headers.get('location')).toBe('/')
     })
 
     it('creates the user with a personal team and an owner membership on first sign-in', async () => {
       const person = newPerson()
       const users = await countRows(database.db, 'users')
       const { response } = await signIn(new Browser(app), provider, person)
-      expect(response.headers.get('location')).toBe('/')
+      expect(response.headers.get('location')).toBe('/welcome')
       expect(await countRows(database.db, 'users')).toBe(users + 1)
 
       const { rows } = await database.db.query(
@@ -249,7 +253,7 @@ describe.each<ProviderName>(['github', 'google'])(
           code: grant(provider, person, nonce),
           state,
         })
-        expect(first.headers.get('location')).toBe('/')
+        expect(first.headers.get('location')).toBe('/welcome')
 
         await expectRefused(async () => {
           const code = grant(provider, person, nonce)
@@ -461,7 +465,7 @@ describe('Google specifics', () => {
 
     const code = grant('google', newPerson(), nonce)
     const response = await callback(browser, 'google', { code, state })
-    expect(response.headers.get('location')).toBe('/')
+    expect(response.headers.get('location')).toBe('/welcome')
 
     const sent = fake.tokenRequests.find((r) => r.code === code)
     expect(sent).toMatchObject({

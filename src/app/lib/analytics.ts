@@ -106,6 +106,11 @@ export function createAnalytics(deps: AnalyticsDeps) {
       run((ph) => ph.identify(user.id, { name: user.name, email: user.email }))
     },
 
+    /** Properties of the identified person (the onboarding answers), not of an event. */
+    setPersonProperties(properties: Record<string, string>): void {
+      run((ph) => ph.setPersonProperties(properties))
+    },
+
     /** After sign-out: the next events belong to a new anonymous visitor. */
     reset(): void {
       run((ph) => ph.reset())
@@ -133,3 +138,5 @@ export function startAnalytics(): void {
 export const trackPageView = (url: string) => analytics.pageView(url)
 export const identifyUser = (user: AuthUser) => analytics.identify(user)
 export const resetAnalytics = () => analytics.reset()
+export const setPersonProperties = (properties: Record<string, string>) =>
+  analytics.setPersonProperties(properties)

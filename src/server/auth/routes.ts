@@ -22,6 +22,7 @@ import { createSession, deleteSession, resolveSession } from './sessions.ts'
 
 /** The app's page that offers name-and-email sign-in in local mode. */
 const LOCAL_SIGN_IN_PAGE = '/sign-in/local'
+const WELCOME_PAGE = '/welcome'
 
 const providerNames = new Set<string>(['github', 'google'])
 
@@ -110,7 +111,12 @@ export const authRoutes = (localLogins: RateLimiter) =>
       if (!code) return c.json({ message: 'Missing authorization code' }, 400)
       try {
         const identity = await provider.identify(code, pending)
-        await startSession(c, { provider: provider.name, ...identity })
+        const user = await startSession(c, {
+          provider: provider.name,
+          ...identity,
+        })
+        // A new user is asked what they are building, once (docs/architecture.md).
+        if (user.created) return c.redirect(WELCOME_PAGE)
       } catch (error) {
         log.warn(`sign-in with ${name} failed: ${(error as Error).message}`)
         return c.redirect('/?sign_in_error=provider_failed')
@@ -135,7 +141,13 @@ export const authRoutes = (localLogins: RateLimiter) =>
         email,
         name,
       })
-      return c.json(user)
+      // `first_sign_in` sends the page to /welcome, as the OAuth callback's redirect does.
+      return c.json({
+        id: user.id,
+        email: user.email,
+        name: user.name,
+        first_sign_in: user.created,
+      })
     })
     .get('/user', requireUser, (c) => {
       const { id, email, name } = c.var.user

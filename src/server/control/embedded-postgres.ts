@@ -172,3 +172,31 @@ export async function startEmbeddedPostgres(
     },
   }
 }
+
+/**
+ * The URL of the embedded Postgres already running on `dir` (a server started by `npm start`),
+ * or null when none is. Postgres itself records its pid and port in `postmaster.pid` (lines 1
+ * and 4), and the password is in the credentials file beside the cluster, so a second process
+ * connects to the running server rather than starting (or stopping) one on the same files.
+ */
+export async function runningPostgresUrl(
+  dir: string,
+  database: string,
+): Promise<{ url: string; pid: number } | null> {
+  const dataDir = join(resolve(dir), 'data')
+  const pidFile = join(dataDir, 'postmaster.pid')
+  if (!existsSync(pidFile)) return null
+  const lines = (await readFile(pidFile, 'utf8')).split('\n')
+  const pid = Number(lines[0])
+  const port = Number(lines[3])
+  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return null
+  if (!Number.isInteger(port) || port <= 0)
+    throw new Error(
+      `Postgres (pid ${pid}) holds ${dataDir} but is still starting; retry in a moment`,
+    )
+  const { password } = await credentials(resolve(dir))
+  return {
+    url: `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
+    pid,
+  }
+}

@@ -17,7 +17,7 @@ export type IdentityInput = {
 export async function signInIdentity(
   db: Db,
   identity: IdentityInput,
-): Promise<AuthUser> {
+): Promise<AuthUser & { created: boolean }> {
   return transaction(db, async (client) => {
     // Two first sign-ins of one identity at once must not make two users.
     await client.query('select pg_advisory_xact_lock(hashtext($1))', [
@@ -30,7 +30,7 @@ export async function signInIdentity(
        returning u.id, u.email, u.name`,
       [identity.provider, identity.subject, identity.email],
     )
-    if (found.rows[0]) return found.rows[0]
+    if (found.rows[0]) return { ...found.rows[0], created: false }
 
     // Team names are capped at 200 characters; leave room for the suffix.
     const owner = (identity.name || identity.email.split('@')[0] || 'My').slice(
@@ -58,7 +58,7 @@ export async function signInIdentity(
        values ($1, $2, $3, $4)`,
       [identity.provider, identity.subject, created.id, identity.email],
     )
-    return created
+    return { ...created, created: true }
   })
 }
 
@@ -69,4 +69,60 @@ export async function getUser(db: Db, userId: string): Promise<User | null> {
     [userId],
   )
   return rows[0] ?? null
+}
+
+/** A user as the admin tool lists them: with the teams they belong to. */
+export type AdminUser = User & { teams: string[] }
+
+const adminUserColumns = `u.id, u.name, u.email, u.team_id,
+  to_json(u.created_at) #>> '{}' as created_at,
+  coalesce((select array_agg(m.team_id::text order by m.created_at)
+              from memberships m where m.user_id = u.id), '{}') as teams`
+
+/** A user made by the admin tool: no identity yet and no personal team. */
+export async function createUser(
+  db: Db,
+  input: { name: string; email: string },
+): Promise<string> {
+  const { rows } = await db.query<{ id: string }>(
+    'insert into users (name, email) values ($1, $2) returning id',
+    [input.name, input.email],
+  )
+  return rows[0]!.id
+}
+
+/** Changes the given fields; false when there is no such user. */
+export async function updateUser(
+  db: Db,
+  userId: string,
+  changes: { name?: string; email?: string },
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `update users set name = coalesce($2, name), email = coalesce($3, email)
+      where id = $1`,
+    [userId, changes.name ?? null, changes.email ?? null],
+  )
+  return rowCount === 1
+}
+
+export async function getAdminUser(
+  db: Db,
+  userId: string,
+): Promise<AdminUser | null> {
+  const { rows } = await db.query<AdminUser>(
+    `select ${adminUserColumns} from users u where u.id = $1`,
+    [userId],
+  )
+  return rows[0] ?? null
+}
+
+/** Every user, or those whose email is `email` (case-insensitive). */
+export async function listUsers(db: Db, email?: string): Promise<AdminUser[]> {
+  const { rows } = await db.query<AdminUser>(
+    `select ${adminUserColumns} from users u
+      where $1::text is null or lower(u.email) = lower($1)
+      order by u.created_at, u.email`,
+    [email ?? null],
+  )
+  return rows
 }

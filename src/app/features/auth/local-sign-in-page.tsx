@@ -12,10 +12,15 @@ import {
 } from '@mui/material'
 import { useNavigate } from '@tanstack/react-router'
 import { useState, type FormEvent } from 'react'
+import { z } from 'zod'
 import { authUserSchema, localLoginSchema } from '../../../shared/entities.ts'
 import { useDocumentTitle } from '../../components/document-title.ts'
 import { Logo } from '../../components/logo.tsx'
 import { api } from '../../lib/api.ts'
+
+const signedInSchema = authUserSchema.extend({
+  first_sign_in: z.boolean().optional(),
+})
 
 export function LocalSignInPage() {
   const navigate = useNavigate()
@@ -35,11 +40,12 @@ export function LocalSignInPage() {
     setBusy(true)
     setError(null)
     try {
-      await api('/api/public/auth/local/login', authUserSchema, {
+      const user = await api('/api/public/auth/local/login', signedInSchema, {
         method: 'POST',
         body: parsed.data,
       })
-      await navigate({ to: '/' })
+      // A new user is asked what they are building, once (the OAuth callback does the same).
+      await navigate({ to: user.first_sign_in ? '/welcome' : '/' })
     } catch (e) {
       setError((e as Error).message)
     } finally {

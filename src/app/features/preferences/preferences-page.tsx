@@ -1,6 +1,7 @@
 // /preferences: who is signed in, the provider accounts connected, and the way out.
 import {
   Button,
+  Link,
   Paper,
   Stack,
   Table,
@@ -10,6 +11,7 @@ import {
   TableRow,
   Typography,
 } from '@mui/material'
+import { Link as RouterLink } from '@tanstack/react-router'
 import { SUPPORT_EMAIL } from '../../../shared/constants.ts'
 import { PageTitle } from '../../components/page-title.tsx'
 import { useCurrentUser } from '../../db/tab/hooks.ts'
@@ -35,6 +37,11 @@ export function PreferencesPage() {
           Sign out
         </Button>
       </div>
+      <Typography>
+        <Link component={RouterLink} to="/welcome">
+          Tell us what you are building
+        </Link>
+      </Typography>
       <Typography color="text.secondary">
         Need help with your account or want to change these details? Contact
         support at {SUPPORT_EMAIL}.

@@ -1,0 +1,30 @@
+// Onboarding intents: what a user said they are building (the /welcome form).
+import type { OnboardingIntent } from '../../shared/onboarding.ts'
+import type { Db } from './database.ts'
+
+/** Stores the user's answer; answering again (from /preferences) replaces it. */
+export async function saveOnboardingIntent(
+  db: Db,
+  userId: string,
+  intent: OnboardingIntent,
+): Promise<void> {
+  await db.query(
+    `insert into onboarding_intents (user_id, company, website, description)
+     values ($1, $2, $3, $4)
+     on conflict (user_id) do update set company = excluded.company,
+       website = excluded.website, description = excluded.description`,
+    [userId, intent.company, intent.website, intent.description],
+  )
+}
+
+export async function getOnboardingIntent(
+  db: Db,
+  userId: string,
+): Promise<OnboardingIntent | null> {
+  const { rows } = await db.query<OnboardingIntent>(
+    `select company, website, description from onboarding_intents
+      where user_id = $1`,
+    [userId],
+  )
+  return rows[0] ?? null
+}
