@@ -1,7 +1,7 @@
 // Turns TLS on for the e2e run's Postgres, so connection strings with sslmode=require (the
 // Supabase wizard builds those, as Supabase refuses plain connections) reach it. A self-signed
-// certificate: sslmode=require encrypts without verifying in the server's readiness check, but
-// the engine's pg reads it as verify-full, so the server is told to trust it (server.ts). Done after start, with a reload,
+// certificate, which nothing trusts: sslmode=require encrypts without verifying, in the
+// readiness check and in the engine alike (sources/connection-url.ts). Done after start, with a reload,
 // because only then does the data directory exist with the owner Postgres insists on for its
 // key file (the `postgres` user when we are root).
 import { execFileSync } from 'node:child_process'
@@ -12,7 +12,7 @@ import pg from 'pg'
 export async function enableTls(
   dataDir: string,
   adminUrl: string,
-): Promise<{ certFile: string }> {
+): Promise<void> {
   const key = join(dataDir, 'e2e-server.key')
   const cert = join(dataDir, 'e2e-server.crt')
   execFileSync(
@@ -51,5 +51,4 @@ export async function enableTls(
   } finally {
     await client.end()
   }
-  return { certFile: cert }
 }

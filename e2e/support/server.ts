@@ -28,7 +28,7 @@ const postgres = await startEmbeddedPostgres({
   dir: join(dataDir, 'postgres'),
   database: 'sluice',
 })
-const tls = await enableTls(join(dataDir, 'postgres', 'data'), postgres.url)
+await enableTls(join(dataDir, 'postgres', 'data'), postgres.url)
 writeFileSync(databaseUrlFile, postgres.url)
 const posthog = await startFakePostHog()
 writeFileSync(posthogUrlFile, posthog.url)
@@ -55,9 +55,6 @@ const server = spawn(
       ...neon.env,
       // A Supabase project's "direct host" is this run's Postgres, whatever the project ref.
       SUPABASE_DB_HOST_TEMPLATE: `localhost:${postgres.port}`,
-      // The engine hands a source's URL to pg, which reads sslmode=require (and prefer) as
-      // verify-full: it must trust the self-signed certificate, as the name localhost.
-      NODE_EXTRA_CA_CERTS: tls.certFile,
     },
   },
 )

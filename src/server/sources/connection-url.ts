@@ -3,14 +3,25 @@
 // problemOf() withholds those words when they happen to hold the password.
 import type { Problem } from './lifecycle.ts'
 
-/** The stored URL (no password) with the decrypted password put back. */
+// pg 8 reads sslmode=prefer and require as verify-full: a source behind a certificate Node
+// does not trust (Supabase's own CA, a self-signed server) passed the readiness check, which
+// reads sslmode as libpq does (validation/client.ts), and then never connected. Asking pg
+// for libpq's reading makes both modes encrypt without verifying, as the user asked.
+// verify-ca stays pg's verify-full (libpq's reading needs a root certificate we never take).
+const LIBPQ_READING = new Set(['prefer', 'require'])
+
+/**
+ * The stored URL (no password) with the decrypted password put back, and its sslmode read as
+ * libpq reads it: what the engine connects with.
+ */
 export function withPassword(
   connectionUrl: string,
   password: string | null,
 ): string {
-  if (password === null) return connectionUrl
   const url = new URL(connectionUrl)
-  url.password = encodeURIComponent(password)
+  if (password !== null) url.password = encodeURIComponent(password)
+  if (LIBPQ_READING.has(url.searchParams.get('sslmode') ?? ''))
+    url.searchParams.set('uselibpqcompat', 'true')
   return url.toString()
 }
 
