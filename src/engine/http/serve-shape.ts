@@ -123,7 +123,7 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
           { 'retry-after': '5' },
         )
   }
-  if (!before && request.handle !== shape.handle)
+  if (request.offset !== 'now' && !before && request.handle !== shape.handle)
     return mustRefetch(shape.handle)
   if (!(await whenReady(shape, signal))) {
     if (shape.failure && shape.failure.message !== 'rotated')
@@ -163,6 +163,9 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
     if (!live) headers['electric-schema'] = shape.schema
     else headers['electric-cursor'] = nextCursor(request.cursor)
     if (upToDate) headers['electric-up-to-date'] = ''
+    // Electric's "no changes" answers (offset=now, a long-poll that timed out) say so, and
+    // the client can skip work for them.
+    headers['electric-has-data'] = String(messages.length > (upToDate ? 1 : 0))
     return new Response(`[${messages.join(',')}]`, { status: 200, headers })
   }
 

@@ -1,0 +1,92 @@
+// The newer parts of Electric's protocol (docs/protocol.md): offset=now, ETag/304 and the cache
+// headers per case, with the official client and with raw fetch where headers matter.
+import { ShapeStream, type Message, type Row } from '@electric-sql/client'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestDatabase, type TestDatabase } from '../support/database.ts'
+import { startTestEngine, type TestEngine } from '../support/engine.ts'
+
+let source: TestDatabase
+let engine: TestEngine
+const aborters: AbortController[] = []
+
+beforeAll(async () => {
+  source = await createTestDatabase()
+  await source.db.query(`create table notes (id int primary key, body text)`)
+  await source.db.query(`insert into notes values (1, 'a'), (2, 'b')`)
+  engine = await startTestEngine(source.url)
+}, 60_000)
+
+afterAll(async () => {
+  for (const a of aborters) a.abort()
+  await engine?.destroy()
+  await source?.drop()
+})
+
+const get = (query: string, init?: RequestInit) =>
+  fetch(`${engine.shapeUrl}?table=notes&${query}`, init)
+
+/** Pages from -1 to the tip without live: the handle and the offset a client would hold. */
+async function readToTip(): Promise<{ handle: string; offset: string }> {
+  let response = await get('offset=-1')
+  const handle = response.headers.get('electric-handle') ?? ''
+  // Bounded: the table holds a few rows, a page or two.
+  for (let i = 0; i < 10; i++) {
+    const offset = response.headers.get('electric-offset') ?? ''
+    if (response.headers.has('electric-up-to-date')) return { handle, offset }
+    response = await get(`offset=${offset}&handle=${handle}`)
+  }
+  throw new Error('never reached the tip')
+}
+
+describe('offset=now', () => {
+  it('answers at once with up-to-date, no data and the last offset, dropping any handle', async () => {
+    const tip = await readToTip()
+    for (const handle of [
+      '',
+      `&handle=${tip.handle}`,
+      '&handle=stale-handle',
+    ]) {
+      const now = await get(`offset=now${handle}`)
+      expect(now.status).toBe(200)
+      expect(now.headers.get('electric-handle')).toBe(tip.handle)
+      expect(now.headers.get('electric-offset')).toBe(tip.offset)
+      expect(now.headers.get('electric-has-data')).toBe('false')
+      expect(now.headers.has('electric-up-to-date')).toBe(true)
+      const body = (await now.json()) as Array<{ headers: object }>
+      expect(body).toEqual([
+        {
+          headers: {
+            control: 'up-to-date',
+            global_last_seen_lsn: expect.stringMatching(/^\d+$/),
+          },
+        },
+      ])
+    }
+  })
+
+  it('lets the official client start at now and see only later changes', async () => {
+    const aborter = new AbortController()
+    aborters.push(aborter)
+    const stream = new ShapeStream<Row>({
+      url: engine.shapeUrl,
+      params: { table: 'notes' },
+      offset: 'now',
+      signal: aborter.signal,
+    })
+    const seen: Message<Row>[] = []
+    let upToDate = false
+    stream.subscribe((messages) => {
+      seen.push(...messages)
+      if (messages.some((m) => 'control' in m.headers)) upToDate = true
+    })
+    await expect.poll(() => upToDate).toBe(true)
+    await source.db.query(`insert into notes values (3, 'c')`)
+    await expect
+      .poll(() =>
+        seen.flatMap((m) =>
+          'key' in m ? [[m.headers.operation, m.value.id]] : [],
+        ),
+      )
+      .toEqual([['insert', 3]])
+  })
+})
