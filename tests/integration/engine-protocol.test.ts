@@ -90,3 +90,34 @@ describe('offset=now', () => {
       .toEqual([['insert', 3]])
   })
 })
+
+describe('ETag and 304', () => {
+  it('revalidates a chunk: the same ETag in If-None-Match (alone or in a list) gets an empty 304', async () => {
+    const first = await get('offset=-1')
+    const etag = first.headers.get('etag') ?? ''
+    const handle = first.headers.get('electric-handle')
+    expect(etag).toBe(`"${handle}:-1:${first.headers.get('electric-offset')}"`)
+    for (const sent of [etag, `"other", ${etag}`, etag.slice(1, -1)]) {
+      const again = await get('offset=-1', {
+        headers: { 'if-none-match': sent },
+      })
+      expect(again.status).toBe(304)
+      expect(await again.text()).toBe('')
+      expect(again.headers.get('etag')).toBe(etag)
+      expect(again.headers.get('electric-handle')).toBe(handle)
+    }
+    const changed = await get('offset=-1', {
+      headers: { 'if-none-match': '"something-else"' },
+    })
+    expect(changed.status).toBe(200)
+  })
+
+  it('never revalidates an answer without changes: its ETag carries a monotonic part', async () => {
+    const one = await get('offset=now')
+    const etag = one.headers.get('etag') ?? ''
+    expect(etag).toMatch(/^".+:now:\d+_\d+:\d+"$/)
+    const two = await get('offset=now', { headers: { 'if-none-match': etag } })
+    expect(two.status).toBe(200)
+    expect(two.headers.get('etag')).not.toBe(etag)
+  })
+})

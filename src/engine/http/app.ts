@@ -49,11 +49,7 @@ export function createEngineApp(options: EngineAppOptions): Hono {
     return next()
   })
   app.get('/v1/shape', (c) =>
-    serveShapeQuery(
-      database,
-      new URL(c.req.url).searchParams,
-      c.req.raw.signal,
-    ),
+    serveShapeQuery(database, new URL(c.req.url).searchParams, c.req.raw),
   )
   app.delete('/v1/shape', async (c) => {
     if (!options.allowShapeDeletion)

@@ -32,6 +32,8 @@ export type ServeOptions = {
    */
   perUser?: boolean
   longPollMs?: number
+  /** The request's `If-None-Match` header: a matching ETag gets an empty 304. */
+  ifNoneMatch?: string | null
 }
 
 export function jsonResponse(
@@ -165,7 +167,11 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
     if (upToDate) headers['electric-up-to-date'] = ''
     // Electric's "no changes" answers (offset=now, a long-poll that timed out) say so, and
     // the client can skip work for them.
-    headers['electric-has-data'] = String(messages.length > (upToDate ? 1 : 0))
+    const hasData = messages.length > (upToDate ? 1 : 0)
+    headers['electric-has-data'] = String(hasData)
+    headers.etag = etag(shape.handle, request.offset, offset, hasData)
+    if (matches(options.ifNoneMatch, headers.etag))
+      return new Response(null, { status: 304, headers })
     return new Response(`[${messages.join(',')}]`, { status: 200, headers })
   }
 
@@ -192,6 +198,33 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
 }
 
 /**
+ * Names an answer by shape, request offset and response offset: the same three always carry the
+ * same messages. An answer without changes also carries a monotonic part, so a cache can never
+ * revalidate an empty live answer and must hold and collapse the live request instead.
+ */
+function etag(
+  handle: string,
+  requested: Offset | 'now',
+  answered: Offset,
+  hasData: boolean,
+): string {
+  const from = requested === 'now' ? 'now' : formatOffset(requested)
+  const unique = hasData ? '' : `:${process.hrtime.bigint()}`
+  return `"${handle}:${from}:${formatOffset(answered)}${unique}"`
+}
+
+/** `If-None-Match` is a list; quotes and weak markers are dropped as Electric does. */
+function matches(ifNoneMatch: string | null | undefined, tag: string) {
+  if (!ifNoneMatch) return false
+  const bare = tag.slice(1, -1)
+  return ifNoneMatch
+    .split(',')
+    .some(
+      (one) => one.trim().replace(/^W\//, '').replace(/^"|"$/g, '') === bare,
+    )
+}
+
+/**
  * How long a response may be reused. The first chunk and middle chunks never change; a live
  * answer changes with the cursor. A non-live answer that reaches the tip describes a moving
  * point: a cached copy would hand clients an old global_last_seen_lsn, and multi-shape clients
@@ -213,11 +246,17 @@ function cacheControl(response: {
 export async function serveShapeQuery(
   database: ShapeDatabase,
   query: URLSearchParams,
-  signal?: AbortSignal,
+  raw: Request,
 ): Promise<Response> {
   const errors: Errors = {}
   const request = parseProtocol(query, errors)
   const definition = parseDefinition(query, errors)
   if (Object.keys(errors).length > 0 || !definition) return invalid(errors)
-  return serveShape({ database, definition, request, signal })
+  return serveShape({
+    database,
+    definition,
+    request,
+    signal: raw.signal,
+    ifNoneMatch: raw.headers.get('if-none-match'),
+  })
 }

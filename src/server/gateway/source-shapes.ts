@@ -57,5 +57,5 @@ export const sourceShapeRoutes = new Hono<AppEnv>()
       )
     const query = new URL(c.req.url).searchParams
     for (const name of CREDENTIALS) query.delete(name)
-    return serveShapeQuery(database, query, c.req.raw.signal)
+    return serveShapeQuery(database, query, c.req.raw)
   })
