@@ -121,3 +121,48 @@ describe('ETag and 304', () => {
     expect(two.headers.get('etag')).not.toBe(etag)
   })
 })
+
+describe('cache headers', () => {
+  it('lets a cache collapse live requests: short max-age and a cursor past the one sent', async () => {
+    const tip = await readToTip()
+    await source.db.query(`insert into notes values (10, 'live')`)
+    // A cursor far ahead of the clock: the answer must still move past it, by at most an hour.
+    const sent = 10_000_000_000
+    const live = await get(
+      `offset=${tip.offset}&handle=${tip.handle}&live=true&cursor=${sent}`,
+    )
+    expect(live.status).toBe(200)
+    expect(live.headers.get('cache-control')).toBe(
+      'public, max-age=5, stale-while-revalidate=5',
+    )
+    const cursor = Number(live.headers.get('electric-cursor'))
+    expect(cursor).toBeGreaterThan(sent)
+    expect(cursor).toBeLessThanOrEqual(sent + 3600)
+    const fresh = await get(
+      `offset=${tip.offset}&handle=${tip.handle}&live=true`,
+    )
+    // Without a cursor: the next boundary of the long-poll interval, in seconds since 2024-10-09.
+    const next = Number(fresh.headers.get('electric-cursor'))
+    expect(next % 20).toBe(0)
+    const since = (Date.now() - Date.UTC(2024, 9, 9)) / 1000
+    expect(next).toBeGreaterThanOrEqual(Math.floor(since))
+    expect(next).toBeLessThanOrEqual(Math.ceil(since) + 20)
+  })
+
+  it('lets a cache keep a 409 briefly, with the new handle, and never keep an error', async () => {
+    const tip = await readToTip()
+    const stale = await get(`offset=${tip.offset}&handle=gone-handle`)
+    expect(stale.status).toBe(409)
+    expect(stale.headers.get('cache-control')).toBe(
+      'public, max-age=60, must-revalidate',
+    )
+    expect(stale.headers.get('electric-handle')).toBe(tip.handle)
+    expect(await stale.json()).toEqual([
+      { headers: { control: 'must-refetch' } },
+    ])
+    const bad = await get('offset=abc')
+    expect(bad.status).toBe(400)
+    expect(bad.headers.get('cache-control')).toBe('no-store')
+    expect(bad.headers.get('surrogate-control')).toBe('no-store')
+  })
+})

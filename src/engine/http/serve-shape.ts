@@ -36,6 +36,7 @@ export type ServeOptions = {
   ifNoneMatch?: string | null
 }
 
+/** An error (or a 409, whose caller sets its own cache headers): never kept by any cache. */
 export function jsonResponse(
   status: number,
   body: unknown,
@@ -46,6 +47,8 @@ export function jsonResponse(
     headers: {
       'content-type': 'application/json',
       'cache-control': 'no-store',
+      // CDNs that honour surrogate-control over cache-control must not keep errors either.
+      'surrogate-control': 'no-store',
       'access-control-expose-headers': EXPOSED_HEADERS,
       ...headers,
     },
@@ -61,17 +64,40 @@ export const invalidBody = (errors: Record<string, string[]>) => ({
 export const invalid = (errors: Record<string, string[]>) =>
   jsonResponse(400, invalidBody(errors))
 
-function mustRefetch(handle: string) {
-  return jsonResponse(409, [{ headers: { control: 'must-refetch' } }], {
-    'electric-handle': handle,
-  })
+/**
+ * A 409 redirects every client of a rotated shape to its successor: a cache may keep it a
+ * minute so a rotation does not send them all to the origin at once. A signed-in user's shape
+ * is never cached (the same URL names another user's shape for another session).
+ */
+function mustRefetch(handle: string, perUser: boolean | undefined) {
+  const response = jsonResponse(
+    409,
+    [{ headers: { control: 'must-refetch' } }],
+    {
+      'electric-handle': handle,
+    },
+  )
+  if (!perUser) {
+    response.headers.set('cache-control', 'public, max-age=60, must-revalidate')
+    response.headers.delete('surrogate-control')
+  }
+  return response
 }
 
-function nextCursor(previous: string | null): string {
-  let cursor = Math.ceil((Date.now() - CURSOR_EPOCH_MS) / 1000 / 20) * 20
-  if (previous !== null && cursor <= Number(previous))
-    cursor += 1 + Math.floor(Math.random() * 3600)
-  return String(cursor)
+/**
+ * The live cache-buster: the next boundary of the long-poll interval, in seconds since
+ * 2024-10-09, so the live requests of one interval share a URL and a cache collapses them. A
+ * client already at (or past) that boundary gets a random 1..3600 s beyond its own cursor, so
+ * its next URL is one no cache has answered yet.
+ */
+function nextCursor(previous: string | null, longPollMs: number): string {
+  const interval = Math.max(1, Math.floor(longPollMs / 1000))
+  const next =
+    Math.ceil((Date.now() - CURSOR_EPOCH_MS) / 1000 / interval) * interval
+  const before =
+    previous !== null && /^\d{1,15}$/.test(previous) ? Number(previous) : 0
+  if (next > before) return String(next)
+  return String(before + 1 + Math.floor(Math.random() * 3600))
 }
 
 // Waits until the shape's snapshot is readable; false if the shape failed or was rotated.
@@ -118,7 +144,7 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
   const refetchOrUnavailable = async () => {
     const current = await database.shapeFor(definition).catch(() => null)
     return current
-      ? mustRefetch(current.handle)
+      ? mustRefetch(current.handle, options.perUser)
       : jsonResponse(
           503,
           { message: 'Shape unavailable' },
@@ -126,7 +152,7 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
         )
   }
   if (request.offset !== 'now' && !before && request.handle !== shape.handle)
-    return mustRefetch(shape.handle)
+    return mustRefetch(shape.handle, options.perUser)
   if (!(await whenReady(shape, signal))) {
     if (shape.failure && shape.failure.message !== 'rotated')
       return jsonResponse(
@@ -163,7 +189,11 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
         : cacheControl({ live, before, upToDate }),
     }
     if (!live) headers['electric-schema'] = shape.schema
-    else headers['electric-cursor'] = nextCursor(request.cursor)
+    else
+      headers['electric-cursor'] = nextCursor(
+        request.cursor,
+        options.longPollMs ?? LONG_POLL_MS,
+      )
     if (upToDate) headers['electric-up-to-date'] = ''
     // Electric's "no changes" answers (offset=now, a long-poll that timed out) say so, and
     // the client can skip work for them.
