@@ -166,3 +166,56 @@ describe('cache headers', () => {
     expect(bad.headers.get('surrogate-control')).toBe('no-store')
   })
 })
+
+describe('DELETE /v1/shape', () => {
+  const remove = (query: string) =>
+    fetch(`${engine.shapeUrl}?${query}`, { method: 'DELETE' })
+  const where = (clause: string) => `where=${encodeURIComponent(clause)}`
+
+  it('deletes by definition, by handle, or both (202, not cached); the next read is a new shape', async () => {
+    for (const [i, by] of ['definition', 'handle', 'both'].entries()) {
+      const definition = `table=notes&${where(`id > ${100 + i}`)}`
+      const first = await fetch(`${engine.shapeUrl}?${definition}&offset=-1`)
+      const handle = first.headers.get('electric-handle') ?? ''
+      const query =
+        by === 'definition'
+          ? definition
+          : by === 'handle'
+            ? `handle=${handle}`
+            : `${definition}&handle=${handle}`
+      const deleted = await remove(query)
+      expect(deleted.status).toBe(202)
+      expect(deleted.headers.get('cache-control')).toBe('no-cache')
+      const again = await fetch(`${engine.shapeUrl}?${definition}&offset=-1`)
+      expect(again.headers.get('electric-handle')).not.toBe(handle)
+    }
+  })
+
+  it('refuses a handle that is not the definition’s shape (400) and an unknown shape (404)', async () => {
+    const definition = `table=notes&${where('id > 200')}`
+    const live = await fetch(`${engine.shapeUrl}?${definition}&offset=-1`)
+    const other = await fetch(`${engine.shapeUrl}?table=notes&offset=-1`)
+    const mismatch = await remove(
+      `${definition}&handle=${other.headers.get('electric-handle')}`,
+    )
+    expect(mismatch.status).toBe(400)
+    expect(await mismatch.json()).toEqual({
+      message: expect.stringMatching(
+        /^The specified shape definition and handle do not match/,
+      ),
+    })
+    expect(mismatch.headers.get('cache-control')).toBe('no-store')
+    // Neither shape went away.
+    const still = await fetch(`${engine.shapeUrl}?${definition}&offset=-1`)
+    expect(still.headers.get('electric-handle')).toBe(
+      live.headers.get('electric-handle'),
+    )
+    for (const query of ['handle=nope', `table=notes&${where('id > 999')}`]) {
+      const missing = await remove(query)
+      expect(missing.status).toBe(404)
+      expect(await missing.json()).toEqual({
+        message: 'No existing shape found',
+      })
+    }
+  })
+})
