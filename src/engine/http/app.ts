@@ -14,6 +14,8 @@ export type EngineAppOptions = {
   /** When set, every request must carry `?secret=` with this value. */
   secret?: string
   allowShapeDeletion?: boolean
+  /** The log chunk size of answers (serve-shape.ts, CHUNK_BYTES by default). */
+  chunkBytes?: number
 }
 
 function sameSecret(given: string | undefined, expected: string): boolean {
@@ -47,7 +49,12 @@ export function createEngineApp(options: EngineAppOptions): Hono {
     return next()
   })
   app.get('/v1/shape', (c) =>
-    serveShapeQuery(database, new URL(c.req.url).searchParams, c.req.raw),
+    serveShapeQuery(
+      database,
+      new URL(c.req.url).searchParams,
+      c.req.raw,
+      options.chunkBytes,
+    ),
   )
   app.delete('/v1/shape', (c) =>
     deleteShape(

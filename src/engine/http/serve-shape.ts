@@ -15,7 +15,8 @@ import {
 } from './request.ts'
 
 const LONG_POLL_MS = 20_000
-const CHUNK_BYTES = 4 * 1024 * 1024
+/** Electric's default log chunk: an answer ends at a chunk's end (log-store.ts, chunkEnd). */
+const CHUNK_BYTES = 10 * 1024 * 1024
 const CURSOR_EPOCH_MS = Date.UTC(2024, 9, 9)
 
 export const EXPOSED_HEADERS =
@@ -34,6 +35,8 @@ export type ServeOptions = {
   longPollMs?: number
   /** The request's `If-None-Match` header: a matching ETag gets an empty 304. */
   ifNoneMatch?: string | null
+  /** The log chunk size: answers end at chunk ends, so caches share them. */
+  chunkBytes?: number
 }
 
 /** An error (or a 409, whose caller sets its own cache headers): never kept by any cache. */
@@ -207,7 +210,8 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
 
   if (request.offset === 'now') return build([], shape.lastOffset, true, false)
   const after = before ? BEFORE_ALL : request.offset
-  let page = shape.log.read(after, CHUNK_BYTES)
+  const chunkBytes = options.chunkBytes ?? CHUNK_BYTES
+  let page = shape.log.read(after, chunkBytes)
   // A shared shape's first chunk never says up-to-date: caches keep it for a week, so it must
   // not claim a moment; the client asks again and learns it then. A signed-in user's shape is
   // never cached, and a snapshot that fits one chunk says so at once: a round trip less
@@ -222,7 +226,7 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
   if (page.messages.length === 0 && page.atEnd && request.live) {
     await shape.waitForChange(options.longPollMs ?? LONG_POLL_MS, signal)
     if (shape.failure) return refetchOrUnavailable()
-    page = shape.log.read(after, CHUNK_BYTES)
+    page = shape.log.read(after, chunkBytes)
   }
   return build(page.messages, page.lastOffset, page.atEnd, request.live)
 }
@@ -277,6 +281,7 @@ export async function serveShapeQuery(
   database: ShapeDatabase,
   query: URLSearchParams,
   raw: Request,
+  chunkBytes?: number,
 ): Promise<Response> {
   const errors: Errors = {}
   const request = parseProtocol(query, errors)
@@ -288,5 +293,6 @@ export async function serveShapeQuery(
     request,
     signal: raw.signal,
     ifNoneMatch: raw.headers.get('if-none-match'),
+    chunkBytes,
   })
 }
