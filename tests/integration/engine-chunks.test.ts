@@ -76,6 +76,11 @@ describe('chunked large shapes', () => {
       // A chunk is at least the threshold, and one index step (64 KiB) past it at most.
       expect(bytes).toBeGreaterThan(CHUNK_BYTES / 2)
       expect(bytes).toBeLessThan(CHUNK_BYTES + 64 * 1024 + 4096)
+      // A chunk past the first never changes: caches keep it a minute, then revalidate.
+      if (i > 0)
+        expect(response.headers.get('cache-control')).toBe(
+          'public, max-age=60, stale-while-revalidate=300',
+        )
       ends.push(offset)
       response = await get(`offset=${offset}&handle=${handle}`)
     }
