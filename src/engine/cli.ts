@@ -1,5 +1,5 @@
 // `npm run engine -- --database-url <url> [--port 3000] [--host 127.0.0.1] [--secret s]
-// [--allow-shape-deletion] [--data-dir ./.sluice-engine]`: one database served as an
+// [--allow-shape-deletion] [--chunk-bytes 10485760] [--data-dir ./.sluice-engine]`: one database served as an
 // Electric-compatible shape API.
 import { serve } from '@hono/node-server'
 import { parseArgs } from 'node:util'
@@ -15,6 +15,7 @@ const { values } = parseArgs({
     host: { type: 'string', default: '127.0.0.1' },
     secret: { type: 'string' },
     'allow-shape-deletion': { type: 'boolean', default: false },
+    'chunk-bytes': { type: 'string' },
     'data-dir': { type: 'string', default: './.sluice-engine' },
   },
 })
@@ -27,6 +28,18 @@ if (!url || !/^postgres(ql)?:\/\//.test(url)) {
 }
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error('--port must be a port number')
+  process.exit(1)
+}
+const chunkBytes =
+  values['chunk-bytes'] === undefined
+    ? undefined
+    : Number(values['chunk-bytes'])
+// At least one index step (64 KiB): smaller chunks would not be cut any finer.
+if (
+  chunkBytes !== undefined &&
+  (!Number.isSafeInteger(chunkBytes) || chunkBytes < 65_536)
+) {
+  console.error('--chunk-bytes must be a whole number of bytes, at least 65536')
   process.exit(1)
 }
 
@@ -42,6 +55,7 @@ const app = createEngineApp({
   database,
   secret: values.secret,
   allowShapeDeletion: values['allow-shape-deletion'],
+  chunkBytes,
 })
 const host = values.host ?? '127.0.0.1'
 const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {

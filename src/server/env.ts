@@ -86,6 +86,8 @@ const schema = z.object({
   POSTHOG_HOST: z.url().default('https://us.i.posthog.com'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   ALLOW_PRIVATE_DATABASE_TARGETS: flag,
+  /** Apps may DELETE /v1/shape (with their source's credentials), as Electric's ALLOW_SHAPE_DELETION. */
+  ALLOW_SHAPE_DELETION: flag,
   /** Sources a team may have that are not deleted. */
   MAX_SOURCES_PER_TEAM: positiveInt(20),
   /** Sources one user, and one team, may add per minute (each is a standing connection). */

@@ -78,7 +78,9 @@ describe('the standalone engine app', () => {
       method: 'DELETE',
     })
     expect(missing.status).toBe(404)
-    expect(await missing.json()).toEqual({ message: 'Shape not found' })
+    expect(await missing.json()).toEqual({
+      message: 'No existing shape found',
+    })
   })
 
   it(

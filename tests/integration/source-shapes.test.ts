@@ -3,6 +3,9 @@
 // clients a 409 after which they carry on.
 import { Shape, ShapeStream } from '@electric-sql/client'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { createApp } from '../../src/server/app.ts'
+import { parseEnv } from '../../src/server/env.ts'
+import { silentLogger } from '../../src/server/log.ts'
 import { signInLocally, type Browser } from '../support/app.ts'
 import { useControlPlaneDatabase } from '../support/database.ts'
 import {
@@ -237,4 +240,41 @@ describe('the apps’ shape endpoint', () => {
     stop()
     expect((await sourceRow(control.db, source.id))?.state).toBe('active')
   }, 30_000)
+
+  it('deletes a shape with the source’s credentials, only when ALLOW_SHAPE_DELETION is on', async () => {
+    const definition = { table: 'items', where: 'id = 1' }
+    const first = await fetch(
+      shapeUrl({ ...definition, offset: '-1', ...credentials() }),
+    )
+    const handle = first.headers.get('electric-handle') ?? ''
+    const remove = (
+      app: { request: typeof server.app.request },
+      creds: object,
+    ) =>
+      app.request(
+        `/v1/shape?${new URLSearchParams({ ...definition, handle, ...creds })}`,
+        { method: 'DELETE' },
+      )
+    // The same deps as the running server, with the switch on: one engine, two configs.
+    const open = createApp({
+      env: parseEnv({ ALLOW_SHAPE_DELETION: 'true' }),
+      db: control.db,
+      log: silentLogger,
+      sources: server.runtime,
+    })
+    const wrong = { source_id: source.id, source_secret: 'nope' }
+    expect((await remove(open, wrong)).status).toBe(401)
+    expect((await remove(server.app, credentials())).status).toBe(405)
+    const deleted = await remove(open, credentials())
+    expect(deleted.status).toBe(202)
+    const again = await fetch(
+      shapeUrl({ ...definition, offset: '-1', ...credentials() }),
+    )
+    expect(again.headers.get('electric-handle')).not.toBe(handle)
+  })
+})
+
+const credentials = () => ({
+  source_id: source.id,
+  source_secret: source.secret,
 })

@@ -25,7 +25,12 @@ export type TestEngine = {
 
 export async function startTestEngine(
   connectionString: string,
-  options: { dataDir?: string; id?: string; logLimit?: LogLimit } = {},
+  options: {
+    dataDir?: string
+    id?: string
+    logLimit?: LogLimit
+    chunkBytes?: number
+  } = {},
 ): Promise<TestEngine> {
   const dataDir =
     options.dataDir ?? (await mkdtemp(join(tmpdir(), 'sluice-engine-')))
@@ -35,7 +40,11 @@ export async function startTestEngine(
   const database = engine.attach(id, connectionString, {
     logLimit: options.logLimit,
   })
-  const app = createEngineApp({ database, allowShapeDeletion: true })
+  const app = createEngineApp({
+    database,
+    allowShapeDeletion: true,
+    chunkBytes: options.chunkBytes,
+  })
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
       resolve(s),

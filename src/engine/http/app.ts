@@ -2,11 +2,9 @@
 import { timingSafeEqual } from 'node:crypto'
 import { Hono } from 'hono'
 import type { ShapeDatabase } from '../database.ts'
-import { definitionKey } from '../shapes/definition.ts'
-import { parseDefinition, type Errors } from './request.ts'
+import { deleteShape } from './delete-shape.ts'
 import {
   EXPOSED_HEADERS,
-  invalid,
   jsonResponse,
   serveShapeQuery,
 } from './serve-shape.ts'
@@ -16,6 +14,8 @@ export type EngineAppOptions = {
   /** When set, every request must carry `?secret=` with this value. */
   secret?: string
   allowShapeDeletion?: boolean
+  /** The log chunk size of answers (serve-shape.ts, CHUNK_BYTES by default). */
+  chunkBytes?: number
 }
 
 function sameSecret(given: string | undefined, expected: string): boolean {
@@ -52,24 +52,16 @@ export function createEngineApp(options: EngineAppOptions): Hono {
     serveShapeQuery(
       database,
       new URL(c.req.url).searchParams,
-      c.req.raw.signal,
+      c.req.raw,
+      options.chunkBytes,
     ),
   )
-  app.delete('/v1/shape', async (c) => {
-    if (!options.allowShapeDeletion)
-      return jsonResponse(405, { message: 'Shape deletion is disabled' })
-    const query = new URL(c.req.url).searchParams
-    const handle = query.get('handle')
-    let shape = handle ? database.byHandle(handle) : undefined
-    if (!handle) {
-      const errors: Errors = {}
-      const definition = parseDefinition(query, errors)
-      if (!definition) return invalid(errors)
-      shape = database.findByKey(definitionKey(definition))
-    }
-    if (!shape) return jsonResponse(404, { message: 'Shape not found' })
-    database.rotate(shape)
-    return c.body(null, 202)
-  })
+  app.delete('/v1/shape', (c) =>
+    deleteShape(
+      database,
+      new URL(c.req.url).searchParams,
+      options.allowShapeDeletion === true,
+    ),
+  )
   return app
 }

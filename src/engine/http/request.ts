@@ -42,7 +42,8 @@ export function parseProtocol(
     ]
   return {
     offset,
-    handle: before ? null : handle,
+    // Electric drops a handle sent with offset=now: the answer names the live shape anyway.
+    handle: before || offset === 'now' ? null : handle,
     live,
     cursor: query.get('cursor'),
   }

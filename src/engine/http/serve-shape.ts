@@ -15,7 +15,8 @@ import {
 } from './request.ts'
 
 const LONG_POLL_MS = 20_000
-const CHUNK_BYTES = 4 * 1024 * 1024
+/** Electric's default log chunk: an answer ends at a chunk's end (log-store.ts, chunkEnd). */
+const CHUNK_BYTES = 10 * 1024 * 1024
 const CURSOR_EPOCH_MS = Date.UTC(2024, 9, 9)
 
 export const EXPOSED_HEADERS =
@@ -32,8 +33,13 @@ export type ServeOptions = {
    */
   perUser?: boolean
   longPollMs?: number
+  /** The request's `If-None-Match` header: a matching ETag gets an empty 304. */
+  ifNoneMatch?: string | null
+  /** The log chunk size: answers end at chunk ends, so caches share them. */
+  chunkBytes?: number
 }
 
+/** An error (or a 409, whose caller sets its own cache headers): never kept by any cache. */
 export function jsonResponse(
   status: number,
   body: unknown,
@@ -44,6 +50,8 @@ export function jsonResponse(
     headers: {
       'content-type': 'application/json',
       'cache-control': 'no-store',
+      // CDNs that honour surrogate-control over cache-control must not keep errors either.
+      'surrogate-control': 'no-store',
       'access-control-expose-headers': EXPOSED_HEADERS,
       ...headers,
     },
@@ -59,17 +67,40 @@ export const invalidBody = (errors: Record<string, string[]>) => ({
 export const invalid = (errors: Record<string, string[]>) =>
   jsonResponse(400, invalidBody(errors))
 
-function mustRefetch(handle: string) {
-  return jsonResponse(409, [{ headers: { control: 'must-refetch' } }], {
-    'electric-handle': handle,
-  })
+/**
+ * A 409 redirects every client of a rotated shape to its successor: a cache may keep it a
+ * minute so a rotation does not send them all to the origin at once. A signed-in user's shape
+ * is never cached (the same URL names another user's shape for another session).
+ */
+function mustRefetch(handle: string, perUser: boolean | undefined) {
+  const response = jsonResponse(
+    409,
+    [{ headers: { control: 'must-refetch' } }],
+    {
+      'electric-handle': handle,
+    },
+  )
+  if (!perUser) {
+    response.headers.set('cache-control', 'public, max-age=60, must-revalidate')
+    response.headers.delete('surrogate-control')
+  }
+  return response
 }
 
-function nextCursor(previous: string | null): string {
-  let cursor = Math.ceil((Date.now() - CURSOR_EPOCH_MS) / 1000 / 20) * 20
-  if (previous !== null && cursor <= Number(previous))
-    cursor += 1 + Math.floor(Math.random() * 3600)
-  return String(cursor)
+/**
+ * The live cache-buster: the next boundary of the long-poll interval, in seconds since
+ * 2024-10-09, so the live requests of one interval share a URL and a cache collapses them. A
+ * client already at (or past) that boundary gets a random 1..3600 s beyond its own cursor, so
+ * its next URL is one no cache has answered yet.
+ */
+function nextCursor(previous: string | null, longPollMs: number): string {
+  const interval = Math.max(1, Math.floor(longPollMs / 1000))
+  const next =
+    Math.ceil((Date.now() - CURSOR_EPOCH_MS) / 1000 / interval) * interval
+  const before =
+    previous !== null && /^\d{1,15}$/.test(previous) ? Number(previous) : 0
+  if (next > before) return String(next)
+  return String(before + 1 + Math.floor(Math.random() * 3600))
 }
 
 // Waits until the shape's snapshot is readable; false if the shape failed or was rotated.
@@ -116,15 +147,15 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
   const refetchOrUnavailable = async () => {
     const current = await database.shapeFor(definition).catch(() => null)
     return current
-      ? mustRefetch(current.handle)
+      ? mustRefetch(current.handle, options.perUser)
       : jsonResponse(
           503,
           { message: 'Shape unavailable' },
           { 'retry-after': '5' },
         )
   }
-  if (!before && request.handle !== shape.handle)
-    return mustRefetch(shape.handle)
+  if (request.offset !== 'now' && !before && request.handle !== shape.handle)
+    return mustRefetch(shape.handle, options.perUser)
   if (!(await whenReady(shape, signal))) {
     if (shape.failure && shape.failure.message !== 'rotated')
       return jsonResponse(
@@ -161,14 +192,26 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
         : cacheControl({ live, before, upToDate }),
     }
     if (!live) headers['electric-schema'] = shape.schema
-    else headers['electric-cursor'] = nextCursor(request.cursor)
+    else
+      headers['electric-cursor'] = nextCursor(
+        request.cursor,
+        options.longPollMs ?? LONG_POLL_MS,
+      )
     if (upToDate) headers['electric-up-to-date'] = ''
+    // Electric's "no changes" answers (offset=now, a long-poll that timed out) say so, and
+    // the client can skip work for them.
+    const hasData = messages.length > (upToDate ? 1 : 0)
+    headers['electric-has-data'] = String(hasData)
+    headers.etag = etag(shape.handle, request.offset, offset, hasData)
+    if (matches(options.ifNoneMatch, headers.etag))
+      return new Response(null, { status: 304, headers })
     return new Response(`[${messages.join(',')}]`, { status: 200, headers })
   }
 
   if (request.offset === 'now') return build([], shape.lastOffset, true, false)
   const after = before ? BEFORE_ALL : request.offset
-  let page = shape.log.read(after, CHUNK_BYTES)
+  const chunkBytes = options.chunkBytes ?? CHUNK_BYTES
+  let page = shape.log.read(after, chunkBytes)
   // A shared shape's first chunk never says up-to-date: caches keep it for a week, so it must
   // not claim a moment; the client asks again and learns it then. A signed-in user's shape is
   // never cached, and a snapshot that fits one chunk says so at once: a round trip less
@@ -183,9 +226,36 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
   if (page.messages.length === 0 && page.atEnd && request.live) {
     await shape.waitForChange(options.longPollMs ?? LONG_POLL_MS, signal)
     if (shape.failure) return refetchOrUnavailable()
-    page = shape.log.read(after, CHUNK_BYTES)
+    page = shape.log.read(after, chunkBytes)
   }
   return build(page.messages, page.lastOffset, page.atEnd, request.live)
+}
+
+/**
+ * Names an answer by shape, request offset and response offset: the same three always carry the
+ * same messages. An answer without changes also carries a monotonic part, so a cache can never
+ * revalidate an empty live answer and must hold and collapse the live request instead.
+ */
+function etag(
+  handle: string,
+  requested: Offset | 'now',
+  answered: Offset,
+  hasData: boolean,
+): string {
+  const from = requested === 'now' ? 'now' : formatOffset(requested)
+  const unique = hasData ? '' : `:${process.hrtime.bigint()}`
+  return `"${handle}:${from}:${formatOffset(answered)}${unique}"`
+}
+
+/** `If-None-Match` is a list; quotes and weak markers are dropped as Electric does. */
+function matches(ifNoneMatch: string | null | undefined, tag: string) {
+  if (!ifNoneMatch) return false
+  const bare = tag.slice(1, -1)
+  return ifNoneMatch
+    .split(',')
+    .some(
+      (one) => one.trim().replace(/^W\//, '').replace(/^"|"$/g, '') === bare,
+    )
 }
 
 /**
@@ -210,11 +280,19 @@ function cacheControl(response: {
 export async function serveShapeQuery(
   database: ShapeDatabase,
   query: URLSearchParams,
-  signal?: AbortSignal,
+  raw: Request,
+  chunkBytes?: number,
 ): Promise<Response> {
   const errors: Errors = {}
   const request = parseProtocol(query, errors)
   const definition = parseDefinition(query, errors)
   if (Object.keys(errors).length > 0 || !definition) return invalid(errors)
-  return serveShape({ database, definition, request, signal })
+  return serveShape({
+    database,
+    definition,
+    request,
+    signal: raw.signal,
+    ifNoneMatch: raw.headers.get('if-none-match'),
+    chunkBytes,
+  })
 }

@@ -44,6 +44,13 @@ export class ShapeLog {
   private readonly logPath: string
   private readonly indexPath: string
   private index: IndexPoint[] = [{ offset: BEFORE_ALL, pos: 0, rows: 0 }]
+  /** The chunk ends found so far in `index`, for one threshold (chunkEnd). */
+  private chunks = {
+    threshold: 0,
+    scanned: 0,
+    lastPos: 0,
+    ends: [] as Offset[],
+  }
   private endPos = 0
   private endOffset: Offset = BEFORE_ALL
   private endRows = 0
@@ -129,6 +136,22 @@ export class ShapeLog {
     this.dirty = true
   }
 
+  /**
+   * Snapshot rows (each one record and one row): appended in pieces of about one index step,
+   * so the index, and the chunk ends that follow from it, fall inside a batch of thousands.
+   */
+  appendSnapshotRows(records: LogRecord[]): void {
+    let start = 0
+    let bytes = 0
+    for (let i = 0; i < records.length; i++) {
+      bytes += records[i]?.json.length ?? 0
+      if (bytes < INDEX_EVERY_BYTES && i < records.length - 1) continue
+      this.append(records.slice(start, i + 1), i + 1 - start)
+      start = i + 1
+      bytes = 0
+    }
+  }
+
   /** The snapshot is complete: its end (`0_inf`) is a record too, so recovery sees it. */
   appendSnapshotEnd(): void {
     this.append([{ offset: SNAPSHOT_END, json: '', last: true }])
@@ -141,11 +164,45 @@ export class ShapeLog {
   }
 
   /** Messages after `after`, up to about maxBytes, never splitting a transaction. */
-  read(after: Offset, maxBytes: number): ReadResult {
+  /**
+   * The records after `after`, up to the end of the chunk that holds the first of them (chunks
+   * of about `chunkBytes`, below) or the published end.
+   */
+  read(after: Offset, chunkBytes: number): ReadResult {
+    const end = this.chunkEnd(after, chunkBytes)
     const first = this.tail[0]
     if (first && compareOffsets(after, first.offset) >= 0)
-      return this.readTail(after, maxBytes)
-    return this.readFile(after, maxBytes)
+      return this.readTail(after, end)
+    return this.readFile(after, end)
+  }
+
+  /**
+   * Electric's log chunks: a chunk ends at the first index point (a transaction end) where the
+   * bytes since the previous chunk's end reach the threshold. They follow from the index alone,
+   * so every reader, whatever offset it resumes from, is cut at the same places, and a cache
+   * can share the answers. (After a restart the index may thin out past its last saved point,
+   * so later cuts can move; answers stay correct, only less shared.)
+   */
+  private chunkEnd(after: Offset, threshold: number): Offset | null {
+    if (this.chunks.threshold !== threshold)
+      this.chunks = { threshold, scanned: 0, lastPos: 0, ends: [] }
+    const c = this.chunks
+    for (; c.scanned < this.index.length; c.scanned++) {
+      const point = this.index[c.scanned]
+      if (point && point.pos - c.lastPos >= threshold) {
+        c.ends.push(point.offset)
+        c.lastPos = point.pos
+      }
+    }
+    let lo = 0
+    let hi = c.ends.length
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      const end = c.ends[mid]
+      if (end && compareOffsets(end, after) <= 0) lo = mid + 1
+      else hi = mid
+    }
+    return c.ends[lo] ?? null
   }
 
   async sync(): Promise<void> {
@@ -177,17 +234,15 @@ export class ShapeLog {
     rmSync(this.dir, { recursive: true, force: true })
   }
 
-  private readTail(after: Offset, maxBytes: number): ReadResult {
+  private readTail(after: Offset, end: Offset | null): ReadResult {
     const messages: string[] = []
-    let bytes = 0
     let lastOffset = after
     for (const record of this.tail) {
       if (compareOffsets(record.offset, after) <= 0) continue
       if (compareOffsets(record.offset, this.visibleOffset) > 0) break
       if (record.json) messages.push(record.json)
-      bytes += record.json.length
       lastOffset = record.offset
-      if (record.last && bytes >= maxBytes) break
+      if (end && compareOffsets(record.offset, end) >= 0) break
     }
     return {
       messages,
@@ -196,7 +251,7 @@ export class ShapeLog {
     }
   }
 
-  private readFile(after: Offset, maxBytes: number): ReadResult {
+  private readFile(after: Offset, end: Offset | null): ReadResult {
     let lo = 0
     let hi = this.index.length - 1
     while (lo < hi) {
@@ -207,7 +262,6 @@ export class ShapeLog {
     }
     let pos = this.index[lo]?.pos ?? 0
     const messages: string[] = []
-    let bytes = 0
     let lastOffset = after
     let pending = ''
     scan: while (pos < this.visiblePos) {
@@ -221,9 +275,8 @@ export class ShapeLog {
         const record = parseRecord(line)
         if (!record || compareOffsets(record.offset, after) <= 0) continue
         if (record.json) messages.push(record.json)
-        bytes += record.json.length
         lastOffset = record.offset
-        if (record.last && bytes >= maxBytes) break scan
+        if (end && compareOffsets(record.offset, end) >= 0) break scan
       }
     }
     return {

@@ -196,9 +196,8 @@ export class Shape {
   }
 
   addSnapshotRows(rows: Row[]): void {
-    this.log.append(
+    this.log.appendSnapshotRows(
       rows.map((row) => snapshotRecord(this.view, row, this.snapshotIndex++)),
-      rows.length,
     )
   }
 

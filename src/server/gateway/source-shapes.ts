@@ -1,8 +1,10 @@
 // The apps' shape endpoint: GET /v1/shape?source_id=..&source_secret=..&table=.. plus the
 // Electric protocol parameters, served by the engine running that source. Apps call it from
-// their own origins, so it answers CORS; the secret, not a session, is the credential.
+// their own origins, so it answers CORS; the secret, not a session, is the credential. DELETE
+// (when ALLOW_SHAPE_DELETION is on) takes the same credentials as a read.
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { Hono, type Context } from 'hono'
+import { deleteShape } from '../../engine/http/delete-shape.ts'
 import {
   EXPOSED_HEADERS,
   jsonResponse,
@@ -40,22 +42,35 @@ export const sourceShapeRoutes = new Hono<AppEnv>()
   })
   .options('/', (c) =>
     c.body(null, 204, {
-      'access-control-allow-methods': 'GET, OPTIONS',
+      'access-control-allow-methods': 'GET, DELETE, OPTIONS',
       'access-control-allow-headers': '*',
       'access-control-max-age': '86400',
     }),
   )
   .get('/', async (c) => {
-    const sourceId = await authorize(c)
-    if (!sourceId) return unauthorized()
-    const database = c.var.deps.sources?.database(sourceId)
-    if (!database)
-      return jsonResponse(
-        503,
-        { message: 'The source is not active yet' },
-        { 'retry-after': '5' },
-      )
-    const query = new URL(c.req.url).searchParams
-    for (const name of CREDENTIALS) query.delete(name)
-    return serveShapeQuery(database, query, c.req.raw.signal)
+    const opened = await openSource(c)
+    if (opened instanceof Response) return opened
+    return serveShapeQuery(opened.database, opened.query, c.req.raw)
   })
+  .delete('/', async (c) => {
+    const opened = await openSource(c)
+    if (opened instanceof Response) return opened
+    const allowed = c.var.deps.env.ALLOW_SHAPE_DELETION === true
+    return deleteShape(opened.database, opened.query, allowed)
+  })
+
+/** The source's engine and the query without its credentials, or the answer that refuses. */
+async function openSource(c: Context<AppEnv>) {
+  const sourceId = await authorize(c)
+  if (!sourceId) return unauthorized()
+  const database = c.var.deps.sources?.database(sourceId)
+  if (!database)
+    return jsonResponse(
+      503,
+      { message: 'The source is not active yet' },
+      { 'retry-after': '5' },
+    )
+  const query = new URL(c.req.url).searchParams
+  for (const name of CREDENTIALS) query.delete(name)
+  return { database, query }
+}

@@ -55,5 +55,6 @@ export async function serveControlShape(
     request,
     signal,
     perUser,
+    ifNoneMatch: c.req.header('if-none-match') ?? null,
   })
 }
