@@ -42,7 +42,12 @@ export class StoreClient extends PGliteWorker {
 
   // PGliteWorker calls this once connected, without waiting; refreshArrayTypes forces it.
   override _initArrayTypes({ force = false } = {}): Promise<void> {
-    if (!this.#arrayTypes || force) this.#arrayTypes = this.#readArrayTypes()
+    if (!this.#arrayTypes || force) {
+      this.#arrayTypes = this.#readArrayTypes()
+      // PGliteWorker's own call does not wait: a failure is the store's, reported to whoever
+      // waits (store.ts), never an unhandled rejection.
+      this.#arrayTypes.catch(() => {})
+    }
     return this.#arrayTypes
   }
 
