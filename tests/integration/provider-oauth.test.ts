@@ -2,7 +2,15 @@
 // state, another browser's callback, refresh serialized across concurrent requests, a revoked
 // grant turning into 401, and disconnecting (revoked at the provider).
 import { randomBytes } from 'node:crypto'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import {
+  afterAll,
+  beforeAll,
+  beforeEach,
+  describe,
+  expect,
+  it,
+  vi,
+} from 'vitest'
 import { Browser, buildApp, signInLocally, type App } from '../support/app.ts'
 import { useControlPlaneDatabase } from '../support/database.ts'
 import { startFakeNeon, type FakeNeon } from '../support/fake-neon.ts'
@@ -32,6 +40,15 @@ afterAll(async () => {
   await supabase.close()
   await neon.close()
 })
+/** Sessions of this database waiting for a lock another holds. */
+async function lockWaiters(): Promise<number> {
+  const { rows } = await database.db.query<{ n: number }>(
+    `select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock'`,
+  )
+  return rows[0]?.n ?? 0
+}
+
 beforeEach(() => {
   supabase.reset()
   neon.reset()
@@ -157,11 +174,23 @@ describe.each<ProviderName>(['supabase', 'neon'])('%s OAuth', (provider) => {
     fakes()[provider].setExpiresIn(30) // inside the refresh margin from the start
     await connectOAuth(browser, provider)
     fakes()[provider].setExpiresIn(3600)
-    fakes()[provider].setTokenDelay(200)
+    fakes()[provider].holdTokens()
 
-    const answers = await Promise.all(
+    const asked = Promise.all(
       Array.from({ length: 4 }, () => browser.get(LIST[provider])),
     )
+    // A refresh is held at the provider while the other requests wait for it on the
+    // connection's row; unserialized, all four would be held at the provider instead.
+    await vi.waitFor(
+      async () => {
+        const held = fakes()[provider].heldTokens()
+        const waiting = held === 1 ? await lockWaiters() : 0
+        expect(held === 4 || waiting === 3).toBe(true)
+      },
+      { timeout: 10_000, interval: 20 },
+    )
+    fakes()[provider].releaseTokens()
+    const answers = await asked
 
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200])
     const requests = fakes()[provider].tokenRequests()

@@ -9,7 +9,7 @@
 //   curl -X POST $URL/_control/seed -d '[{"projects":[{"id":"p1","name":"App", ...}]}]'
 // Methods: seed({projects?, pageSize?, organizations?, requireOrgId?}), addPersonalToken(key), fail(path, status) (the exact
 // API path under /api/v2, e.g. '/projects', answers `status` until fail(path, null)),
-// revokeAll(), revokeToken(token), setExpiresIn(seconds), setTokenDelay(ms), setOperationPolls(n) (how many reads an operation stays
+// revokeAll(), revokeToken(token), setExpiresIn(seconds), holdTokens(), releaseTokens(), heldTokens(), setOperationPolls(n) (how many reads an operation stays
 // 'running'; null: until finishOperations()), finishOperations(), project(id) (its state),
 // reset(). The e2e server writes this fake's URL to e2e/support/paths.ts's neonUrlFile.
 import { randomUUID } from 'node:crypto'
@@ -56,7 +56,6 @@ export async function startFakeNeon() {
   let requireOrgId = false
   const operations = new Map<string, Operation>()
   const failures = new Map<string, number>()
-  let tokenDelayMs = 0
   const calls: string[] = []
 
   const control = {
@@ -82,10 +81,10 @@ export async function startFakeNeon() {
     setExpiresIn(seconds: number) {
       grants.expiresIn = seconds
     },
-    /** Holds each token answer this long: widens the window where refreshes could overlap. */
-    setTokenDelay(ms: number) {
-      tokenDelayMs = ms
-    },
+    /** Holds every token answer until releaseTokens(): a refresh stays in flight. */
+    holdTokens: () => grants.holdTokens(),
+    releaseTokens: () => grants.releaseTokens(),
+    heldTokens: () => grants.held,
     setOperationPolls(polls: number | null) {
       operationPolls = polls
     },
@@ -94,6 +93,7 @@ export async function startFakeNeon() {
     },
     project: (id: string) => projects.find((p) => p.id === id) ?? null,
     reset() {
+      grants.releaseTokens()
       grants = new GrantStore('neon_oauth_')
       projects = []
       pageSize = 400
@@ -102,7 +102,6 @@ export async function startFakeNeon() {
       requireOrgId = false
       operations.clear()
       failures.clear()
-      tokenDelayMs = 0
       calls.length = 0
     },
     tokenRequests: () => grants.tokenRequests,
@@ -255,7 +254,7 @@ export async function startFakeNeon() {
       const form = new URLSearchParams(await readBody(req))
       if (!clientOk(id, secret))
         return json(res, 401, { error: 'invalid_client' })
-      await new Promise((resolve) => setTimeout(resolve, tokenDelayMs))
+      await grants.tokenTurn()
       const tokens = grants.exchange(form, id)
       if (!tokens) return json(res, 400, { error: 'invalid_grant' })
       return json(res, 200, tokens)

@@ -107,8 +107,34 @@ export class GrantStore {
   private readonly refresh = new Map<string, Grant>()
   private readonly personal = new Set<string>()
   private next = 1
+  // Token answers held back until released: a test keeps a refresh in flight at the provider
+  // while its other requests arrive.
+  private gate: Promise<void> | null = null
+  private open = () => {}
+  /** Token requests waiting for releaseTokens(). */
+  held = 0
 
   constructor(private readonly prefix: string) {}
+
+  holdTokens(): void {
+    this.gate ??= new Promise((resolve) => (this.open = resolve))
+  }
+
+  releaseTokens(): void {
+    this.open()
+    this.gate = null
+  }
+
+  /** The token endpoint's turn: at once, unless answers are held. */
+  async tokenTurn(): Promise<void> {
+    if (!this.gate) return
+    this.held++
+    try {
+      await this.gate
+    } finally {
+      this.held--
+    }
+  }
 
   /** The authorize endpoint, approving at once: a code for this PKCE challenge. */
   authorize(url: URL): string | null {

@@ -8,7 +8,7 @@
 //   curl -X POST $URL/_control/seed -d '[{"organizations":[...],"projects":{"slug":[...]}}]'
 // Methods: seed({organizations?, projects?, pageSize?}), addPersonalToken(token),
 // fail(path, status) (that exact API path answers `status` until fail(path, null)),
-// revokeAll(), revokeToken(token), setExpiresIn(seconds), setTokenDelay(ms), reset(). The e2e server writes this fake's URL to
+// revokeAll(), revokeToken(token), setExpiresIn(seconds), holdTokens(), releaseTokens(), heldTokens(), reset(). The e2e server writes this fake's URL to
 // e2e/support/paths.ts's supabaseUrlFile.
 import {
   basicCredentials,
@@ -40,7 +40,6 @@ export async function startFakeSupabase() {
   let projects: Record<string, SupabaseProject[]> = {}
   let pageSize = 100
   const failures = new Map<string, number>()
-  let tokenDelayMs = 0
   /** Every API path Sluice called, with its query (tests check paging). */
   const calls: string[] = []
 
@@ -61,17 +60,17 @@ export async function startFakeSupabase() {
     setExpiresIn(seconds: number) {
       grants.expiresIn = seconds
     },
-    /** Holds each token answer this long: widens the window where refreshes could overlap. */
-    setTokenDelay(ms: number) {
-      tokenDelayMs = ms
-    },
+    /** Holds every token answer until releaseTokens(): a refresh stays in flight. */
+    holdTokens: () => grants.holdTokens(),
+    releaseTokens: () => grants.releaseTokens(),
+    heldTokens: () => grants.held,
     reset() {
+      grants.releaseTokens()
       grants = new GrantStore('sbp_oauth_')
       organizations = []
       projects = {}
       pageSize = 100
       failures.clear()
-      tokenDelayMs = 0
       calls.length = 0
     },
     tokenRequests: () => grants.tokenRequests,
@@ -97,7 +96,7 @@ export async function startFakeSupabase() {
       const form = new URLSearchParams(await readBody(req))
       if (!clientOk(id, secret))
         return json(res, 401, { error: 'invalid_client' })
-      await new Promise((resolve) => setTimeout(resolve, tokenDelayMs))
+      await grants.tokenTurn()
       const tokens = grants.exchange(form, id)
       if (!tokens) return json(res, 400, { error: 'invalid_grant' })
       return json(res, 201, tokens)
