@@ -1,7 +1,10 @@
 // Writes a new source, or finds the one a team already has for that database in that region.
 // Creates for one team queue on a lock of its team row, so the existing-database check and the
 // team's count of sources hold until the new row commits: two requests racing for the same
-// database end with one row, and no race takes a team past its maximum.
+// database end with one row, and no race takes a team past its maximum. A source with no team
+// (a claimable source, waiting to be claimed) skips all three: it belongs to nobody yet.
+// Callers that must write more in the same transaction (a setup form marked used, a claim row)
+// pass `onWrite`; if it throws, nothing is written.
 import { randomBytes, randomUUID } from 'node:crypto'
 import type pg from 'pg'
 import {
@@ -15,7 +18,8 @@ import { sealPassword } from '../crypto/source-passwords.ts'
 import type { SourceAddress } from './database-url.ts'
 
 export type NewSource = {
-  teamId: string
+  /** Null for a claimable source, which belongs to no team until it is claimed. */
+  teamId: string | null
   /** Null: no name; the dashboard shows the id. */
   name: string | null
   region: Region
@@ -51,12 +55,11 @@ type Written =
   | 'team_full'
   | 'no_team'
 
-async function insertOrFind(
+/** The team's side of a create: null when the new row may be written. */
+async function checkTeam(
   client: pg.PoolClient,
-  key: Buffer,
   source: NewSource,
-): Promise<Written> {
-  const { target, connectionUrl, databaseKey } = source.address
+): Promise<Exclude<Written, { inserted: string }> | null> {
   // NO KEY UPDATE queues the creates of this team one after another, yet leaves alone the
   // foreign-key checks of rows that merely reference the team (memberships, other writes).
   const team = await client.query(
@@ -68,7 +71,7 @@ async function insertOrFind(
   const { rows } = await client.query<Existing>(
     `select id, source_secret, state from sources
       where team_id = $1 and region = $2 and database_key = $3 and deleted_at is null`,
-    [source.teamId, source.region, databaseKey],
+    [source.teamId, source.region, source.address.databaseKey],
   )
   if (rows[0]) return rows[0]
   const count = await client.query<{ n: number }>(
@@ -76,6 +79,17 @@ async function insertOrFind(
     [source.teamId],
   )
   if ((count.rows[0]?.n ?? 0) >= source.maxPerTeam) return 'team_full'
+  return null
+}
+
+async function insertOrFind(
+  client: pg.PoolClient,
+  key: Buffer,
+  source: NewSource,
+): Promise<Written> {
+  const { target, connectionUrl, databaseKey } = source.address
+  const inTeam = source.teamId === null ? null : await checkTeam(client, source)
+  if (inTeam) return inTeam
 
   // Generated here, not by Postgres: the id is the sealed password's associated data.
   const id = randomUUID()
@@ -106,14 +120,32 @@ async function insertOrFind(
   return { inserted: id, source_secret: secret }
 }
 
+/**
+ * Runs in the create's transaction once the row is written or found (not for `team_full` and
+ * `no_team`); throwing rolls the create back and the error reaches the caller.
+ */
+export type OnWrite = (
+  client: pg.PoolClient,
+  written: { id: string; created: boolean },
+) => Promise<void>
+
 export async function createSource(
   db: Db,
   key: Buffer,
   source: NewSource,
+  onWrite?: OnWrite,
 ): Promise<CreateOutcome> {
-  const { result, txid } = await transactionWithTxid(db, (client) =>
-    insertOrFind(client, key, source),
-  )
+  const { result, txid } = await transactionWithTxid(db, async (client) => {
+    const written = await insertOrFind(client, key, source)
+    if (onWrite && typeof written === 'object')
+      await onWrite(
+        client,
+        'inserted' in written
+          ? { id: written.inserted, created: true }
+          : { id: written.id, created: false },
+      )
+    return written
+  })
   if (result === 'team_full' || result === 'no_team') return { kind: result }
   if ('inserted' in result)
     return {
