@@ -4,6 +4,7 @@ import {
   SESSION_COOKIE,
   SESSION_HINT_COOKIE,
 } from '../../src/server/auth/cookies.ts'
+import { createUser } from '../../src/server/control/users.ts'
 import { Browser, buildApp, uniqueEmail, type App } from '../support/app.ts'
 import { setCookieFor } from '../support/cookie-jar.ts'
 import { countRows, useControlPlaneDatabase } from '../support/database.ts'
@@ -84,6 +85,17 @@ describe('local login with no provider configured', () => {
     expect(((await again.json()) as { id: string }).id).toBe(
       (first as { id: string }).id,
     )
+  })
+
+  it('signs in as the user the admin tool made with that email, as a first sign-in', async () => {
+    const email = uniqueEmail('invited')
+    const id = await createUser(database.db, { name: 'Invited', email })
+    const response = await login(local, { name: 'Someone', email })
+    expect(await response.json()).toMatchObject({
+      id,
+      name: 'Invited',
+      first_sign_in: true,
+    })
   })
 
   it.each([

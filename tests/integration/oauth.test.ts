@@ -4,6 +4,8 @@ import { createHash, randomInt } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SESSION_COOKIE } from '../../src/server/auth/cookies.ts'
 import { hashToken } from '../../src/server/auth/tokens.ts'
+import { addMembership, createTeam } from '../../src/server/control/teams.ts'
+import { createUser } from '../../src/server/control/users.ts'
 import {
   Browser,
   buildApp,
@@ -567,5 +569,69 @@ describe('identities', () => {
       [person.subject],
     )
     expect(rows).toEqual([{ email: moved.email }])
+  })
+})
+
+describe('invited users (made by the admin tool, no identity yet)', () => {
+  async function invite(email: string, teamName?: string) {
+    const id = await createUser(database.db, { name: 'Ada Invited', email })
+    if (!teamName) return { id, teamId: null }
+    const team = await createTeam(database.db, teamName)
+    await addMembership(database.db, team.id, id)
+    return { id, teamId: team.id }
+  }
+
+  async function teamsOf(userId: string): Promise<string[]> {
+    const { rows } = await database.db.query<{ team_id: string }>(
+      'select team_id from memberships where user_id = $1 order by created_at',
+      [userId],
+    )
+    return rows.map((r) => r.team_id)
+  }
+
+  it.each<ProviderName>(['github', 'google'])(
+    "are claimed by the first %s sign-in with the user's verified email, in any case, as a first sign-in",
+    async (provider) => {
+      const email = uniqueEmail('invited')
+      const invited = await invite(email, 'Invited team')
+      const browser = new Browser(app)
+      const person = { ...newPerson(), email: email.toUpperCase() }
+      const { response } = await signIn(browser, provider, person)
+      expect(response.headers.get('location')).toBe('/welcome')
+      const me = await currentUser(browser)
+      expect(me.body).toMatchObject({ id: invited.id, name: 'Ada Invited' })
+      // The team the admin put them in is theirs; no personal team is added beside it.
+      expect(await teamsOf(invited.id)).toEqual([invited.teamId])
+
+      // Once: the same person again is the same user, a returning one.
+      const again = await signIn(new Browser(app), provider, person)
+      expect(again.response.headers.get('location')).toBe('/')
+    },
+  )
+
+  it('are claimed once: a second provider with the same email is another user', async () => {
+    const email = uniqueEmail('invited')
+    const invited = await invite(email)
+    const viaGitHub = new Browser(app)
+    await signIn(viaGitHub, 'github', { ...newPerson(), email })
+    const viaGoogle = new Browser(app)
+    await signIn(viaGoogle, 'google', { ...newPerson(), email })
+    const github = (await currentUser(viaGitHub)).body as { id: string }
+    const google = (await currentUser(viaGoogle)).body as { id: string }
+    expect(github.id).toBe(invited.id)
+    expect(google.id).not.toBe(invited.id)
+  })
+
+  it('get a personal team when invited into none', async () => {
+    const email = uniqueEmail('invited')
+    const invited = await invite(email)
+    await signIn(new Browser(app), 'google', { ...newPerson(), email })
+    const teams = await teamsOf(invited.id)
+    expect(teams).toHaveLength(1)
+    const { rows } = await database.db.query<{ team_id: string }>(
+      'select team_id from users where id = $1',
+      [invited.id],
+    )
+    expect(rows[0]?.team_id).toBe(teams[0])
   })
 })
