@@ -30,6 +30,8 @@ export async function startTestEngine(
     id?: string
     logLimit?: LogLimit
     chunkBytes?: number
+    /** Sees every request the engine's HTTP app answers (e.g. to count origin requests). */
+    onRequest?: (request: Request) => void
   } = {},
 ): Promise<TestEngine> {
   const dataDir =
@@ -46,9 +48,11 @@ export async function startTestEngine(
     chunkBytes: options.chunkBytes,
   })
   const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
-      resolve(s),
-    )
+    const fetch = (request: Request) => {
+      options.onRequest?.(request)
+      return app.fetch(request)
+    }
+    const s = serve({ fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s))
   })
   const { port } = server.address() as AddressInfo
   await vi.waitFor(

@@ -261,8 +261,11 @@ function matches(ifNoneMatch: string | null | undefined, tag: string) {
 /**
  * How long a response may be reused. The first chunk and middle chunks never change; a live
  * answer changes with the cursor. A non-live answer that reaches the tip describes a moving
- * point: a cached copy would hand clients an old global_last_seen_lsn, and multi-shape clients
- * (pglite-sync) would hold a change until another shape's long-poll returned, up to 20 s.
+ * point, kept one second where Electric keeps it 60: a copy carries an old
+ * global_last_seen_lsn, and multi-shape clients (pglite-sync) hold newer changes of their other
+ * shapes until this one's next answer, up to a long-poll (20 s). Yet it must be cacheable: a
+ * cache that locks requests to collapse them (nginx's proxy_cache_lock) lets the clients of an
+ * uncacheable URL through one at a time, and a thousand clients connecting took 36 s.
  */
 function cacheControl(response: {
   live: boolean
@@ -272,7 +275,7 @@ function cacheControl(response: {
   if (response.live) return 'public, max-age=5, stale-while-revalidate=5'
   if (response.before)
     return 'public, max-age=604800, s-maxage=3600, stale-while-revalidate=2629746'
-  if (response.upToDate) return 'public, no-cache'
+  if (response.upToDate) return 'public, max-age=1'
   return 'public, max-age=60, stale-while-revalidate=300'
 }
 

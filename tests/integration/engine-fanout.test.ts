@@ -1,0 +1,119 @@
+// Fan-out through an ordinary HTTP cache: 1,000 official clients of one shape behind nginx with
+// the repo's shape-cache config (deploy/nginx/shape-cache.conf) cost the engine a handful of
+// requests per change, not 1,000, and every client ends with the source's rows.
+import { ShapeStream, type Row } from '@electric-sql/client'
+import { createHash } from 'node:crypto'
+import { afterAll, beforeAll, expect, it, vi } from 'vitest'
+import { createTestDatabase, type TestDatabase } from '../support/database.ts'
+import { startTestEngine, type TestEngine } from '../support/engine.ts'
+import { startCachingProxy, type CachingProxy } from '../support/nginx.ts'
+
+const CLIENTS = 1_000
+const CHANGES = 5
+
+let source: TestDatabase
+let engine: TestEngine
+let proxy: CachingProxy
+const origin = { all: 0, initial: 0 }
+const aborter = new AbortController()
+
+beforeAll(async () => {
+  source = await createTestDatabase()
+  await source.db.query(`create table items (id int primary key, body text)`)
+  await source.db.query(
+    `insert into items select i, 'row ' || i from generate_series(1, 100) i`,
+  )
+  engine = await startTestEngine(source.url, {
+    onRequest(request) {
+      const url = new URL(request.url)
+      if (url.pathname !== '/v1/shape') return
+      origin.all++
+      if (url.searchParams.get('offset') === '-1') origin.initial++
+    },
+  })
+  proxy = await startCachingProxy(new URL(engine.shapeUrl).origin, {
+    connections: CLIENTS,
+  })
+}, 60_000)
+
+afterAll(async () => {
+  aborter.abort()
+  await proxy?.stop()
+  await engine?.destroy()
+  await source?.drop()
+})
+
+/** Count and checksum of a set of rows, keyed by id, independent of order. */
+function digest(rows: Iterable<Row>): string {
+  const lines = [...rows].map((r) => `${String(r.id)}:${String(r.body)}`)
+  lines.sort()
+  const sum = createHash('sha256').update(lines.join('\n')).digest('hex')
+  return `${lines.length}/${sum}`
+}
+
+async function sourceDigest(): Promise<string> {
+  const { rows } = await source.db.query<Row>('select id, body from items')
+  return digest(rows)
+}
+
+/** One official client that keeps its rows as the messages say. */
+function follow(url: string) {
+  const rows = new Map<string, Row>()
+  const client = { rows, upToDate: false }
+  const stream = new ShapeStream<Row>({
+    url,
+    params: { table: 'items' },
+    signal: aborter.signal,
+  })
+  stream.subscribe((messages) => {
+    for (const m of messages) {
+      if ('key' in m) {
+        if (m.headers.operation === 'delete') rows.delete(m.key)
+        else rows.set(m.key, { ...rows.get(m.key), ...m.value })
+      } else if (m.headers.control === 'up-to-date') client.upToDate = true
+      else if (m.headers.control === 'must-refetch') rows.clear()
+    }
+  })
+  return client
+}
+
+async function allConverge(clients: ReturnType<typeof follow>[]) {
+  const expected = await sourceDigest()
+  await vi.waitFor(
+    () => {
+      const behind = clients.filter(
+        (c) => !c.upToDate || digest(c.rows.values()) !== expected,
+      ).length
+      if (behind > 0) throw new Error(`${behind} clients behind`)
+    },
+    { timeout: 60_000, interval: 100 },
+  )
+}
+
+it(`costs the engine a handful of requests per change for ${CLIENTS} live clients of one shape, and every client converges`, async () => {
+  const url = `${proxy.origin}/v1/shape`
+  const clients = Array.from({ length: CLIENTS }, () => follow(url))
+  await allConverge(clients)
+  // The snapshot once, its tip (kept a second) and the first live request about once each.
+  expect(origin.initial).toBe(1)
+  expect(origin.all).toBeLessThanOrEqual(10)
+
+  const before = origin.all
+  for (let i = 1; i <= CHANGES; i++) {
+    await source.db.query('begin')
+    await source.db.query(`update items set body = $1 where id = $2`, [
+      `change ${i}`,
+      i,
+    ])
+    await source.db.query(`delete from items where id = $1`, [100 - i])
+    await source.db.query(`insert into items values ($1, $2)`, [
+      1_000 + i,
+      `new ${i}`,
+    ])
+    await source.db.query('commit')
+    await allConverge(clients)
+  }
+  const perChange = (origin.all - before) / CHANGES
+  // Without the cache this is 1,000: each client's next live request reaches the engine.
+  expect(perChange).toBeLessThanOrEqual(5)
+}, 180_000)

@@ -1,0 +1,135 @@
+// nginx as the caching proxy in front of the engine, the way an operator runs it: the config's
+// shape-endpoint part is the repo's deploy/nginx/shape-cache.conf, included as is. Run
+// unprivileged-style under a temp prefix (own pid, logs, cache and temp dirs).
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import {
+  chmod,
+  mkdir,
+  mkdtemp,
+  readFile,
+  rm,
+  writeFile,
+} from 'node:fs/promises'
+import { createServer, Socket } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { NGINX } from '../../scripts/nginx-path.ts'
+
+const SHAPE_CACHE_CONF = resolve(
+  import.meta.dirname,
+  '../../deploy/nginx/shape-cache.conf',
+)
+
+export type CachingProxy = {
+  /** `http://127.0.0.1:<port>` */
+  origin: string
+  stop(): Promise<void>
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+  const { port } = server.address() as { port: number }
+  await new Promise((done) => server.close(done))
+  return port
+}
+
+function connects(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const socket = new Socket()
+    socket.once('connect', () => (socket.destroy(), done(true)))
+    socket.once('error', () => done(false))
+    socket.connect(port, '127.0.0.1')
+  })
+}
+
+function config(dir: string, port: number, upstream: URL, connections: number) {
+  return `
+worker_processes 1;
+worker_rlimit_nofile ${connections * 3 + 1024};
+daemon off;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections ${connections * 2 + 512}; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/tmp/body;
+  proxy_temp_path ${dir}/tmp/proxy;
+  fastcgi_temp_path ${dir}/tmp/fastcgi;
+  uwsgi_temp_path ${dir}/tmp/uwsgi;
+  scgi_temp_path ${dir}/tmp/scgi;
+  proxy_cache_path ${dir}/cache levels=1:2 keys_zone=sluice_shapes:10m max_size=1g inactive=60m use_temp_path=off;
+  upstream sluice_engine {
+    server ${upstream.host};
+    keepalive 64;
+  }
+  server {
+    listen 127.0.0.1:${port};
+    location /v1/shape {
+      include ${SHAPE_CACHE_CONF};
+    }
+  }
+}
+`
+}
+
+/**
+ * Starts nginx in front of `upstream` (the engine's origin). `connections`: the most client
+ * connections the test opens at once (each also may hold one to the upstream).
+ */
+export async function startCachingProxy(
+  upstream: string,
+  { connections = 2_000 }: { connections?: number } = {},
+): Promise<CachingProxy> {
+  if (!existsSync(NGINX))
+    throw new Error(
+      `nginx not found at ${NGINX}: install Debian's nginx-light (npm test's setup does as root) or set NGINX_PATH`,
+    )
+  const dir = await mkdtemp(join(tmpdir(), 'sluice-nginx-'))
+  // As root, nginx's workers run as nobody: they must reach the cache and temp dirs.
+  await chmod(dir, 0o755)
+  for (const sub of ['cache', 'tmp']) {
+    await mkdir(join(dir, sub))
+    await chmod(join(dir, sub), 0o777)
+  }
+  const port = await freePort()
+  await writeFile(
+    join(dir, 'nginx.conf'),
+    config(dir, port, new URL(upstream), connections),
+  )
+  const child: ChildProcess = spawn(
+    NGINX,
+    ['-p', dir, '-c', join(dir, 'nginx.conf')],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  )
+  let stderr = ''
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const exited = new Promise<number | null>((done) =>
+    child.once('exit', (code) => done(code)),
+  )
+  let gone = false
+  void exited.then(() => (gone = true))
+
+  const deadline = Date.now() + 15_000
+  while (!(await connects(port))) {
+    if (gone || Date.now() > deadline) {
+      child.kill('SIGKILL')
+      const log = await readFile(join(dir, 'error.log'), 'utf8').catch(() => '')
+      await rm(dir, { recursive: true, force: true })
+      throw new Error(`nginx did not start: ${stderr}${log}`)
+    }
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    async stop() {
+      if (!gone) {
+        // QUIT waits for live requests to finish; TERM closes at once.
+        child.kill('SIGTERM')
+        await exited
+      }
+      await rm(dir, { recursive: true, force: true })
+    },
+  }
+}
