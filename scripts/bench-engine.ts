@@ -4,11 +4,14 @@
 //     long-polling HTTP client;
 //  2. sustained changes/s with lag flat, 1,000 team shapes and then 100 `LIKE` shapes;
 //  3. initial snapshot rows/s of a 100k-row shape;
-//  4. resident memory per idle shape at 10,000 shapes.
+//  4. resident memory per idle shape at 10,000 shapes;
+//  5. fan-out: 1,000 and 10,000 long-poll clients of one shape through nginx (the repo's
+//     shape-cache config): commit-to-client and the requests that reach the engine per change.
 // The engine runs in this process; writers and HTTP clients in a forked load process.
-// `npm run bench:engine [-- --quick]` prints `BENCH_JSON {...}` and a table.
+// `npm run bench:engine [-- --quick] [--fanout-only]` prints `BENCH_JSON {...}` and a table.
 import { availableParallelism, loadavg } from 'node:os'
 import { Baseline } from './bench/baseline.ts'
+import { measureFanout } from './bench/fanout.ts'
 import type { ShapeSpec } from './bench/client.ts'
 import {
   seed,
@@ -29,6 +32,7 @@ import { printReport } from './bench/table.ts'
 import type { WindowResult } from './bench/window.ts'
 
 const quick = process.argv.includes('--quick')
+const fanoutOnly = process.argv.includes('--fanout-only')
 const CONFIG = quick
   ? {
       shapeSteps: [1, 10, 100],
@@ -38,6 +42,8 @@ const CONFIG = quick
       burstSeconds: 2,
       snapshotRows: 10_000,
       memoryShapes: 1_000,
+      fanoutClients: [100, 1_000],
+      fanoutChanges: 5,
     }
   : {
       shapeSteps: [1, 100, 1_000],
@@ -47,13 +53,15 @@ const CONFIG = quick
       burstSeconds: 5,
       snapshotRows: 100_000,
       memoryShapes: 10_000,
+      fanoutClients: [1_000, 10_000],
+      fanoutChanges: 20,
     }
 const TEAMS = CONFIG.shapeSteps.at(-1) ?? 1
 const SEED_PER_TEAM = 10
 const VOCABULARY = 1_000
 const SAMPLE_TIMEOUT_MS = 5_000
 /** Hard stop for every loop and wait in the run. */
-const DEADLINE = performance.now() + 12 * 60_000
+const DEADLINE = performance.now() + 15 * 60_000
 
 const WORKLOADS: Workload[] = [
   { name: 'team_id = $1', target: TARGETS.eqChangesPerSec },
@@ -90,6 +98,7 @@ async function main(): Promise<Report> {
     throughput: [],
     snapshot: null,
     memory: null,
+    fanout: [],
     errors: [],
   }
   log('starting embedded Postgres and the load process')
@@ -120,120 +129,135 @@ async function main(): Promise<Report> {
       log,
     }
 
-    log('baseline: raw pgoutput decode, no shapes')
-    const baseline = new Baseline(admin, cluster.postgres.url, (m, at) =>
-      load.seen(m, at),
-    )
-    await baseline.create(['items', 'snap'])
-    await baseline.start()
-    const baseLatency = await load.call({
-      kind: 'latency',
-      teams: TEAMS,
-      samples: CONFIG.samples,
-      tag: 'base',
-      timeoutMs: SAMPLE_TIMEOUT_MS,
-    })
-    const baseWindows: WindowResult[][] = []
-    for (const workload of WORKLOADS)
-      baseWindows.push(
-        await throughputWindows(workload, 'baseline', {
-          ...windowCtx,
-          consumer: baseline,
-        }),
+    if (!fanoutOnly) {
+      log('baseline: raw pgoutput decode, no shapes')
+      const baseline = new Baseline(admin, cluster.postgres.url, (m, at) =>
+        load.seen(m, at),
       )
-    log(`baseline: decoding a ${CONFIG.snapshotRows}-row bulk load`)
-    const decodeMs = await decodeBulkLoad(
-      baseline,
-      admin,
-      CONFIG.snapshotRows,
-      DEADLINE,
-    )
-    await baseline.drop()
-    // The engine starts from the table contents the baseline started from.
-    await admin.query('truncate items restart identity')
-    await seed(admin, 'items', TEAMS, SEED_PER_TEAM, VOCABULARY)
-
-    log('engine: starting')
-    running = await startEngine(cluster, DEADLINE)
-    const { database, slot, shapeUrl } = running
-    await load.call({ kind: 'engine', shapeUrl })
-    const consumer = { slot, position: () => database.globalLsn }
-
-    let following = 0
-    for (const shapes of CONFIG.shapeSteps) {
-      log(`engine: ${shapes} team shapes, latency`)
-      const specs = Array.from({ length: shapes - following }, (_, i) =>
-        teamSpec(following + i + 1),
-      )
-      const follow = await load.call({ kind: 'follow', specs })
-      if (follow.failed > 0)
-        throw new Error(`${follow.failed} followers failed: ${follow.failure}`)
-      following = shapes
-      const engine = await load.call({
+      await baseline.create(['items', 'snap'])
+      await baseline.start()
+      const baseLatency = await load.call({
         kind: 'latency',
-        teams: shapes,
+        teams: TEAMS,
         samples: CONFIG.samples,
-        tag: `engine-${shapes}`,
+        tag: 'base',
         timeoutMs: SAMPLE_TIMEOUT_MS,
       })
-      report.latency.push({
-        shapes,
-        connectMs: follow.ms,
-        engine,
-        baseline: baseLatency,
-      })
-    }
+      const baseWindows: WindowResult[][] = []
+      for (const workload of WORKLOADS)
+        baseWindows.push(
+          await throughputWindows(workload, 'baseline', {
+            ...windowCtx,
+            consumer: baseline,
+          }),
+        )
+      log(`baseline: decoding a ${CONFIG.snapshotRows}-row bulk load`)
+      const decodeMs = await decodeBulkLoad(
+        baseline,
+        admin,
+        CONFIG.snapshotRows,
+        DEADLINE,
+      )
+      await baseline.drop()
+      // The engine starts from the table contents the baseline started from.
+      await admin.query('truncate items restart identity')
+      await seed(admin, 'items', TEAMS, SEED_PER_TEAM, VOCABULARY)
 
-    for (const [i, workload] of WORKLOADS.entries()) {
-      let connectMs = 0
-      if (workload.name === 'LIKE') {
-        await load.call({ kind: 'unfollow' })
-        const specs = Array.from({ length: CONFIG.likeShapes }, (_, w) =>
-          likeSpec(w),
+      log('engine: starting')
+      running = await startEngine(cluster, DEADLINE)
+      const { database, slot, shapeUrl } = running
+      await load.call({ kind: 'engine', shapeUrl })
+      const consumer = { slot, position: () => database.globalLsn }
+
+      let following = 0
+      for (const shapes of CONFIG.shapeSteps) {
+        log(`engine: ${shapes} team shapes, latency`)
+        const specs = Array.from({ length: shapes - following }, (_, i) =>
+          teamSpec(following + i + 1),
         )
         const follow = await load.call({ kind: 'follow', specs })
         if (follow.failed > 0)
           throw new Error(
             `${follow.failed} followers failed: ${follow.failure}`,
           )
-        following = specs.length
-        connectMs = follow.ms
+        following = shapes
+        const engine = await load.call({
+          kind: 'latency',
+          teams: shapes,
+          samples: CONFIG.samples,
+          tag: `engine-${shapes}`,
+          timeoutMs: SAMPLE_TIMEOUT_MS,
+        })
+        report.latency.push({
+          shapes,
+          connectMs: follow.ms,
+          engine,
+          baseline: baseLatency,
+        })
       }
-      const engine = await throughputWindows(workload, 'engine', {
-        ...windowCtx,
-        consumer,
-      })
-      report.throughput.push({
-        workload: workload.name,
-        shapes: following,
-        target: workload.target,
-        connectMs,
-        engine,
-        baseline: baseWindows[i] ?? [],
-      })
-    }
-    await load.call({ kind: 'unfollow' })
 
-    log(`engine: snapshot of ${CONFIG.snapshotRows} rows`)
-    const snap = await load.call({ kind: 'read', spec: { table: 'snap' } })
-    report.snapshot = {
-      rows: snap.rows,
-      ms: snap.ms,
-      requests: snap.requests,
-      failure:
-        snap.failure ??
-        (snap.rows === CONFIG.snapshotRows ? null : `got ${snap.rows} rows`),
-      baseline: { rows: CONFIG.snapshotRows, ms: decodeMs },
+      for (const [i, workload] of WORKLOADS.entries()) {
+        let connectMs = 0
+        if (workload.name === 'LIKE') {
+          await load.call({ kind: 'unfollow' })
+          const specs = Array.from({ length: CONFIG.likeShapes }, (_, w) =>
+            likeSpec(w),
+          )
+          const follow = await load.call({ kind: 'follow', specs })
+          if (follow.failed > 0)
+            throw new Error(
+              `${follow.failed} followers failed: ${follow.failure}`,
+            )
+          following = specs.length
+          connectMs = follow.ms
+        }
+        const engine = await throughputWindows(workload, 'engine', {
+          ...windowCtx,
+          consumer,
+        })
+        report.throughput.push({
+          workload: workload.name,
+          shapes: following,
+          target: workload.target,
+          connectMs,
+          engine,
+          baseline: baseWindows[i] ?? [],
+        })
+      }
+      await load.call({ kind: 'unfollow' })
+
+      log(`engine: snapshot of ${CONFIG.snapshotRows} rows`)
+      const snap = await load.call({ kind: 'read', spec: { table: 'snap' } })
+      report.snapshot = {
+        rows: snap.rows,
+        ms: snap.ms,
+        requests: snap.requests,
+        failure:
+          snap.failure ??
+          (snap.rows === CONFIG.snapshotRows ? null : `got ${snap.rows} rows`),
+        baseline: { rows: CONFIG.snapshotRows, ms: decodeMs },
+      }
+
+      log(`engine: ${CONFIG.memoryShapes} idle shapes`)
+      await load.call({ kind: 'disconnect' })
+      report.memory = await measureMemory(
+        load,
+        CONFIG.memoryShapes,
+        memberSpec,
+        DEADLINE,
+      )
     }
 
-    log(`engine: ${CONFIG.memoryShapes} idle shapes`)
+    running ??= await startEngine(cluster, DEADLINE)
     await load.call({ kind: 'disconnect' })
-    report.memory = await measureMemory(
+    report.fanout = await measureFanout({
       load,
-      CONFIG.memoryShapes,
-      memberSpec,
-      DEADLINE,
-    )
+      admin,
+      engine: running,
+      clients: CONFIG.fanoutClients,
+      changes: CONFIG.fanoutChanges,
+      log,
+    })
   } catch (error) {
     report.errors.push((error as Error).stack ?? String(error))
   } finally {

@@ -1,10 +1,10 @@
 // What the tests need from the system: Debian's Chromium at /usr/bin/chromium (e2e), openssl
 // (the e2e Postgres's self-signed certificate, e2e/support/postgres-tls.ts) and nginx (the
-// caching proxy of the fan-out test, tests/support/nginx.ts). As root on Debian we install
+// caching proxy of the fan-out test, scripts/nginx.ts). As root on Debian we install
 // what is missing; elsewhere we stop with the one line that tells how.
 import { execSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { NGINX } from './nginx-path.ts'
+import { NGINX } from './nginx.ts'
 import { CHROMIUM_PATH as CHROMIUM } from './chromium.ts'
 
 const runs = (command: string) => {

@@ -75,7 +75,9 @@ export const TABLES_SQL = `
   create index on items (team_id);
   create table snap (id bigserial primary key, team_id int not null, body text);
   create table members (id bigserial primary key, team_id int not null, body text);
-  create index on members (team_id);`
+  create index on members (team_id);
+  create table fan (id bigserial primary key, body text);
+  insert into fan (body) select 'row ' || i from generate_series(1, 100) i;`
 
 /** A body of three vocabulary words (`k<n>x`, never a substring of another) and filler. */
 export function body(vocabulary: number): string {
@@ -129,6 +131,8 @@ export type RunningEngine = {
   database: ShapeDatabase
   shapeUrl: string
   slot: string
+  /** Requests to /v1/shape so far for shapes with this `where`: what reaches the origin. */
+  shapeRequests(where: string): number
   stop(): Promise<void>
 }
 
@@ -139,10 +143,17 @@ export async function startEngine(
   const engine = new Engine({ dataDir: join(cluster.root, 'engine') })
   const database = engine.attach(ENGINE_ID, cluster.postgres.url)
   const app = createEngineApp({ database, allowShapeDeletion: true })
+  const shapeRequests = new Map<string, number>()
+  const fetch = (request: Request) => {
+    const url = new URL(request.url)
+    if (url.pathname === '/v1/shape') {
+      const where = url.searchParams.get('where') ?? ''
+      shapeRequests.set(where, (shapeRequests.get(where) ?? 0) + 1)
+    }
+    return app.fetch(request)
+  }
   const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
-      resolve(s),
-    )
+    const s = serve({ fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s))
   })
   const { port } = server.address() as AddressInfo
   while (database.status !== 'active') {
@@ -155,6 +166,7 @@ export async function startEngine(
     database,
     shapeUrl: `http://127.0.0.1:${port}/v1/shape`,
     slot: database.supervisor.names.slot,
+    shapeRequests: (where) => shapeRequests.get(where) ?? 0,
     async stop() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve())

@@ -37,6 +37,16 @@ export type Command =
   | { kind: 'create'; specs: ShapeSpec[]; concurrency: number }
   /** Drops every HTTP socket. */
   | { kind: 'disconnect' }
+  /** Fan-out: `clients` live followers of one shape at `shapeUrl` (the caching proxy). */
+  | {
+      kind: 'fanout-follow'
+      shapeUrl: string
+      spec: ShapeSpec
+      clients: number
+    }
+  /** Fan-out: when each follower saw the row whose body is `marker`. */
+  | { kind: 'fanout-arrivals'; marker: string; timeoutMs: number }
+  | { kind: 'fanout-stop' }
   | { kind: 'close' }
 
 export type Replies = {
@@ -50,6 +60,9 @@ export type Replies = {
   read: { rows: number; ms: number; requests: number; failure: string | null }
   create: { created: number; failure: string | null }
   disconnect: null
+  'fanout-follow': { ms: number; failed: number; failure: string | null }
+  'fanout-arrivals': { times: number[]; missing: number }
+  'fanout-stop': null
   close: null
 }
 

@@ -2,6 +2,7 @@
 // shape creator), forked by scripts/bench-engine.ts and driven by its commands (see ipc.ts).
 import pg from 'pg'
 import { Follower, readShape, ShapeClient, type Message } from './client.ts'
+import { FanoutClients } from './fanout-clients.ts'
 import type { Command, FromLoad, Replies, ToLoad } from './ipc.ts'
 import {
   commitMark,
@@ -19,6 +20,7 @@ let pool: { single: pg.Client; writers: Writer[] } | null = null
 let client: ShapeClient | null = null
 let shapeUrl = ''
 let followers: Follower[] = []
+let fanout: FanoutClients | null = null
 let unreported = 0
 
 const send = (message: FromLoad) => process.send?.(message)
@@ -123,7 +125,24 @@ async function run<C extends Command>(
       client?.close()
       client = null
       return null
+    case 'fanout-follow':
+      await fanout?.stop()
+      fanout = new FanoutClients(command.shapeUrl)
+      return fanout.start(command.spec, command.clients, DEADLINE)
+    case 'fanout-arrivals': {
+      if (!fanout) throw new Error('no fan-out clients')
+      const { times, missing } = await fanout.arrivalsOf(
+        command.marker,
+        command.timeoutMs,
+      )
+      return { times, missing }
+    }
+    case 'fanout-stop':
+      await fanout?.stop()
+      fanout = null
+      return null
     case 'close':
+      await fanout?.stop()
       await Promise.all(followers.map((f) => f.stop()))
       client?.close()
       if (pool)

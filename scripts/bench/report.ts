@@ -1,4 +1,5 @@
 // What a run measured, the targets it is held to, and the one-line JSON form of it.
+import type { FanoutReport } from './fanout.ts'
 import type { WindowResult } from './window.ts'
 import type { LatencyResult } from './workload.ts'
 
@@ -9,6 +10,8 @@ export const TARGETS = {
   likeChangesPerSec: 2_000,
   snapshotRowsPerSec: 50_000,
   bytesPerIdleShape: 50 * 1024,
+  /** "A handful of origin requests per change, not 1,000" (issue 18). */
+  fanoutOriginPerChange: 5,
 }
 
 type LatencyReport = {
@@ -59,6 +62,7 @@ export type Report = {
   throughput: ThroughputReport[]
   snapshot: SnapshotReport | null
   memory: MemoryReport | null
+  fanout: FanoutReport[]
   errors: string[]
 }
 
@@ -167,6 +171,15 @@ export function toJson(report: Report) {
       ),
       baseline: null,
     },
+    fanout: report.fanout.map((f) => ({
+      clients: f.clients,
+      connectMs: round(f.connectMs),
+      originRequestsToConnect: f.originToConnect,
+      changes: f.changes,
+      ...latencyJson(f.latency),
+      originRequestsPerChange: round(f.originPerChange, 2),
+      failure: f.failure,
+    })),
     errors: report.errors,
   }
 }

@@ -152,6 +152,40 @@ function rows(report: Report): Row[] {
       ok: null,
     })
   }
+  for (const f of report.fanout) {
+    const at = `${int(f.clients)} clients`
+    out.push({
+      label: `fan-out via nginx, ${at}: connect (origin requests)`,
+      engine: f.failure
+        ? `failed: ${f.failure}`
+        : `${int(f.connectMs)} ms (${int(f.originToConnect)})`,
+      baseline: 'n/a',
+      target: '',
+      ok: f.failure ? false : null,
+    })
+    for (const [name, p] of [
+      ['p50', 0.5],
+      ['p99', 0.99],
+    ] as const)
+      out.push({
+        label: `  commit-to-client ${name} (${int(f.latency.samples.length + f.latency.timeouts)} deliveries)`,
+        engine:
+          ms(percentile(f.latency, p)) +
+          (f.latency.timeouts ? ` (${int(f.latency.timeouts)} timeouts)` : ''),
+        baseline: 'n/a',
+        target: '',
+        ok: null,
+      })
+    out.push({
+      label: `  origin requests per change (${f.changes} changes)`,
+      engine: Number.isFinite(f.originPerChange)
+        ? f.originPerChange.toFixed(2)
+        : '-',
+      baseline: `${int(f.clients)} without a cache`,
+      target: `≤ ${TARGETS.fanoutOriginPerChange}`,
+      ok: f.originPerChange <= TARGETS.fanoutOriginPerChange,
+    })
+  }
   return out
 }
 

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, expect, it, vi } from 'vitest'
 import { createTestDatabase, type TestDatabase } from '../support/database.ts'
 import { startTestEngine, type TestEngine } from '../support/engine.ts'
-import { startCachingProxy, type CachingProxy } from '../support/nginx.ts'
+import { startCachingProxy, type CachingProxy } from '../../scripts/nginx.ts'
 
 const CLIENTS = 1_000
 const CHANGES = 5

@@ -1,8 +1,9 @@
-// nginx as the caching proxy in front of the engine, the way an operator runs it: the config's
-// shape-endpoint part is the repo's deploy/nginx/shape-cache.conf, included as is. Run
-// unprivileged-style under a temp prefix (own pid, logs, cache and temp dirs).
+// nginx as the caching proxy in front of the engine (the fan-out test and bench), the way an
+// operator runs it: the shape endpoint's part of the config is the repo's
+// deploy/nginx/shape-cache.conf, included as is. It runs under a temp prefix (own pid, logs,
+// cache and temp dirs).
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import {
   chmod,
   mkdir,
@@ -14,11 +15,12 @@ import {
 import { createServer, Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { NGINX } from '../../scripts/nginx-path.ts'
 
+/** Where the tests and the bench find nginx: Debian's nginx-light, or NGINX_PATH. */
+export const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx'
 const SHAPE_CACHE_CONF = resolve(
   import.meta.dirname,
-  '../../deploy/nginx/shape-cache.conf',
+  '../deploy/nginx/shape-cache.conf',
 )
 
 export type CachingProxy = {
@@ -44,10 +46,21 @@ function connects(port: number): Promise<boolean> {
   })
 }
 
+/** The hard limit on open files nginx may raise itself to (Linux; Infinity elsewhere). */
+function hardFileLimit(): number {
+  try {
+    const limits = readFileSync('/proc/self/limits', 'utf8')
+    const hard = /^Max open files\s+\S+\s+(\d+)/m.exec(limits)?.[1]
+    return hard ? Number(hard) : Infinity
+  } catch {
+    return Infinity
+  }
+}
+
 function config(dir: string, port: number, upstream: URL, connections: number) {
   return `
 worker_processes 1;
-worker_rlimit_nofile ${connections * 3 + 1024};
+worker_rlimit_nofile ${Math.min(connections * 3 + 1024, hardFileLimit())};
 daemon off;
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
