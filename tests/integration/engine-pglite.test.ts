@@ -1,5 +1,6 @@
 // pglite-sync (PGlite in Node) following two shapes of the engine: a transaction spanning
-// both tables lands in one local transaction, and a reload resumes without a new snapshot.
+// both tables lands in one local transaction, a reload resumes without a new snapshot, and a
+// rotated shape (409, must-refetch) is fetched again over the rows the tables already hold.
 import { PGlite } from '@electric-sql/pglite'
 import { electricSync } from '@electric-sql/pglite-sync'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -129,4 +130,48 @@ it('applies a transaction over two tables at once, and resumes after a reload', 
   expect(secondRequests.filter((url) => url.includes('offset=-1'))).toEqual([])
   second.sync.unsubscribe()
   await second.pg.close()
+}, 60_000)
+
+it('refetches over the rows it already holds when a shape is rotated (must-refetch)', async () => {
+  const requests: string[] = []
+  const local = await openLocal(requests)
+  const expected = await source.db.query<{ orders: number; lines: number }>(
+    `select (select count(*)::int from orders) as orders, (select count(*)::int from lines) as lines`,
+  )
+  await expect
+    .poll(() => counts(local.pg), { timeout: 15_000 })
+    .toEqual(expected.rows[0])
+  const handle = local.sync.streams.orders?.shapeHandle
+  expect(handle).toBeTruthy()
+
+  // The refetch brings every row again: only a client that empties its table first takes
+  // them; one that inserts over what it holds stops at the primary key.
+  const rotated = await fetch(`${engine.shapeUrl}?handle=${handle}`, {
+    method: 'DELETE',
+  })
+  expect(rotated.status).toBe(202)
+  await source.db.query(
+    `insert into orders values (100, 1000); insert into lines values (100, 100, 'after')`,
+  )
+  await expect
+    .poll(() => counts(local.pg), { timeout: 15_000 })
+    .toEqual({
+      orders: (expected.rows[0]?.orders ?? 0) + 1,
+      lines: (expected.rows[0]?.lines ?? 0) + 1,
+    })
+  const { rows } = await local.pg.query<{ id: number; total: number }>(
+    'select id, total from orders order by id',
+  )
+  const truth = await source.db.query<{ id: number; total: number }>(
+    'select id, total from orders order by id',
+  )
+  expect(rows).toEqual(truth.rows)
+  // The refetch started from the beginning, under a new handle.
+  const refetch = requests.filter(
+    (url) => url.includes('offset=-1') && url.includes('table=orders'),
+  )
+  expect(refetch.length).toBeGreaterThan(0)
+  expect(local.sync.streams.orders?.shapeHandle).not.toBe(handle)
+  local.sync.unsubscribe()
+  await local.pg.close()
 }, 60_000)
