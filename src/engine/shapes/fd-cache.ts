@@ -1,9 +1,24 @@
 // Open file descriptors for shape logs, least recently used closed first: ten thousand idle
 // shapes must not hold ten thousand descriptors. fsync flushes a file's pages whichever
 // descriptor wrote them, so closing an idle one loses nothing.
-import { closeSync, existsSync, openSync } from 'node:fs'
+import { closeSync, constants, openSync, readFileSync } from 'node:fs'
 
-const MAX_OPEN = 512
+/**
+ * Descriptors kept open: a quarter of the process's limit, at most 4,096. A busy engine
+ * appends to every live shape's log each second or so; below its count of busy shapes, each
+ * append would close one file and open another (1,000 shapes against 512 did).
+ */
+const MAX_OPEN = Math.max(64, Math.min(4_096, Math.floor(fileLimit() / 4)))
+
+function fileLimit(): number {
+  try {
+    const limits = readFileSync('/proc/self/limits', 'utf8')
+    const soft = /^Max open files\s+(\d+)/m.exec(limits)?.[1]
+    return soft ? Number(soft) : 1_024
+  } catch {
+    return 1_024
+  }
+}
 
 type Entry = { fd: number; pins: number }
 
@@ -19,7 +34,8 @@ class FdCache {
       this.entries.set(path, found)
       return found.fd
     }
-    const fd = openSync(path, existsSync(path) ? 'r+' : 'w+')
+    // Read-write, created if missing, never truncated: one call where exists-then-open took two.
+    const fd = openSync(path, constants.O_RDWR | constants.O_CREAT)
     this.entries.set(path, { fd, pins: 0 })
     this.evict()
     return fd

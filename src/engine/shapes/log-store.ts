@@ -237,8 +237,18 @@ export class ShapeLog {
   private readTail(after: Offset, end: Offset | null): ReadResult {
     const messages: string[] = []
     let lastOffset = after
-    for (const record of this.tail) {
-      if (compareOffsets(record.offset, after) <= 0) continue
+    // Live readers ask for the last few records of a tail of up to a thousand: find the first
+    // one past `after` by halving, not by comparing from the start on every request.
+    let lo = 0
+    let hi = this.tail.length
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      const record = this.tail[mid]
+      if (record && compareOffsets(record.offset, after) <= 0) lo = mid + 1
+      else hi = mid
+    }
+    for (let i = lo; i < this.tail.length; i++) {
+      const record = this.tail[i] as LogRecord
       if (compareOffsets(record.offset, this.visibleOffset) > 0) break
       if (record.json) messages.push(record.json)
       lastOffset = record.offset
