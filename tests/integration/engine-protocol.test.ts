@@ -138,6 +138,12 @@ describe('cache headers', () => {
     const cursor = Number(live.headers.get('electric-cursor'))
     expect(cursor).toBeGreaterThan(sent)
     expect(cursor).toBeLessThanOrEqual(sent + 3600)
+    // The same request answered twice (a cache that lets it through again) names the same
+    // next URL, so the clients of both answers still share their next request.
+    const again = await get(
+      `offset=${tip.offset}&handle=${tip.handle}&live=true&cursor=${sent}`,
+    )
+    expect(again.headers.get('electric-cursor')).toBe(String(cursor))
     const fresh = await get(
       `offset=${tip.offset}&handle=${tip.handle}&live=true`,
     )
