@@ -1,0 +1,15 @@
+-- Each team's setup links (server migration 0008_source_setup_forms.sql), as the gateway's
+-- /v1/source-setup-forms sends them, for the team page.
+create table source_setup_forms (
+  id uuid primary key,
+  team_id uuid not null,
+  region text,
+  created_by uuid,
+  created_at timestamptz not null,
+  expires_at timestamptz not null,
+  used_at timestamptz,
+  source_id uuid,
+  deleted_at timestamptz,
+  synced_txids bigint[]
+);
+create index source_setup_forms_team_id on source_setup_forms (team_id);
