@@ -28,23 +28,23 @@ export const cliOrigin = (env: Env) =>
   ownOrigin(env, `http://localhost:${env.PORT}`)
 
 /** `7d` or `7` (the CLI), or a number (HTTP): whole days, 1 to the most a link may last. */
-const expiresIn = z
-  .union([
-    z.number().int('expires-in must be a whole number of days'),
-    z
-      .string()
-      .regex(/^\d{1,4}d?$/, 'expires-in must be a number of days, like 7d')
-      .transform((value) => Number.parseInt(value, 10)),
-  ])
-  .pipe(
-    z
-      .number()
-      .min(1, 'expires-in must be at least 1d')
-      .max(
-        SETUP_FORM_MAX_EXPIRY_DAYS,
-        `expires-in must be at most ${SETUP_FORM_MAX_EXPIRY_DAYS}d`,
-      ),
-  )
+const expiresIn = z.unknown().transform((value, ctx) => {
+  const days =
+    typeof value === 'string' && /^\d{1,4}d?$/.test(value)
+      ? Number.parseInt(value, 10)
+      : value
+  const problem =
+    typeof days !== 'number' || !Number.isInteger(days)
+      ? 'expires-in must be a number of days, like 7d'
+      : days < 1
+        ? 'expires-in must be at least 1d'
+        : days > SETUP_FORM_MAX_EXPIRY_DAYS
+          ? `expires-in must be at most ${SETUP_FORM_MAX_EXPIRY_DAYS}d`
+          : null
+  if (problem === null) return days as number
+  ctx.addIssue({ code: 'custom', message: problem })
+  return z.NEVER
+})
 
 const id = (what: string) => z.uuid(`${what} must be a UUID`)
 
