@@ -11,6 +11,15 @@ import { databaseUrlSchema } from './validation.ts'
 
 export const SETUP_FORM_PUBLIC_PATH = '/api/public/source-setup-forms'
 
+/** The setup page's regions and their names there (spec §2), its default first (§9). */
+export const SETUP_FORM_REGIONS = [
+  { id: 'eu-west-1', label: 'Europe' },
+  { id: 'us-east-1', label: 'North America' },
+] as const
+
+export const setupFormRegionLabel = (id: string) =>
+  SETUP_FORM_REGIONS.find((region) => region.id === id)?.label ?? id
+
 /** The page a setup link opens. */
 export const setupFormPath = (formId: string) => `/setup/${formId}`
 

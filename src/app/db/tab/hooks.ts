@@ -4,6 +4,7 @@ import { usePGlite } from '@electric-sql/pglite-react'
 import { useEffect, useMemo } from 'react'
 import {
   awaitCreated,
+  awaitSetupFormDeleted,
   awaitShapeDeleted,
   awaitSourceForgotten,
   awaitSourceRenamed,
@@ -18,6 +19,7 @@ import type {
   TeamUser,
   User,
 } from '../../../shared/entities.ts'
+import type { SetupForm } from '../../../shared/setup-forms.ts'
 
 // How many sources' event logs the store keeps following after their page was left.
 const FOLLOWED_SOURCES_KEPT = 20
@@ -143,8 +145,13 @@ export function useSyncedWrites() {
   const pg = usePGlite()
   return useMemo(
     () => ({
-      awaitCreated: (table: 'sources', id: string, txid: number) =>
-        awaitCreated(pg, table, id, txid),
+      awaitCreated: (
+        table: 'sources' | 'source_setup_forms',
+        id: string,
+        txid: number,
+      ) => awaitCreated(pg, table, id, txid),
+      awaitSetupFormDeleted: (formId: string, txid: number) =>
+        awaitSetupFormDeleted(pg, formId, txid),
       awaitSourceRemoval: (sourceId: string, txid: number) =>
         awaitSourceRemoval(pg, sourceId, txid),
       awaitSourceForgotten: (sourceId: string, txid: number) =>
@@ -172,6 +179,35 @@ export function useTeamUsers(teamId: string): TeamUser[] | null | undefined {
   )?.rows
   if (team === null) return null
   return team && members
+}
+
+type SetupFormRow = Omit<
+  SetupForm,
+  'created_at' | 'expires_at' | 'used_at' | 'deleted_at'
+> & {
+  created_at: unknown
+  expires_at: unknown
+  used_at: unknown
+  deleted_at: unknown
+}
+
+/** A team's setup links, newest first, used and deleted ones too. */
+export function useTeamSetupForms(teamId: string): SetupForm[] | undefined {
+  const optional = (value: unknown) => (value == null ? null : iso(value))
+  return useStoreQuery<SetupFormRow>(
+    `select id, team_id, region, created_by, created_at, expires_at, used_at, source_id,
+            deleted_at
+       from source_setup_forms
+      where team_id::text = $1 and team_id in ${OWNER_TEAMS}
+      order by created_at desc, id`,
+    [teamId],
+  )?.rows.map((row) => ({
+    ...row,
+    created_at: iso(row.created_at),
+    expires_at: iso(row.expires_at),
+    used_at: optional(row.used_at),
+    deleted_at: optional(row.deleted_at),
+  }))
 }
 
 /**

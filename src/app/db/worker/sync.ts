@@ -1,5 +1,5 @@
 // What the store's worker syncs (store-worker.ts): the owner's user row and teams; each team's
-// sources and members; the event logs and live shapes of sources a tab shows. Shapes start
+// sources, members and setup links; the event logs and live shapes of sources a tab shows. Shapes start
 // and stop as those lists change, and a change of owner empties the store before the next
 // user's data arrives.
 // It runs in the worker that holds the database, so every statement is a call, not a message.
@@ -37,6 +37,7 @@ const SYNCED_TABLES = [
   'sources',
   'source_event_logs',
   'source_shapes',
+  'source_setup_forms',
 ]
 
 /**
@@ -222,6 +223,11 @@ export function startSync(
       team_members: {
         shape: ownShape(`/v1/team-users?team_id=${teamId}`),
         ...scoped('team_members', 'team_id', teamId),
+      },
+      // Never prefetched: only the team page shows them, and a first screen waits on none.
+      source_setup_forms: {
+        shape: liveShape(url(`/v1/source-setup-forms?team_id=${teamId}`)),
+        ...scoped('source_setup_forms', 'team_id', teamId),
       },
     }))
 
