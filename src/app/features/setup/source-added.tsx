@@ -9,7 +9,7 @@ import { CopyButton } from '../sources/copy-button.tsx'
 import { shapeCurl } from '../shapes/snippets.ts'
 
 /** The sample's table: the reader puts one of theirs in its place. */
-export const SAMPLE_TABLE = 'items'
+const SAMPLE_TABLE = 'items'
 
 function Copyable(props: { label: string; value: string }) {
   return (
