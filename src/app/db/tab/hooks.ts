@@ -21,9 +21,6 @@ import type {
 } from '../../../shared/entities.ts'
 import type { SetupForm } from '../../../shared/setup-forms.ts'
 
-// How many sources' event logs the store keeps following after their page was left.
-const FOLLOWED_SOURCES_KEPT = 20
-
 const OWNER = '(select user_id from local_owner)'
 const OWNER_TEAMS = `(select team_id from user_teams where user_id = ${OWNER})`
 
@@ -191,8 +188,9 @@ type SetupFormRow = Omit<
   deleted_at: unknown
 }
 
-/** A team's setup links, newest first, used and deleted ones too. */
+/** A team's setup links, newest first, used and deleted ones too; showing them follows them. */
 export function useTeamSetupForms(teamId: string): SetupForm[] | undefined {
+  useFollowed('team', teamId)
   const optional = (value: unknown) => (value == null ? null : iso(value))
   return useStoreQuery<SetupFormRow>(
     `select id, team_id, region, created_by, created_at, expires_at, used_at, source_id,
@@ -210,35 +208,44 @@ export function useTeamSetupForms(teamId: string): SetupForm[] | undefined {
   }))
 }
 
+// What a shown page makes the sync follow, and how many of each it keeps following after their
+// page was left.
+const FOLLOWED = {
+  source: { table: 'followed_sources', key: 'source_id', kept: 20 },
+  team: { table: 'followed_teams', key: 'team_id', kept: 20 },
+} as const
+
 /**
- * Showing a source's event logs or live shapes makes the sync (in the store's worker) follow
- * them; the most recently shown sources stay followed, so they are there offline too.
+ * Showing a source's event logs or live shapes, or a team's setup links, makes the sync (in
+ * the store's worker) follow them; the most recently shown stay followed, so they are there
+ * offline too.
  */
-function useFollowedSource(sourceId: string): void {
+function useFollowed(kind: keyof typeof FOLLOWED, id: string): void {
   const pg = usePGlite()
   useEffect(() => {
+    const { table, key, kept } = FOLLOWED[kind]
     void pg
       .transaction(async (tx) => {
         await tx.query(
-          `insert into followed_sources (source_id) values ($1)
-           on conflict (source_id) do update set followed_at = now()`,
-          [sourceId],
+          `insert into ${table} (${key}) values ($1)
+           on conflict (${key}) do update set followed_at = now()`,
+          [id],
         )
         await tx.query(
-          `delete from followed_sources where source_id not in (
-             select source_id from followed_sources order by followed_at desc limit $1)`,
-          [FOLLOWED_SOURCES_KEPT],
+          `delete from ${table} where ${key} not in (
+             select ${key} from ${table} order by followed_at desc limit $1)`,
+          [kept],
         )
       })
-      .catch((error: unknown) => console.warn('follow source', error))
-  }, [pg, sourceId])
+      .catch((error: unknown) => console.warn(`follow ${kind}`, error))
+  }, [pg, kind, id])
 }
 
 /** A source's event logs, newest first; showing them follows the source. */
 export function useSourceEventLogs(
   sourceId: string,
 ): SourceEventLog[] | undefined {
-  useFollowedSource(sourceId)
+  useFollowed('source', sourceId)
   return useStoreQuery<SourceEventLog & { emitted_at: unknown }>(
     `select l.id, l.source_id, l.event_name, l.event_details, l.instance_id, l.emitted_at
        from source_event_logs l
@@ -262,7 +269,7 @@ type LiveShapeRow = Omit<
 
 /** The shapes the engine holds for a source, newest first; showing them follows the source. */
 export function useSourceLiveShapes(sourceId: string): LiveShape[] | undefined {
-  useFollowedSource(sourceId)
+  useFollowed('source', sourceId)
   return useStoreQuery<LiveShapeRow>(
     `select h.source_id, h.handle, h.table_schema, h.table_name, h.where_clause, h.params,
             h.row_count, h.log_bytes, h.created_at, h.last_read_at
