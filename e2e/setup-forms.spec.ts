@@ -151,7 +151,7 @@ test('a setup link made on the team page adds a database once, signed out, and i
   expect(deleted.status()).toBe(200)
 })
 
-test('a preset region is fixed, and a deleted link says so', async ({
+test('a preset region is fixed, a deleted link says so, and a wrong one fails to load', async ({
   page,
   signIn,
   browser,
@@ -183,6 +183,11 @@ test('a preset region is fixed, and a deleted link says so', async ({
   await guest.page.reload()
   await expect(
     guest.page.getByText('This setup form has been deleted.'),
+  ).toBeVisible()
+  // No form has such an id: the page says so without asking (a 404 is a console error).
+  await guest.page.goto('/setup/not-a-form')
+  await expect(
+    guest.page.getByText('Failed to load setup form. It may not exist.'),
   ).toBeVisible()
   await guest.close()
 })
