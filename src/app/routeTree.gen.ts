@@ -14,6 +14,7 @@ import { Route as DashboardRouteImport } from './routes/_dashboard'
 import { Route as ValidatePostgresForElectricCloudRouteImport } from './routes/validate-postgres-for-electric-cloud'
 import { Route as DashboardPreferencesRouteImport } from './routes/_dashboard/preferences'
 import { Route as DashboardWelcomeRouteImport } from './routes/_dashboard/welcome'
+import { Route as SetupFormIdRouteImport } from './routes/setup/$formId'
 import { Route as SignInLocalRouteImport } from './routes/sign-in/local'
 import { Route as SourceStatusSourceIdRouteImport } from './routes/source-status/$sourceId'
 import { Route as DashboardShapeExplorerIndexRouteImport } from './routes/_dashboard/shape-explorer/index'
@@ -53,6 +54,11 @@ const DashboardWelcomeRoute = DashboardWelcomeRouteImport.update({
   id: '/welcome',
   path: '/welcome',
   getParentRoute: () => DashboardRoute,
+} as any)
+const SetupFormIdRoute = SetupFormIdRouteImport.update({
+  id: '/setup/$formId',
+  path: '/setup/$formId',
+  getParentRoute: () => rootRouteImport,
 } as any)
 const SignInLocalRoute = SignInLocalRouteImport.update({
   id: '/sign-in/local',
@@ -140,6 +146,7 @@ export interface FileRoutesByFullPath {
   '/validate-postgres-for-electric-cloud': typeof ValidatePostgresForElectricCloudRoute
   '/preferences': typeof DashboardPreferencesRoute
   '/welcome': typeof DashboardWelcomeRoute
+  '/setup/$formId': typeof SetupFormIdRoute
   '/sign-in/local': typeof SignInLocalRoute
   '/source-status/$sourceId': typeof SourceStatusSourceIdRoute
   '/sources/new': typeof DashboardSourcesNewRouteWithChildren
@@ -160,6 +167,7 @@ export interface FileRoutesByTo {
   '/validate-postgres-for-electric-cloud': typeof ValidatePostgresForElectricCloudRoute
   '/preferences': typeof DashboardPreferencesRoute
   '/welcome': typeof DashboardWelcomeRoute
+  '/setup/$formId': typeof SetupFormIdRoute
   '/sign-in/local': typeof SignInLocalRoute
   '/source-status/$sourceId': typeof SourceStatusSourceIdRoute
   '/shape-explorer': typeof DashboardShapeExplorerIndexRoute
@@ -181,6 +189,7 @@ export interface FileRoutesById {
   '/validate-postgres-for-electric-cloud': typeof ValidatePostgresForElectricCloudRoute
   '/_dashboard/preferences': typeof DashboardPreferencesRoute
   '/_dashboard/welcome': typeof DashboardWelcomeRoute
+  '/setup/$formId': typeof SetupFormIdRoute
   '/sign-in/local': typeof SignInLocalRoute
   '/source-status/$sourceId': typeof SourceStatusSourceIdRoute
   '/_dashboard/sources/new': typeof DashboardSourcesNewRouteWithChildren
@@ -203,6 +212,7 @@ export interface FileRouteTypes {
     | '/validate-postgres-for-electric-cloud'
     | '/preferences'
     | '/welcome'
+    | '/setup/$formId'
     | '/sign-in/local'
     | '/source-status/$sourceId'
     | '/sources/new'
@@ -223,6 +233,7 @@ export interface FileRouteTypes {
     | '/validate-postgres-for-electric-cloud'
     | '/preferences'
     | '/welcome'
+    | '/setup/$formId'
     | '/sign-in/local'
     | '/source-status/$sourceId'
     | '/shape-explorer'
@@ -243,6 +254,7 @@ export interface FileRouteTypes {
     | '/validate-postgres-for-electric-cloud'
     | '/_dashboard/preferences'
     | '/_dashboard/welcome'
+    | '/setup/$formId'
     | '/sign-in/local'
     | '/source-status/$sourceId'
     | '/_dashboard/sources/new'
@@ -263,6 +275,7 @@ export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   DashboardRoute: typeof DashboardRouteWithChildren
   ValidatePostgresForElectricCloudRoute: typeof ValidatePostgresForElectricCloudRoute
+  SetupFormIdRoute: typeof SetupFormIdRoute
   SignInLocalRoute: typeof SignInLocalRoute
   SourceStatusSourceIdRoute: typeof SourceStatusSourceIdRoute
 }
@@ -303,6 +316,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/welcome'
       preLoaderRoute: typeof DashboardWelcomeRouteImport
       parentRoute: typeof DashboardRoute
+    }
+    '/setup/$formId': {
+      id: '/setup/$formId'
+      path: '/setup/$formId'
+      fullPath: '/setup/$formId'
+      preLoaderRoute: typeof SetupFormIdRouteImport
+      parentRoute: typeof rootRouteImport
     }
     '/sign-in/local': {
       id: '/sign-in/local'
@@ -457,6 +477,7 @@ const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   DashboardRoute: DashboardRouteWithChildren,
   ValidatePostgresForElectricCloudRoute: ValidatePostgresForElectricCloudRoute,
+  SetupFormIdRoute: SetupFormIdRoute,
   SignInLocalRoute: SignInLocalRoute,
   SourceStatusSourceIdRoute: SourceStatusSourceIdRoute,
 }

@@ -1,6 +1,7 @@
 // createApp builds the whole HTTP app without listening, so tests call it in-process.
 import { Hono } from 'hono'
 import { ONBOARDING_INTENT_PATH } from '../shared/onboarding.ts'
+import { SETUP_FORM_PUBLIC_PATH } from '../shared/setup-forms.ts'
 import { VALIDATE_DATABASE_URL_PATH } from '../shared/validation.ts'
 import { HTTPException } from 'hono/http-exception'
 import { ingestRoutes } from './analytics/ingest.ts'
@@ -33,6 +34,7 @@ import { mountSpa, readIndexHtml } from './http/spa.ts'
 import { createLimiters } from './limits.ts'
 import { connectRoutes } from './providers/connect-routes.ts'
 import { neonRoutes, supabaseRoutes } from './providers/routes.ts'
+import { setupFormPublicRoutes } from './setup-forms/public-routes.ts'
 import { sourceStatusRoutes } from './status/routes.ts'
 import { validationRoutes } from './validation/routes.ts'
 
@@ -74,6 +76,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/api/public/neon', neonRoutes(deps.databaseChecks))
   app.route('/api/public/analytics', analyticsRoutes)
   app.route(VALIDATE_DATABASE_URL_PATH, validationRoutes(deps.databaseChecks))
+  app.route(SETUP_FORM_PUBLIC_PATH, setupFormPublicRoutes(deps.databaseChecks))
   // All of /api/v1 is for a signed-in user, an unknown path too (401 before 404). Each router
   // also requires the user itself; the session is looked up once per request.
   app.use('/api/v1/*', requireUser)

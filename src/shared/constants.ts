@@ -58,3 +58,9 @@ export const PROVIDER_RETRIES = 3
 export const SUPABASE_DB_PORT = 5432
 export const SUPABASE_DEFAULT_USER = 'postgres'
 export const SUPABASE_DEFAULT_DATABASE = 'postgres'
+
+// Setup links (issue 17): how long a new one stays usable, by default and at most, and how
+// many usable ones a team may hold at once (each is a standing invitation to add a source).
+export const SETUP_FORM_DEFAULT_EXPIRY_DAYS = 7
+export const SETUP_FORM_MAX_EXPIRY_DAYS = 30
+export const SETUP_FORM_MAX_LIVE_PER_TEAM = 100

@@ -24,7 +24,8 @@ beforeAll(async () => {
   engine = new Engine({ dataDir })
   shapes = engine.attach(`gateway_${Date.now()}`, database.url)
   app = createApp({
-    env: parseEnv({}),
+    // Every in-process request is one client address; this file signs in more than one visitor.
+    env: parseEnv({ LOCAL_LOGINS_PER_MINUTE: '1000' }),
     db: database.db,
     log: silentLogger,
     shapes,
@@ -229,6 +230,36 @@ describe('the dashboard shapes', () => {
       value: { id: sourceId, name: 'Orders' },
       headers: { txids: [txid] },
     })
+  })
+
+  it("carry a team's setup forms to its members with the txid of each write", async () => {
+    const { browser } = await signInLocally(app, 'Linker', undefined)
+    const teams = await snapshot(browser, '/v1/teams')
+    const teamId = String(teams.rows[0]?.team_id)
+    const path = `/v1/source-setup-forms?team_id=${teamId}`
+    const first = await snapshot(browser, path)
+    expect(first.rows).toEqual([])
+    const tail = await browser.get(
+      `${path}&offset=${first.offset}&handle=${first.handle}`,
+    )
+    const offset = tail.headers.get('electric-offset') ?? ''
+    const live = browser.get(
+      `${path}&offset=${offset}&handle=${first.handle}&live=true`,
+    )
+    const created = await browser.postJson(
+      `/api/v1/teams/${teamId}/source-setup-forms`,
+      { region: 'us-east-1' },
+    )
+    expect(created.status).toBe(201)
+    const { id, txid } = (await created.json()) as { id: string; txid: number }
+    const body = (await (await live).json()) as Message[]
+    expect(body[0]).toMatchObject({
+      value: { id, team_id: teamId, region: 'us-east-1', used_at: null },
+      headers: { operation: 'insert', txids: [txid] },
+    })
+    const stranger = await signInLocally(app, 'Outsider', undefined)
+    expect((await stranger.browser.get(`${path}&offset=-1`)).status).toBe(404)
+    expect((await new Browser(app).get(`${path}&offset=-1`)).status).toBe(401)
   })
 
   it('serve a public source status with only the fields that derive its state', async () => {

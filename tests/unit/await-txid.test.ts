@@ -5,6 +5,7 @@ import { live } from '@electric-sql/pglite/live'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   awaitCreated,
+  awaitSetupFormDeleted,
   awaitShapeDeleted,
   awaitSourceRenamed,
   awaitTxid,
@@ -193,6 +194,58 @@ describe('awaitShapeDeleted', { timeout: 60_000 }, () => {
     const source = sourceId()
     await syncShape(source, 'h3')
     const error = await awaitShapeDeleted(store, source, 'h3', 9010, 50).catch(
+      (e: unknown) => e,
+    )
+    expect(error).toBeInstanceOf(TxidTimeoutError)
+  })
+})
+
+describe('awaitSetupFormDeleted', { timeout: 60_000 }, () => {
+  beforeAll(async () => {
+    store = await open()
+    await migrateLocal(store)
+  }, 120_000)
+  afterAll(() => store.close())
+
+  const syncForm = (id: string) =>
+    store.query(
+      `insert into source_setup_forms (id, team_id, created_at, expires_at)
+       values ($1, '00000000-0000-4000-8000-0000000000aa', now(), now() + interval '7 days')`,
+      [id],
+    )
+
+  it('resolves once the row carries the txid, or deleted_at from a snapshot', async () => {
+    const byTxid = sourceId()
+    await syncForm(byTxid)
+    const waiting = awaitSetupFormDeleted(store, byTxid, 9101)
+    let settled = false
+    void waiting.then(() => (settled = true))
+    await store.query(
+      `update source_setup_forms set synced_txids = '{9100}' where id = $1`,
+      [byTxid],
+    )
+    await store.query('select 1')
+    expect(settled).toBe(false)
+    await store.query(
+      `update source_setup_forms set synced_txids = '{9101}' where id = $1`,
+      [byTxid],
+    )
+    await expect(waiting).resolves.toBeUndefined()
+
+    const bySnapshot = sourceId()
+    await syncForm(bySnapshot)
+    const later = awaitSetupFormDeleted(store, bySnapshot, 9102)
+    await store.query(
+      `update source_setup_forms set deleted_at = now() where id = $1`,
+      [bySnapshot],
+    )
+    await expect(later).resolves.toBeUndefined()
+  })
+
+  it('times out clearly when the delete never arrives', async () => {
+    const id = sourceId()
+    await syncForm(id)
+    const error = await awaitSetupFormDeleted(store, id, 9103, 50).catch(
       (e: unknown) => e,
     )
     expect(error).toBeInstanceOf(TxidTimeoutError)

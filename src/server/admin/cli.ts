@@ -1,4 +1,4 @@
-// `npm run admin -- <command>`: teams and users on the control plane `npm start` uses (through
+// `npm run admin -- <command>`: teams, users and setup links on the control plane `npm start` uses (through
 // control/attach.ts). Text by default, JSON with --json. Exit 0 on success, 1 when the
 // operation failed (not found, conflict, no database), 2 on bad usage or input.
 import { parseArgs } from 'node:util'
@@ -8,6 +8,12 @@ import type { AdminTeam } from '../control/teams.ts'
 import type { AdminUser } from '../control/users.ts'
 import { EnvError, readEnv } from '../env.ts'
 import { AdminError, admin, parseAdminInput } from './operations.ts'
+import {
+  cliOrigin,
+  parseSetupFormInput,
+  setupFormOperations as setupForms,
+  setupFormText,
+} from './setup-forms.ts'
 
 const USAGE = `Usage: npm run admin -- <command> [options] [--json]
 
@@ -22,11 +28,17 @@ Users:
   users update USER_ID [--name NAME] [--email EMAIL]
   users list [--email EMAIL]
 
+Setup links (one-time links that add a source to a team):
+  setup-forms create --team TEAM_ID [--region REGION] [--expires-in 7d]
+  setup-forms list --team TEAM_ID
+  setup-forms delete SETUP_FORM_ID
+
 Options:
   --json   print the result as JSON (errors too, on stderr)
   --help   show this help
 
 Uses DATA_DIR or DATABASE_URL like npm start; works while the server runs.
+Links are on PUBLIC_URL, or http://localhost:PORT when it is unset.
 Exit codes: 0 done, 1 the operation failed, 2 bad usage or input.`
 
 type Values = Record<string, string | undefined>
@@ -37,7 +49,8 @@ type Command = {
   takesId?: boolean
   /** Checks the input before any database is touched; throws an `invalid` AdminError. */
   parse(values: Values, id?: string): unknown
-  run(db: Db, input: never): Promise<unknown>
+  /** `origin`: where links the command prints point (setup-forms.ts, cliOrigin). */
+  run(db: Db, input: never, origin: string): Promise<unknown>
   text(result: never): string
 }
 
@@ -104,6 +117,30 @@ const COMMANDS: Record<string, Command> = {
     text: (users: AdminUser[]) =>
       users.length ? users.map(userLine).join('\n') : 'No users.',
   },
+  'setup-forms create': {
+    options: ['team', 'region', 'expires-in'],
+    parse: (v) =>
+      parseSetupFormInput('setupFormsCreate', {
+        team: v.team,
+        region: v.region,
+        expiresIn: v['expires-in'],
+      }),
+    run: setupForms.setupFormsCreate,
+    text: setupFormText.created,
+  },
+  'setup-forms list': {
+    options: ['team'],
+    parse: (v) => parseSetupFormInput('setupFormsList', { team: v.team }),
+    run: setupForms.setupFormsList,
+    text: setupFormText.list,
+  },
+  'setup-forms delete': {
+    options: [],
+    takesId: true,
+    parse: (_v, id) => parseSetupFormInput('setupFormsDelete', { id }),
+    run: setupForms.setupFormsDelete,
+    text: setupFormText.deleted,
+  },
 }
 
 type Parsed =
@@ -143,7 +180,10 @@ function parseCommandLine(args: string[]): Parsed {
       `unexpected argument: ${parsed.positionals[max]}`,
     )
   if (command.takesId && parsed.positionals.length === 0)
-    throw new AdminError('invalid', `${name} needs the user's id`)
+    throw new AdminError(
+      'invalid',
+      `${name} needs the ${group === 'users' ? "user's" : "setup form's"} id`,
+    )
   const input = command.parse(parsed.values as Values, parsed.positionals[0])
   return { help: false, json, command, input }
 }
@@ -169,15 +209,22 @@ async function main(args: string[]): Promise<number> {
     return 0
   }
   let control
+  let origin
   try {
-    control = await attachControlPlane(readEnv())
+    const env = readEnv()
+    origin = cliOrigin(env)
+    control = await attachControlPlane(env)
   } catch (error) {
     const message =
       error instanceof EnvError ? error.message : (error as Error).message
     return fail('unavailable', message, 1)
   }
   try {
-    const result = await parsed.command.run(control.db, parsed.input as never)
+    const result = await parsed.command.run(
+      control.db,
+      parsed.input as never,
+      origin,
+    )
     console.log(
       parsed.json
         ? JSON.stringify(result, null, 2)

@@ -72,8 +72,13 @@ export function parseAdminInput<K extends keyof typeof adminSchemas>(
   key: K,
   raw: unknown,
 ): Input<K> {
-  const parsed = adminSchemas[key].safeParse(raw)
-  if (parsed.success) return parsed.data as Input<K>
+  return parseWith(adminSchemas[key], raw) as Input<K>
+}
+
+/** Any admin schema's parse (setup-forms.ts has its own), failing as parseAdminInput says. */
+export function parseWith(schema: z.ZodType, raw: unknown): unknown {
+  const parsed = schema.safeParse(raw)
+  if (parsed.success) return parsed.data
   const issue = parsed.error.issues[0]
   const field = issue?.path.join('.')
   const message =

@@ -5,8 +5,12 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 import { Hono, type Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
 import { bodyTooLarge } from '../http/body-limit.ts'
-import type { AppEnv } from '../http/context.ts'
+import { ownOrigin, type AppEnv } from '../http/context.ts'
 import { AdminError, admin, parseAdminInput } from './operations.ts'
+import {
+  parseSetupFormInput,
+  setupFormOperations as setupForms,
+} from './setup-forms.ts'
 
 export const ADMIN_API_PATH = '/api/admin'
 
@@ -41,6 +45,9 @@ async function body(c: Context): Promise<unknown> {
     throw new AdminError('invalid', 'Request body must be JSON')
   }
 }
+
+/** Where the links an answer holds point: our own origin, as the members' API says it. */
+const origin = (c: Context<AppEnv>) => ownOrigin(c.var.deps.env, c.req.url)
 
 const STATUS = { invalid: 400, not_found: 404, conflict: 409 } as const
 
@@ -89,6 +96,34 @@ export const adminRoutes = new Hono<AppEnv>()
       email: raw?.email ?? undefined,
     })
     return c.json(await admin.usersUpdate(c.var.deps.db, input))
+  })
+  .post('/teams/:teamId/setup-forms', async (c) => {
+    const raw = (await body(c)) as Record<string, unknown> | null
+    const input = parseSetupFormInput('setupFormsCreate', {
+      team: c.req.param('teamId'),
+      region: raw?.region ?? undefined,
+      expiresIn: raw?.expires_in_days ?? undefined,
+    })
+    return c.json(
+      await setupForms.setupFormsCreate(c.var.deps.db, input, origin(c)),
+      201,
+    )
+  })
+  .get('/teams/:teamId/setup-forms', async (c) => {
+    const input = parseSetupFormInput('setupFormsList', {
+      team: c.req.param('teamId'),
+    })
+    return c.json(
+      await setupForms.setupFormsList(c.var.deps.db, input, origin(c)),
+    )
+  })
+  .delete('/setup-forms/:formId', async (c) => {
+    const input = parseSetupFormInput('setupFormsDelete', {
+      id: c.req.param('formId'),
+    })
+    return c.json(
+      await setupForms.setupFormsDelete(c.var.deps.db, input, origin(c)),
+    )
   })
   .get('/users', async (c) =>
     c.json(

@@ -1,11 +1,13 @@
 // /api/v1/teams: the signed-in user's teams and their members over REST (spec §7), for API
 // clients; the dashboard reads the same rows through its shapes (gateway/). Another team
-// answers exactly like a missing one.
+// answers exactly like a missing one. A team's setup links are their own router
+// (setup-forms.ts).
 import { Hono, type Context } from 'hono'
 import { idSchema } from '../../shared/entities.ts'
 import { requireUser } from '../auth/middleware.ts'
 import { getTeam, listTeamUsers, listTeams } from '../control/teams.ts'
 import type { AppEnv } from '../http/context.ts'
+import { setupFormRoutes } from './setup-forms.ts'
 
 const notFound = { message: 'Team not found' }
 
@@ -29,3 +31,4 @@ export const teamRoutes = new Hono<AppEnv>()
     const users = await listTeamUsers(c.var.deps.db, c.var.user.id, teamId)
     return users ? c.json(users) : c.json(notFound, 404)
   })
+  .route('/:teamId/source-setup-forms', setupFormRoutes)

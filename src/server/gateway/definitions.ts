@@ -41,6 +41,18 @@ export const dashboardShapes = {
     ]),
   sources: (teamId: string) =>
     shape('sources', 'team_id = $1', teamId, SOURCE_COLUMNS),
+  setupForms: (teamId: string) =>
+    shape('source_setup_forms', 'team_id = $1', teamId, [
+      'id',
+      'team_id',
+      'region',
+      'created_by',
+      'created_at',
+      'expires_at',
+      'used_at',
+      'source_id',
+      'deleted_at',
+    ]),
   eventLogs: (sourceId: string) =>
     shape('source_event_logs', 'source_id = $1', sourceId, [
       'id',

@@ -5,7 +5,12 @@ import type { PGliteInterface } from '@electric-sql/pglite'
 import type { LiveNamespace } from '@electric-sql/pglite/live'
 
 export type SyncedTable =
-  'users' | 'user_teams' | 'team_members' | 'sources' | 'source_event_logs'
+  | 'users'
+  | 'user_teams'
+  | 'team_members'
+  | 'sources'
+  | 'source_event_logs'
+  | 'source_setup_forms'
 
 type LiveStore = Pick<PGliteInterface, 'query'> & { live: LiveNamespace }
 
@@ -76,7 +81,7 @@ export async function awaitTxid(
  */
 export async function awaitCreated(
   store: LiveStore,
-  table: 'sources' | 'source_event_logs',
+  table: 'sources' | 'source_event_logs' | 'source_setup_forms',
   id: string,
   txid: number,
   timeoutMs = TXID_WAIT_MS,
@@ -157,6 +162,27 @@ export async function awaitShapeDeleted(
     `select not exists (select 1 from source_shapes
                          where source_id::text = $1 and handle = $2) as ok`,
     [sourceId, handle],
+    txid,
+    timeoutMs,
+  )
+}
+
+/**
+ * After a setup form's delete answered `txid`: resolves once the synced row shows it deleted
+ * (by its txid, or by deleted_at when a snapshot brought it).
+ */
+export async function awaitSetupFormDeleted(
+  store: LiveStore,
+  formId: string,
+  txid: number,
+  timeoutMs = TXID_WAIT_MS,
+): Promise<void> {
+  await untilSynced(
+    store,
+    `select exists (select 1 from source_setup_forms
+                     where id::text = $1
+                       and (deleted_at is not null or synced_txids @> array[$2::bigint])) as ok`,
+    [formId, txid],
     txid,
     timeoutMs,
   )

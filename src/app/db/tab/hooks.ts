@@ -4,6 +4,7 @@ import { usePGlite } from '@electric-sql/pglite-react'
 import { useEffect, useMemo } from 'react'
 import {
   awaitCreated,
+  awaitSetupFormDeleted,
   awaitShapeDeleted,
   awaitSourceForgotten,
   awaitSourceRenamed,
@@ -18,9 +19,7 @@ import type {
   TeamUser,
   User,
 } from '../../../shared/entities.ts'
-
-// How many sources' event logs the store keeps following after their page was left.
-const FOLLOWED_SOURCES_KEPT = 20
+import type { SetupForm } from '../../../shared/setup-forms.ts'
 
 const OWNER = '(select user_id from local_owner)'
 const OWNER_TEAMS = `(select team_id from user_teams where user_id = ${OWNER})`
@@ -143,8 +142,13 @@ export function useSyncedWrites() {
   const pg = usePGlite()
   return useMemo(
     () => ({
-      awaitCreated: (table: 'sources', id: string, txid: number) =>
-        awaitCreated(pg, table, id, txid),
+      awaitCreated: (
+        table: 'sources' | 'source_setup_forms',
+        id: string,
+        txid: number,
+      ) => awaitCreated(pg, table, id, txid),
+      awaitSetupFormDeleted: (formId: string, txid: number) =>
+        awaitSetupFormDeleted(pg, formId, txid),
       awaitSourceRemoval: (sourceId: string, txid: number) =>
         awaitSourceRemoval(pg, sourceId, txid),
       awaitSourceForgotten: (sourceId: string, txid: number) =>
@@ -174,35 +178,74 @@ export function useTeamUsers(teamId: string): TeamUser[] | null | undefined {
   return team && members
 }
 
+type SetupFormRow = Omit<
+  SetupForm,
+  'created_at' | 'expires_at' | 'used_at' | 'deleted_at'
+> & {
+  created_at: unknown
+  expires_at: unknown
+  used_at: unknown
+  deleted_at: unknown
+}
+
+/** A team's setup links, newest first, used and deleted ones too; showing them follows them. */
+export function useTeamSetupForms(teamId: string): SetupForm[] | undefined {
+  useFollowed('team', teamId)
+  const optional = (value: unknown) => (value == null ? null : iso(value))
+  return useStoreQuery<SetupFormRow>(
+    `select id, team_id, region, created_by, created_at, expires_at, used_at, source_id,
+            deleted_at
+       from source_setup_forms
+      where team_id::text = $1 and team_id in ${OWNER_TEAMS}
+      order by created_at desc, id`,
+    [teamId],
+  )?.rows.map((row) => ({
+    ...row,
+    created_at: iso(row.created_at),
+    expires_at: iso(row.expires_at),
+    used_at: optional(row.used_at),
+    deleted_at: optional(row.deleted_at),
+  }))
+}
+
+// What a shown page makes the sync follow, and how many of each it keeps following after their
+// page was left.
+const FOLLOWED = {
+  source: { table: 'followed_sources', key: 'source_id', kept: 20 },
+  team: { table: 'followed_teams', key: 'team_id', kept: 20 },
+} as const
+
 /**
- * Showing a source's event logs or live shapes makes the sync (in the store's worker) follow
- * them; the most recently shown sources stay followed, so they are there offline too.
+ * Showing a source's event logs or live shapes, or a team's setup links, makes the sync (in
+ * the store's worker) follow them; the most recently shown stay followed, so they are there
+ * offline too.
  */
-function useFollowedSource(sourceId: string): void {
+function useFollowed(kind: keyof typeof FOLLOWED, id: string): void {
   const pg = usePGlite()
   useEffect(() => {
+    const { table, key, kept } = FOLLOWED[kind]
     void pg
       .transaction(async (tx) => {
         await tx.query(
-          `insert into followed_sources (source_id) values ($1)
-           on conflict (source_id) do update set followed_at = now()`,
-          [sourceId],
+          `insert into ${table} (${key}) values ($1)
+           on conflict (${key}) do update set followed_at = now()`,
+          [id],
         )
         await tx.query(
-          `delete from followed_sources where source_id not in (
-             select source_id from followed_sources order by followed_at desc limit $1)`,
-          [FOLLOWED_SOURCES_KEPT],
+          `delete from ${table} where ${key} not in (
+             select ${key} from ${table} order by followed_at desc limit $1)`,
+          [kept],
         )
       })
-      .catch((error: unknown) => console.warn('follow source', error))
-  }, [pg, sourceId])
+      .catch((error: unknown) => console.warn(`follow ${kind}`, error))
+  }, [pg, kind, id])
 }
 
 /** A source's event logs, newest first; showing them follows the source. */
 export function useSourceEventLogs(
   sourceId: string,
 ): SourceEventLog[] | undefined {
-  useFollowedSource(sourceId)
+  useFollowed('source', sourceId)
   return useStoreQuery<SourceEventLog & { emitted_at: unknown }>(
     `select l.id, l.source_id, l.event_name, l.event_details, l.instance_id, l.emitted_at
        from source_event_logs l
@@ -226,7 +269,7 @@ type LiveShapeRow = Omit<
 
 /** The shapes the engine holds for a source, newest first; showing them follows the source. */
 export function useSourceLiveShapes(sourceId: string): LiveShape[] | undefined {
-  useFollowedSource(sourceId)
+  useFollowed('source', sourceId)
   return useStoreQuery<LiveShapeRow>(
     `select h.source_id, h.handle, h.table_schema, h.table_name, h.where_clause, h.params,
             h.row_count, h.log_bytes, h.created_at, h.last_read_at

@@ -1,5 +1,6 @@
 // What the store's worker syncs (store-worker.ts): the owner's user row and teams; each team's
-// sources and members; the event logs and live shapes of sources a tab shows. Shapes start
+// sources and members; the setup links of teams a tab shows; the event logs and live shapes of
+// sources a tab shows. Shapes start
 // and stop as those lists change, and a change of owner empties the store before the next
 // user's data arrives.
 // It runs in the worker that holds the database, so every statement is a call, not a message.
@@ -37,6 +38,7 @@ const SYNCED_TABLES = [
   'sources',
   'source_event_logs',
   'source_shapes',
+  'source_setup_forms',
 ]
 
 /**
@@ -225,6 +227,14 @@ export function startSync(
       },
     }))
 
+  const followTeamPages = (teamIds: string[]) =>
+    followEach('team-page', teamIds, (teamId) => ({
+      source_setup_forms: {
+        shape: liveShape(url(`/v1/source-setup-forms?team_id=${teamId}`)),
+        ...scoped('source_setup_forms', 'team_id', teamId),
+      },
+    }))
+
   const followSources = (sourceIds: string[]) =>
     followEach('source', sourceIds, (sourceId) => ({
       source_event_logs: {
@@ -295,6 +305,15 @@ export function startSync(
       `select t.team_id from user_teams t join local_owner o on o.user_id = t.user_id order by 1`,
       [],
       (r) => serial(() => followTeams(r.rows.map((row) => row.team_id))),
+    )
+    // Only the owner's teams: another team's (a team left, a previous owner's) is a 404.
+    void pg.live.query<{ team_id: string }>(
+      `select f.team_id from followed_teams f
+         join user_teams t on t.team_id = f.team_id
+         join local_owner o on o.user_id = t.user_id
+        order by 1`,
+      [],
+      (r) => serial(() => followTeamPages(r.rows.map((row) => row.team_id))),
     )
     // Only sources still in the store: a deleted (or never visible) source's log shape is a 404.
     void pg.live.query<{ source_id: string }>(

@@ -42,11 +42,14 @@ function paramsObject(params: Record<string, string>, indent: string) {
   return ['{', ...lines, `${indent}}`].join('\n')
 }
 
-function curlSnippet(shape: SnippetShape): string {
+/** A shape's first request as curl; the setup page's sample too. */
+export function shapeCurl(url: string, params: Record<string, string>): string {
   // URLSearchParams percent-encodes quotes, so the single-quoted shell word holds any clause.
-  const query = new URLSearchParams({ ...shape.params, offset: '-1' })
-  return `curl -i '${shape.url}?${query}'`
+  const query = new URLSearchParams({ ...params, offset: '-1' })
+  return `curl -i '${url}?${query}'`
 }
+
+const curlSnippet = (shape: SnippetShape) => shapeCurl(shape.url, shape.params)
 
 function shapeStreamSnippet(shape: SnippetShape): string {
   return `import { Shape, ShapeStream } from '@electric-sql/client'

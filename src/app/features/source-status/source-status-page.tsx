@@ -1,35 +1,14 @@
 // /source-status/{sourceId} (public): a source's id and live state badge, for anyone with
 // the link. It shows nothing else: no team, secret or connection details.
-import { Alert, Box, Paper, Stack, Typography } from '@mui/material'
+import { Box, Paper, Stack, Typography } from '@mui/material'
 import { getRouteApi } from '@tanstack/react-router'
-import { sourceDisplay } from '../../../shared/source-display.ts'
 import { useDocumentTitle } from '../../components/document-title.ts'
 import { Logo } from '../../components/logo.tsx'
 import { PublicPage } from '../../components/public-page.tsx'
-import { StateBadge } from '../sources/state-badge.tsx'
-import { useSourceStatus, type SourceStatus } from './use-source-status.ts'
+import { SourceStatusLine } from './source-status-line.tsx'
+import { useSourceStatus } from './use-source-status.ts'
 
 const route = getRouteApi('/source-status/$sourceId')
-
-function Status({ status }: { status: SourceStatus }) {
-  switch (status.kind) {
-    case 'loading':
-      return <Typography role="status">Loading...</Typography>
-    case 'not-found':
-      return <Alert severity="warning">Source not found</Alert>
-    case 'failed':
-      return <Alert severity="error">{status.message}</Alert>
-    case 'found': {
-      const display = sourceDisplay(status.source)
-      return (
-        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-          <Typography color="text.secondary">Status</Typography>
-          <StateBadge state={display.state} color={display.color} />
-        </Stack>
-      )
-    }
-  }
-}
 
 export function SourceStatusPage() {
   const { sourceId } = route.useParams()
@@ -55,7 +34,7 @@ export function SourceStatusPage() {
               {sourceId}
             </Typography>
           </div>
-          <Status status={status} />
+          <SourceStatusLine status={status} />
         </Stack>
       </Paper>
     </PublicPage>

@@ -1,0 +1,188 @@
+// The team page's setup links (issue 17): each link the team made, read from the synced store,
+// with when it was made and expires, whether it was used (and the source it added) or
+// deleted, and a delete that asks first and waits for the deletion to sync.
+import {
+  Button,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material'
+import { useState } from 'react'
+import {
+  setupFormPath,
+  setupFormRegionLabel,
+  setupFormUnusable,
+  type SetupForm,
+} from '../../../shared/setup-forms.ts'
+import { TextLink } from '../../components/links.tsx'
+import { NeedsNetwork } from '../../components/needs-network.tsx'
+import { useSyncedWrites, useTeamSetupForms } from '../../db/tab/hooks.ts'
+import { ConfirmDialog } from '../sources/confirm-dialog.tsx'
+import { CopyButton } from '../sources/copy-button.tsx'
+import { formatDateTime } from '../sources/format.ts'
+import { CreateSetupLink } from './create-setup-link.tsx'
+import { deleteSetupForm } from './setup-forms-api.ts'
+
+const STATUS_LABELS = {
+  deleted: 'Deleted',
+  used: 'Used',
+  expired: 'Expired',
+} as const
+
+function Status({ form }: { form: SetupForm }) {
+  const unusable = setupFormUnusable(form)
+  const when =
+    unusable === 'deleted'
+      ? form.deleted_at
+      : unusable === 'used'
+        ? form.used_at
+        : null
+  return (
+    <>
+      {unusable ? STATUS_LABELS[unusable] : 'Usable'}
+      {when && ` ${formatDateTime(when)}`}
+    </>
+  )
+}
+
+function FormRow(props: {
+  form: SetupForm
+  onDelete: (form: SetupForm) => void
+}) {
+  const { form } = props
+  const link = new URL(setupFormPath(form.id), location.origin).toString()
+  return (
+    <TableRow>
+      <TableCell>
+        <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+          <Typography variant="body2" sx={{ fontFamily: 'monospace' }}>
+            {form.id.slice(0, 8)}
+          </Typography>
+          <CopyButton value={link} label={`Copy setup link ${form.id}`} />
+        </Stack>
+      </TableCell>
+      <TableCell>
+        {form.region ? setupFormRegionLabel(form.region) : 'Any'}
+      </TableCell>
+      <TableCell>{formatDateTime(form.created_at)}</TableCell>
+      <TableCell>{formatDateTime(form.expires_at)}</TableCell>
+      <TableCell>
+        <Status form={form} />
+      </TableCell>
+      <TableCell>
+        {form.source_id ? (
+          <TextLink
+            to="/teams/$teamId/$sourceId"
+            params={{ teamId: form.team_id, sourceId: form.source_id }}
+          >
+            {form.source_id.slice(0, 8)}
+          </TextLink>
+        ) : (
+          '-'
+        )}
+      </TableCell>
+      <TableCell align="right">
+        <NeedsNetwork>
+          <Button
+            color="error"
+            size="small"
+            disabled={form.deleted_at !== null}
+            onClick={() => props.onDelete(form)}
+            aria-label={`Delete setup link ${form.id}`}
+          >
+            Delete
+          </Button>
+        </NeedsNetwork>
+      </TableCell>
+    </TableRow>
+  )
+}
+
+export function SetupLinksSection({ teamId }: { teamId: string }) {
+  const forms = useTeamSetupForms(teamId)
+  const { awaitSetupFormDeleted } = useSyncedWrites()
+  const [deleting, setDeleting] = useState<SetupForm | null>(null)
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+
+  const ask = (form: SetupForm) => {
+    setError(null)
+    setDeleting(form)
+  }
+  const remove = async (form: SetupForm) => {
+    setBusy(true)
+    setError(null)
+    try {
+      const { txid } = await deleteSetupForm(teamId, form.id)
+      await awaitSetupFormDeleted(form.id, txid)
+      setDeleting(null)
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <section aria-label="Setup links">
+      <Stack
+        direction="row"
+        spacing={2}
+        sx={{ mb: 2, alignItems: 'center', justifyContent: 'space-between' }}
+      >
+        <Typography variant="h5" component="h2">
+          Setup links
+        </Typography>
+        <CreateSetupLink teamId={teamId} />
+      </Stack>
+      {forms && forms.length === 0 && (
+        <Typography color="text.secondary">
+          No setup links yet. A setup link lets someone without an account add
+          their database to this team, once.
+        </Typography>
+      )}
+      {forms && forms.length > 0 && (
+        <TableContainer component={Paper} variant="outlined">
+          <Table size="small" aria-label="Setup links">
+            <TableHead>
+              <TableRow>
+                <TableCell>Link</TableCell>
+                <TableCell>Region</TableCell>
+                <TableCell>Created</TableCell>
+                <TableCell>Expires</TableCell>
+                <TableCell>Status</TableCell>
+                <TableCell>Source</TableCell>
+                <TableCell />
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {forms.map((form) => (
+                <FormRow key={form.id} form={form} onDelete={ask} />
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+      )}
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete setup link"
+        confirmLabel="Delete"
+        busyLabel="Deleting..."
+        busy={busy}
+        error={error}
+        onConfirm={() => deleting && void remove(deleting)}
+        onClose={() => setDeleting(null)}
+      >
+        <Typography>
+          The link stops working at once. A source it already added stays.
+        </Typography>
+      </ConfirmDialog>
+    </section>
+  )
+}
