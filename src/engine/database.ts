@@ -9,6 +9,7 @@ import {
 } from './apply-transaction.ts'
 import { pinnedConnection, type HostPinner } from './net/pinned-socket.ts'
 import type { Relation, Transaction } from './replication/types.ts'
+import { SILENCE_MS } from './replication/stream.ts'
 import { definitionKey, type ShapeDefinition } from './shapes/definition.ts'
 import { reopenShape, whereFor } from './shapes/reopen.ts'
 import { ShapeRouter } from './shapes/router.ts'
@@ -48,6 +49,8 @@ export type DatabaseConfig = {
    * (rotated, failed). Synchronous, from inside the engine's work: it should only take note.
    */
   onShapesChanged?: () => void
+  /** How long a silent connection to the database is trusted (stream.ts SILENCE_MS). */
+  silenceMs?: number
 }
 
 /** A shape request the engine cannot serve yet (database unreachable): 503 + retry-after. */
@@ -104,6 +107,7 @@ export class ShapeDatabase {
       connectionString: config.connectionString,
       options: SESSION_OPTIONS,
       max: 4,
+      connectionTimeoutMillis: config.silenceMs ?? SILENCE_MS,
       // Every value stays Postgres text output, exactly as replication delivers it.
       types: { getTypeParser: () => (value: string) => value },
       // The pool opens connections lazily: each one is pinned when it is made.
@@ -116,6 +120,7 @@ export class ShapeDatabase {
         id: config.id,
         connectionString: config.connectionString,
         sessionOptions: SESSION_OPTIONS,
+        silenceMs: config.silenceMs,
         handler: {
           onTransaction: async (tx) => this.onTransaction(tx),
           onRelationChanged: (_previous, next) =>

@@ -15,7 +15,7 @@ import {
 } from './replication/slot.ts'
 import { replicationNames } from './replication/names.ts'
 import { ReplicationSetupError } from './replication/publication.ts'
-import { startReplication } from './replication/stream.ts'
+import { SILENCE_MS, startReplication } from './replication/stream.ts'
 import type { Relation, ReplicationHandler } from './replication/types.ts'
 
 export type SupervisorStatus =
@@ -37,6 +37,8 @@ export type SupervisorOptions = {
   beforeStream(slotRecreated: boolean): Promise<void>
   /** Checks and pins the host's address on every connect; none for the operator's database. */
   pinHost?: HostPinner
+  /** How long a silent connection is trusted, and the connect timeout (stream.ts). */
+  silenceMs?: number
 }
 
 const STATUS_INTERVAL_MS = 1000
@@ -121,6 +123,7 @@ export class ReplicationSupervisor {
     const client = new pg.Client({
       connectionString: this.options.connectionString,
       options: this.options.sessionOptions,
+      connectionTimeoutMillis: this.options.silenceMs ?? SILENCE_MS,
       ...pinnedConnection(this.options.pinHost),
     })
     client.on('error', () => {})
@@ -160,6 +163,7 @@ export class ReplicationSupervisor {
           statusIntervalMs: STATUS_INTERVAL_MS,
           signal: this.stopping.signal,
           pinHost: this.options.pinHost,
+          silenceMs: this.options.silenceMs,
         })
         this.stopStream = () => stream.stop()
         this.setStatus('active')

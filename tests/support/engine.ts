@@ -30,6 +30,8 @@ export async function startTestEngine(
     id?: string
     logLimit?: LogLimit
     chunkBytes?: number
+    /** How long a silent replication connection is trusted (engine default 30 s). */
+    silenceMs?: number
     /** Sees every request the engine's HTTP app answers (e.g. to count origin requests). */
     onRequest?: (request: Request) => void
   } = {},
@@ -41,6 +43,7 @@ export async function startTestEngine(
   const engine = new Engine({ dataDir })
   const database = engine.attach(id, connectionString, {
     logLimit: options.logLimit,
+    silenceMs: options.silenceMs,
   })
   const app = createEngineApp({
     database,

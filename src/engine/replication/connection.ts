@@ -40,12 +40,15 @@ export async function connectForReplication(
   connectionString: string,
   sessionOptions?: string,
   pinHost?: HostPinner,
+  connectTimeoutMs?: number,
 ): Promise<ReplicationClient> {
   // `replication` is honoured by pg (startup parameter) but missing from @types/pg.
   const config: pg.ClientConfig & { replication: string } = {
     connectionString,
     replication: 'database',
     keepAlive: true,
+    // Through a partition a connect would wait on TCP's own retries, minutes.
+    ...(connectTimeoutMs ? { connectionTimeoutMillis: connectTimeoutMs } : {}),
     application_name: 'sluice-replication',
     ...(sessionOptions ? { options: sessionOptions } : {}),
     ...pinnedConnection(pinHost),

@@ -31,6 +31,11 @@ export type StartReplicationOptions = {
   relations?: Map<number, Relation>
   /** Checks and pins the host's address on connect (a user's database); none: connect as is. */
   pinHost?: HostPinner
+  /**
+   * How long the server may say nothing before the connection counts as gone (SILENCE_MS by
+   * default). Also the connect timeout.
+   */
+  silenceMs?: number
 }
 
 export type ReplicationStream = {
@@ -50,6 +55,13 @@ const PAUSE_ABOVE_BYTES = 32 * 1024 * 1024
 const RESUME_BELOW_BYTES = 8 * 1024 * 1024
 /** How long stop() waits for the server to end COPY before dropping the socket. */
 const STOP_GRACE_MS = 5_000
+/**
+ * A network that stops forwarding without closing (a partition, a dead NAT entry) leaves a
+ * socket open and silent for as long as TCP retries, many minutes. The server answers a status
+ * update that asks for a reply at once, so half this long without a word from it we ask; this
+ * long and the connection is taken for gone, and the supervisor reconnects.
+ */
+export const SILENCE_MS = 30_000
 
 type Delivery = (AssemblerEvent | { kind: 'caughtUp'; lsn: Lsn }) & {
   bytes: number
@@ -67,6 +79,7 @@ export async function startReplication(
     options.connectionString,
     options.sessionOptions,
     options.pinHost,
+    options.silenceMs ?? SILENCE_MS,
   )
   const session = new Session(replication, options)
   try {
@@ -111,6 +124,9 @@ class Session {
   private timer: NodeJS.Timeout | undefined
   private stopping: Promise<void> | null = null
   private finished = false
+  /** When the server last sent anything (performance.now()), or when we stopped reading. */
+  private lastHeard = performance.now()
+  private silenceTimer: NodeJS.Timeout | undefined
 
   constructor(
     replication: ReplicationClient,
@@ -150,6 +166,28 @@ class Session {
     ])
     const interval = this.options.statusIntervalMs ?? DEFAULT_STATUS_INTERVAL_MS
     this.timer = setInterval(() => this.sendStatus(), interval)
+    const silence = this.options.silenceMs ?? SILENCE_MS
+    this.lastHeard = performance.now()
+    this.silenceTimer = setInterval(
+      () => this.checkSilence(silence),
+      Math.max(10, Math.floor(silence / 4)),
+    )
+  }
+
+  private checkSilence(silence: number): void {
+    if (this.finished || this.stopping) return
+    // Not reading (back-pressure): the server's quiet is ours.
+    if (this.paused) this.lastHeard = performance.now()
+    const quiet = performance.now() - this.lastHeard
+    if (quiet > silence) {
+      this.fail(
+        new Error(
+          `no word from the server in ${Math.round(quiet / 1000)} s: the connection is gone`,
+        ),
+      )
+      // A polite end waits for the server's answer, which a dead path never brings.
+      this.connection.stream.destroy()
+    } else if (quiet > silence / 2) this.sendStatus(true)
   }
 
   stop(): Promise<void> {
@@ -166,6 +204,7 @@ class Session {
 
   private async shutDown(): Promise<void> {
     clearInterval(this.timer)
+    clearInterval(this.silenceTimer)
     if (this.finished) return
     await this.draining
     if (this.finished) return
@@ -184,6 +223,7 @@ class Session {
   }
 
   private receive(chunk: Buffer): void {
+    this.lastHeard = performance.now()
     if (this.finished || this.stopping) return
     try {
       const message = decodeServerMessage(chunk)
@@ -262,12 +302,17 @@ class Session {
   }
 
   /** Confirms exactly what the handler allows: never more than flushedLsn() returns. */
-  private sendStatus(): void {
+  private sendStatus(replyRequested = false): void {
     if (this.finished) return
     try {
       const lsn = this.options.handler.flushedLsn(this.caughtUp)
       this.connection.sendCopyFromChunk(
-        encodeStatusUpdate({ written: lsn, flushed: lsn, applied: lsn }),
+        encodeStatusUpdate({
+          written: lsn,
+          flushed: lsn,
+          applied: lsn,
+          replyRequested,
+        }),
       )
     } catch (error) {
       this.fail(error)
@@ -278,6 +323,7 @@ class Session {
     if (this.finished) return
     this.finished = true
     clearInterval(this.timer)
+    clearInterval(this.silenceTimer)
     this.resolveDone()
   }
 
@@ -287,6 +333,7 @@ class Session {
     if (this.stopping) return this.finish()
     this.finished = true
     clearInterval(this.timer)
+    clearInterval(this.silenceTimer)
     this.rejectDone(error)
     this.connection.stream.resume()
     void this.client.end().catch(() => {})
