@@ -324,22 +324,13 @@ describe('claiming', () => {
       `${path}&offset=${tail.headers.get('electric-offset')}&handle=${handle}&live=true`,
     )
 
-    // Two at once: one wins, the other finds it claimed.
-    const both = await Promise.all([
-      claim(owner.browser, claimId, teamId),
-      claim(owner.browser, claimId, teamId),
-    ])
-    expect(both.map((r) => r.status).sort()).toEqual([200, 404])
-    const won = both.find((r) => r.status === 200)
-    const answer = (await won?.json()) as { txid: number }
+    const won = await claim(owner.browser, claimId, teamId)
+    expect(won.status).toBe(200)
+    const answer = (await won.json()) as { txid: number }
     expect(answer).toEqual({
       source_id: sourceId,
       team_id: teamId,
       txid: expect.any(Number),
-    })
-    const lost = both.find((r) => r.status === 404)
-    expect(await lost?.json()).toEqual({
-      message: CLAIM_MESSAGES.notClaimable,
     })
 
     const body = (await (await live).json()) as Message[]
@@ -364,6 +355,60 @@ describe('claiming', () => {
       source: { source_id: sourceId },
     })
     expect((await claim(owner.browser, claimId, teamId)).status).toBe(404)
+  }, 60_000)
+
+  it('moves a source once when two claims race, into two teams', async () => {
+    const { claimId, sourceId } = await readyClaim()
+    const claimants = await Promise.all([
+      signInLocally(server.app),
+      signInLocally(server.app),
+    ])
+    const teams = await Promise.all(
+      claimants.map((c) => personalTeam(control.db, c.user.id)),
+    )
+    // Hold the claim row, so both claims have read nothing before either may go on.
+    const holder = await control.db.connect()
+    let results: Response[]
+    try {
+      await holder.query('begin')
+      await holder.query(
+        'select 1 from claimable_sources where id = $1 for update',
+        [claimId],
+      )
+      const racing = Promise.all(
+        claimants.map((c, i) => claim(c.browser, claimId, teams[i] ?? '')),
+      )
+      await vi.waitFor(
+        async () => {
+          const { rows } = await control.db.query<{ n: number }>(
+            `select count(*)::int as n from pg_stat_activity
+              where datname = current_database() and wait_event_type = 'Lock'`,
+          )
+          expect(rows[0]?.n).toBe(2)
+        },
+        { timeout: 10_000, interval: 20 },
+      )
+      await holder.query('commit')
+      results = await racing
+    } finally {
+      holder.release()
+    }
+    expect(results.map((r) => r.status).sort()).toEqual([200, 404])
+    const lost = results.find((r) => r.status === 404)
+    expect(await lost?.json()).toEqual({
+      message: CLAIM_MESSAGES.notClaimable,
+    })
+    const winner = teams[results.findIndex((r) => r.status === 200)]
+    const { rows } = await control.db.query<{ team_id: string }>(
+      'select team_id from sources where id = $1',
+      [sourceId],
+    )
+    expect(rows[0]?.team_id).toBe(winner)
+    expect(
+      (await eventNames(control.db, sourceId)).filter(
+        (e) => e === SOURCE_EVENTS.claimed,
+      ),
+    ).toHaveLength(1)
   }, 60_000)
 
   it("keeps the team's rules: no second source for a database, no more than its maximum", async () => {
