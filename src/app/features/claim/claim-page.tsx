@@ -45,17 +45,23 @@ function useSession(): Session {
   const [session, setSession] = useState<Session>({ kind: 'loading' })
   useEffect(() => {
     const controller = new AbortController()
-    Promise.all([fetchAuthUser(), fetchTeams(controller.signal)]).then(
-      ([user, teams]) => setSession({ kind: 'signed-in', user, teams }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return
-        setSession(
-          error instanceof ApiError && error.status === 401
-            ? { kind: 'signed-out' }
-            : { kind: 'failed' },
-        )
-      },
-    )
+    // The user first: signed out, the teams are never asked for (a 401 the console would log).
+    fetchAuthUser()
+      .then(async (user) => ({
+        user,
+        teams: await fetchTeams(controller.signal),
+      }))
+      .then(
+        ({ user, teams }) => setSession({ kind: 'signed-in', user, teams }),
+        (error: unknown) => {
+          if (controller.signal.aborted) return
+          setSession(
+            error instanceof ApiError && error.status === 401
+              ? { kind: 'signed-out' }
+              : { kind: 'failed' },
+          )
+        },
+      )
     return () => controller.abort()
   }, [])
   return session
