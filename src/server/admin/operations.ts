@@ -72,8 +72,13 @@ export function parseAdminInput<K extends keyof typeof adminSchemas>(
   key: K,
   raw: unknown,
 ): Input<K> {
-  const parsed = adminSchemas[key].safeParse(raw)
-  if (parsed.success) return parsed.data as Input<K>
+  return parseWith<unknown>(adminSchemas[key], raw) as Input<K>
+}
+
+/** parseAdminInput for a schema of another admin module (claimable-sources.ts). */
+export function parseWith<T>(schema: z.ZodType<T, unknown>, raw: unknown): T {
+  const parsed = schema.safeParse(raw)
+  if (parsed.success) return parsed.data
   const issue = parsed.error.issues[0]
   const field = issue?.path.join('.')
   const message =

@@ -2,11 +2,12 @@
 // set. Unset, every path answers 404 as if it did not exist; set, a request without the token
 // (Authorization: Bearer) answers 401. Each route is a thin adapter over operations.ts.
 import { createHash, timingSafeEqual } from 'node:crypto'
-import { Hono, type Context } from 'hono'
+import { Hono } from 'hono'
 import { createMiddleware } from 'hono/factory'
-import { bodyTooLarge } from '../http/body-limit.ts'
 import type { AppEnv } from '../http/context.ts'
+import { claimableSourceAdminRoutes } from './claimable-sources.ts'
 import { AdminError, admin, parseAdminInput } from './operations.ts'
+import { adminBody } from './request-body.ts'
 
 export const ADMIN_API_PATH = '/api/admin'
 
@@ -33,15 +34,6 @@ const requireAdminToken = createMiddleware<AppEnv>(async (c, next) => {
   await next()
 })
 
-async function body(c: Context): Promise<unknown> {
-  try {
-    return await c.req.json()
-  } catch (error) {
-    if (bodyTooLarge(error)) throw error
-    throw new AdminError('invalid', 'Request body must be JSON')
-  }
-}
-
 const STATUS = { invalid: 400, not_found: 404, conflict: 409 } as const
 
 export const adminRoutes = new Hono<AppEnv>()
@@ -52,12 +44,12 @@ export const adminRoutes = new Hono<AppEnv>()
     throw error
   })
   .post('/teams', async (c) => {
-    const input = parseAdminInput('teamsCreate', await body(c))
+    const input = parseAdminInput('teamsCreate', await adminBody(c))
     return c.json(await admin.teamsCreate(c.var.deps.db, input), 201)
   })
   .get('/teams', async (c) => c.json(await admin.teamsList(c.var.deps.db)))
   .post('/teams/:teamId/users', async (c) => {
-    const raw = (await body(c)) as { user_id?: unknown } | null
+    const raw = (await adminBody(c)) as { user_id?: unknown } | null
     const input = parseAdminInput('membership', {
       team: c.req.param('teamId'),
       user: raw?.user_id,
@@ -73,7 +65,7 @@ export const adminRoutes = new Hono<AppEnv>()
     return c.json(await admin.teamsRemoveUser(c.var.deps.db, input))
   })
   .post('/users', async (c) => {
-    const raw = (await body(c)) as Record<string, unknown> | null
+    const raw = (await adminBody(c)) as Record<string, unknown> | null
     const input = parseAdminInput('usersCreate', {
       name: raw?.name,
       email: raw?.email,
@@ -82,7 +74,7 @@ export const adminRoutes = new Hono<AppEnv>()
     return c.json(await admin.usersCreate(c.var.deps.db, input), 201)
   })
   .patch('/users/:userId', async (c) => {
-    const raw = (await body(c)) as Record<string, unknown> | null
+    const raw = (await adminBody(c)) as Record<string, unknown> | null
     const input = parseAdminInput('usersUpdate', {
       id: c.req.param('userId'),
       name: raw?.name ?? undefined,
@@ -90,6 +82,7 @@ export const adminRoutes = new Hono<AppEnv>()
     })
     return c.json(await admin.usersUpdate(c.var.deps.db, input))
   })
+  .route('/claimable-sources', claimableSourceAdminRoutes)
   .get('/users', async (c) =>
     c.json(
       await admin.usersList(
