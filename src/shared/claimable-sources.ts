@@ -13,9 +13,6 @@ export const CLAIM_PATH = `${CLAIMABLE_SOURCES_PATH}/claim`
 export const CLAIM_POLL_MS = 5_000
 export const CLAIM_REDIRECT_MS = 2_000
 
-/** An unclaimed source is removed this long after it was created. */
-export const CLAIM_TTL_HOURS = 72
-
 const CLAIM_LINK_MAX_LENGTH = 2048
 
 export const claimLinkSchema = z
@@ -25,27 +22,22 @@ export const claimLinkSchema = z
     `claim_link must be at most ${CLAIM_LINK_MAX_LENGTH} characters`,
   )
 
-/** POST /api/public/v1/claimable-sources; region defaults to us-east-1 (the wizard's default). */
+/**
+ * POST /api/public/v1/claimable-sources, answered 201 `{claimId}`; region defaults to us-east-1
+ * (the wizard's default). The source is removed 72 hours after creation unless claimed
+ * (migration 0009's expires_at).
+ */
 export const createClaimableSourceRequestSchema = z.object({
   database_url: databaseUrlSchema.trim().min(1, 'A database URL is required'),
   region: regionSchema.default('us-east-1'),
   claim_link: claimLinkSchema.optional(),
 })
-export type CreateClaimableSourceRequest = z.input<
-  typeof createClaimableSourceRequestSchema
->
-
-export const createClaimableSourceResponseSchema = z.object({
-  claimId: idSchema,
-})
-
 /**
  * `pending` until the source is active, then `ready`; `failed` (with the reason) when it went
  * into error; `claimed` once claimed (then without the secret). Only `pending` and `ready` are
  * claimable states (spec §3: other values are treated as not claimable).
  */
-export const CLAIM_STATES = ['pending', 'ready', 'failed', 'claimed'] as const
-export type ClaimState = (typeof CLAIM_STATES)[number]
+const CLAIM_STATES = ['pending', 'ready', 'failed', 'claimed'] as const
 
 export const claimableSourceSchema = z.object({
   state: z.enum(CLAIM_STATES),
