@@ -184,6 +184,34 @@ describe('creating a claimable source', () => {
     expect(await mine.json()).toEqual([])
   }, 60_000)
 
+  it('answers failed, with the reason, when the source cannot become active', async () => {
+    const database = await sourceDatabase()
+    const created = await new Browser(quiet).request(PATH, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ database_url: database.url }),
+    })
+    const { claimId } = (await created.json()) as { claimId: string }
+    // Ready when checked; the right goes before the engine takes it on.
+    await database.admin.query(`alter role ${database.role} noreplication`)
+    server.runtime.kick()
+    await vi.waitFor(
+      async () =>
+        expect(
+          ((await claimState(claimId)).body as { state: string }).state,
+        ).toBe('failed'),
+      { timeout: 20_000, interval: 100 },
+    )
+    const failed = claimableSourceSchema.parse((await claimState(claimId)).body)
+    expect(failed.message).toContain('REPLICATION')
+    expect(failed.message).not.toContain(database.password)
+    // Not claimable: a claim of it is refused as not ready.
+    const owner = await signInLocally(server.app)
+    const teamId = await personalTeam(control.db, owner.user.id)
+    const refused = await claim(owner.browser, claimId, teamId)
+    expect(refused.status).toBe(409)
+  }, 60_000)
+
   it('refuses bad input, a URL the guard refuses and a database that is not ready', async () => {
     const bad = await createOverHttp({ database_url: 'not a url' })
     expect(bad.status).toBe(400)

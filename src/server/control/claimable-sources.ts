@@ -64,7 +64,10 @@ export async function readClaim(
 /**
  * Marks every expired, unclaimed source deleted (with its event), so the runtime's removal
  * drops its slot and publication, its shape logs and its row (the claim row goes with it).
- * Answers how many were marked. Safe on many servers at once: each row is marked once.
+ * Answers how many were marked. The claim rows are locked first, as a claim locks them
+ * (sources/claim-source.ts): a claim made at the last moment either commits before (and the
+ * row, no longer unclaimed, is skipped) or finds the source deleted. Safe on many servers at
+ * once: each row is marked once.
  */
 export async function expireClaims(
   db: Db,
@@ -72,11 +75,15 @@ export async function expireClaims(
 ): Promise<number> {
   return transaction(db, async (client) => {
     const { rows } = await client.query<{ id: string; expires_at: string }>(
-      `update sources s set deleted_at = now()
-         from claimable_sources c
-        where c.source_id = s.id and c.claimed_at is null and c.expires_at <= now()
-          and s.deleted_at is null
-        returning s.id, to_json(c.expires_at) #>> '{}' as expires_at`,
+      `select s.id, to_json(c.expires_at) #>> '{}' as expires_at
+         from claimable_sources c join sources s on s.id = c.source_id
+        where c.claimed_at is null and c.expires_at <= now() and s.deleted_at is null
+        for update of c`,
+    )
+    if (rows.length === 0) return 0
+    await client.query(
+      `update sources set deleted_at = now() where id = any($1) and deleted_at is null`,
+      [rows.map((row) => row.id)],
     )
     for (const row of rows)
       await logSourceEvent(
