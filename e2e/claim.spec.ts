@@ -117,6 +117,44 @@ test('a script creates a source; its developer signs in from the claim page and 
   expect(await after.json()).toMatchObject({ state: 'claimed' })
 })
 
+test('a returning user signs in from the claim page and comes straight back; a claim_link offers the transfer instead', async ({
+  page,
+  request,
+  signIn,
+  baseURL,
+}) => {
+  const created = await request.post('/api/public/v1/claimable-sources', {
+    data: {
+      database_url: database.url,
+      claim_link: 'https://example.com/transfer',
+    },
+  })
+  expect(created.status()).toBe(201)
+  const { claimId } = (await created.json()) as { claimId: string }
+
+  // Someone who has signed in before, now signed out.
+  const user = await signIn()
+  const out = await page.request.post('/api/public/auth/logout', {
+    headers: { origin: baseURL ?? '' },
+  })
+  expect(out.status()).toBe(200)
+
+  await page.goto(`/claim?uuid=${claimId}`)
+  await page.getByRole('link', { name: 'Sign in with GitHub' }).click()
+  await expect(page).toHaveURL(`/sign-in/local?claim=${claimId}`)
+  await page.getByLabel('Name').fill(user.name)
+  await page.getByLabel('Email').fill(user.email)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await expect(page).toHaveURL(`/claim?uuid=${claimId}`)
+
+  const transfer = page.getByRole('link', { name: 'Transfer database' })
+  await expect(transfer).toHaveAttribute('href', 'https://example.com/transfer')
+  await expect(transfer).toHaveAttribute('target', '_blank')
+  await expect(page.getByRole('button', { name: 'Claim Source' })).toHaveCount(
+    0,
+  )
+})
+
 test('a missing claim id says to check the link', async ({ page }) => {
   await page.goto('/claim')
   await expect(
