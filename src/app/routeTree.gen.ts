@@ -11,6 +11,7 @@
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as DashboardRouteImport } from './routes/_dashboard'
+import { Route as ClaimRouteImport } from './routes/claim'
 import { Route as ValidatePostgresForElectricCloudRouteImport } from './routes/validate-postgres-for-electric-cloud'
 import { Route as DashboardPreferencesRouteImport } from './routes/_dashboard/preferences'
 import { Route as DashboardWelcomeRouteImport } from './routes/_dashboard/welcome'
@@ -37,6 +38,11 @@ const IndexRoute = IndexRouteImport.update({
 } as any)
 const DashboardRoute = DashboardRouteImport.update({
   id: '/_dashboard',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ClaimRoute = ClaimRouteImport.update({
+  id: '/claim',
+  path: '/claim',
   getParentRoute: () => rootRouteImport,
 } as any)
 const ValidatePostgresForElectricCloudRoute =
@@ -143,6 +149,7 @@ const DashboardSourcesNewSupabaseOrgIdRoute =
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
+  '/claim': typeof ClaimRoute
   '/validate-postgres-for-electric-cloud': typeof ValidatePostgresForElectricCloudRoute
   '/preferences': typeof DashboardPreferencesRoute
   '/welcome': typeof DashboardWelcomeRoute
@@ -164,6 +171,7 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
+  '/claim': typeof ClaimRoute
   '/validate-postgres-for-electric-cloud': typeof ValidatePostgresForElectricCloudRoute
   '/preferences': typeof DashboardPreferencesRoute
   '/welcome': typeof DashboardWelcomeRoute
@@ -186,6 +194,7 @@ export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
   '/_dashboard': typeof DashboardRouteWithChildren
+  '/claim': typeof ClaimRoute
   '/validate-postgres-for-electric-cloud': typeof ValidatePostgresForElectricCloudRoute
   '/_dashboard/preferences': typeof DashboardPreferencesRoute
   '/_dashboard/welcome': typeof DashboardWelcomeRoute
@@ -209,6 +218,7 @@ export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
+    | '/claim'
     | '/validate-postgres-for-electric-cloud'
     | '/preferences'
     | '/welcome'
@@ -230,6 +240,7 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
+    | '/claim'
     | '/validate-postgres-for-electric-cloud'
     | '/preferences'
     | '/welcome'
@@ -251,6 +262,7 @@ export interface FileRouteTypes {
     | '__root__'
     | '/'
     | '/_dashboard'
+    | '/claim'
     | '/validate-postgres-for-electric-cloud'
     | '/_dashboard/preferences'
     | '/_dashboard/welcome'
@@ -274,6 +286,7 @@ export interface FileRouteTypes {
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   DashboardRoute: typeof DashboardRouteWithChildren
+  ClaimRoute: typeof ClaimRoute
   ValidatePostgresForElectricCloudRoute: typeof ValidatePostgresForElectricCloudRoute
   SetupFormIdRoute: typeof SetupFormIdRoute
   SignInLocalRoute: typeof SignInLocalRoute
@@ -294,6 +307,13 @@ declare module '@tanstack/react-router' {
       path: ''
       fullPath: '/'
       preLoaderRoute: typeof DashboardRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/claim': {
+      id: '/claim'
+      path: '/claim'
+      fullPath: '/claim'
+      preLoaderRoute: typeof ClaimRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/validate-postgres-for-electric-cloud': {
@@ -476,6 +496,7 @@ const DashboardRouteWithChildren = DashboardRoute._addFileChildren(
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   DashboardRoute: DashboardRouteWithChildren,
+  ClaimRoute: ClaimRoute,
   ValidatePostgresForElectricCloudRoute: ValidatePostgresForElectricCloudRoute,
   SetupFormIdRoute: SetupFormIdRoute,
   SignInLocalRoute: SignInLocalRoute,

@@ -23,6 +23,8 @@ export type AttachOptions = {
   pinHost?: HostPinner
   /** See DatabaseConfig.onShapesChanged: a shape added, ready or ended. */
   onShapesChanged?: () => void
+  /** See DatabaseConfig.silenceMs: how long a silent connection is trusted. */
+  silenceMs?: number
 }
 
 export class Engine {

@@ -1,5 +1,6 @@
 // createApp builds the whole HTTP app without listening, so tests call it in-process.
 import { Hono } from 'hono'
+import { CLAIMABLE_SOURCES_PATH } from '../shared/claimable-sources.ts'
 import { ONBOARDING_INTENT_PATH } from '../shared/onboarding.ts'
 import { SETUP_FORM_PUBLIC_PATH } from '../shared/setup-forms.ts'
 import { VALIDATE_DATABASE_URL_PATH } from '../shared/validation.ts'
@@ -7,6 +8,7 @@ import { HTTPException } from 'hono/http-exception'
 import { ingestRoutes } from './analytics/ingest.ts'
 import { analyticsRoutes } from './analytics/routes.ts'
 import { ADMIN_API_PATH, adminRoutes, isAdminPath } from './admin/routes.ts'
+import { claimableSourceRoutes } from './api/claimable-sources.ts'
 import { onboardingRoutes } from './api/onboarding.ts'
 import { sourceRoutes } from './api/sources.ts'
 import { providerConnectionRoutes } from './api/provider-connections.ts'
@@ -38,6 +40,10 @@ import { setupFormPublicRoutes } from './setup-forms/public-routes.ts'
 import { sourceStatusRoutes } from './status/routes.ts'
 import { validationRoutes } from './validation/routes.ts'
 
+const isClaimableCreate = (method: string, path: string) =>
+  method === 'POST' &&
+  (path === CLAIMABLE_SOURCES_PATH || path === `${CLAIMABLE_SOURCES_PATH}/`)
+
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>()
   const indexHtml = deps.distDir ? readIndexHtml(deps.distDir) : null
@@ -56,8 +62,14 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   )
   // /api/admin is for scripts holding the admin token, which no browser sends on its own: the
   // same-origin rule guards cookie-authenticated requests, and these carry no cookie auth.
+  // Creating a claimable source is for starter scripts outside any browser: it reads no cookie
+  // and acts for nobody, so a forged cross-site request gains nothing a script could not do
+  // itself (its own limits apply). Exactly that request: claiming, which uses the session, is
+  // still guarded.
   app.use('/api/*', (c, next) =>
-    isAdminPath(c.req.path) ? next() : sameOriginOnly(c, next),
+    isAdminPath(c.req.path) || isClaimableCreate(c.req.method, c.req.path)
+      ? next()
+      : sameOriginOnly(c, next),
   )
   app.use('/api/*', async (c, next) => {
     await next()
@@ -77,6 +89,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/api/public/analytics', analyticsRoutes)
   app.route(VALIDATE_DATABASE_URL_PATH, validationRoutes(deps.databaseChecks))
   app.route(SETUP_FORM_PUBLIC_PATH, setupFormPublicRoutes(deps.databaseChecks))
+  app.route(CLAIMABLE_SOURCES_PATH, claimableSourceRoutes(deps.databaseChecks))
   // All of /api/v1 is for a signed-in user, an unknown path too (401 before 404). Each router
   // also requires the user itself; the session is looked up once per request.
   app.use('/api/v1/*', requireUser)

@@ -94,6 +94,8 @@ const schema = z.object({
   SOURCE_CREATES_PER_MINUTE: positiveInt(10),
   /** Local sign-ins one client IP may make per minute (each can make a user). */
   LOCAL_LOGINS_PER_MINUTE: positiveInt(10),
+  /** Claimable sources that may wait to be claimed at once, across all clients. */
+  MAX_UNCLAIMED_SOURCES: positiveInt(100),
 })
 
 type RawEnv = z.infer<typeof schema>

@@ -20,6 +20,11 @@ export type TeamUser = { id: string; name: string; email: string }
 
 export type Source = {
   id: string
+  /**
+   * Always a team here. A claimable source has none until it is claimed (sources.team_id is
+   * nullable), but every read that yields this type goes through the team (a member's join, the
+   * `team_id = $1` shape), so a team-less row never reaches it.
+   */
   team_id: string
   name: string | null
   state: string

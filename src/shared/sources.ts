@@ -134,5 +134,9 @@ export const SOURCE_EVENTS = {
   deleteFailed: 'delete_failed',
   /** The slot keeps more WAL than is healthy. { wal_status, wal_retained_bytes } */
   healthWarning: 'replication_health_warning',
+  /** A claimable source was claimed into a team. { team_id, claimed_by } */
+  claimed: 'source_claimed',
+  /** An unclaimed claimable source expired; the engine is removing its slot. { expired_at } */
+  claimExpired: 'claim_expired',
 } as const
 export type SourceEventName = (typeof SOURCE_EVENTS)[keyof typeof SOURCE_EVENTS]

@@ -1,4 +1,5 @@
-// `npm run admin -- <command>`: teams, users and setup links on the control plane `npm start` uses (through
+// `npm run admin -- <command>`: teams, users, setup links and claimable sources on the control
+// plane `npm start` uses (through
 // control/attach.ts). Text by default, JSON with --json. Exit 0 on success, 1 when the
 // operation failed (not found, conflict, no database), 2 on bad usage or input.
 import { parseArgs } from 'node:util'
@@ -7,6 +8,7 @@ import type { Db } from '../control/database.ts'
 import type { AdminTeam } from '../control/teams.ts'
 import type { AdminUser } from '../control/users.ts'
 import { EnvError, readEnv } from '../env.ts'
+import { claimableSourceCommands } from './claimable-sources.ts'
 import { AdminError, admin, parseAdminInput } from './operations.ts'
 import {
   cliOrigin,
@@ -33,12 +35,18 @@ Setup links (one-time links that add a source to a team):
   setup-forms list --team TEAM_ID
   setup-forms delete SETUP_FORM_ID
 
+Claimable sources:
+  claimable-sources create --database-url URL [--region REGION] [--claim-link URL]
+  claimable-sources list
+
 Options:
   --json   print the result as JSON (errors too, on stderr)
   --help   show this help
 
 Uses DATA_DIR or DATABASE_URL like npm start; works while the server runs.
-Links are on PUBLIC_URL, or http://localhost:PORT when it is unset.
+Setup links are on PUBLIC_URL, or http://localhost:PORT when it is unset.
+claimable-sources create seals the password with the server's secret (SLUICE_SECRET or
+DATA_DIR/secret) and prints the claim URL on PUBLIC_URL (else http://HOST:PORT).
 Exit codes: 0 done, 1 the operation failed, 2 bad usage or input.`
 
 type Values = Record<string, string | undefined>
@@ -141,6 +149,7 @@ const COMMANDS: Record<string, Command> = {
     run: setupForms.setupFormsDelete,
     text: setupFormText.deleted,
   },
+  ...claimableSourceCommands,
 }
 
 type Parsed =

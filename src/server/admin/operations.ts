@@ -72,11 +72,11 @@ export function parseAdminInput<K extends keyof typeof adminSchemas>(
   key: K,
   raw: unknown,
 ): Input<K> {
-  return parseWith(adminSchemas[key], raw) as Input<K>
+  return parseWith<unknown>(adminSchemas[key], raw) as Input<K>
 }
 
-/** Any admin schema's parse (setup-forms.ts has its own), failing as parseAdminInput says. */
-export function parseWith(schema: z.ZodType, raw: unknown): unknown {
+/** parseAdminInput for a schema of another admin module (claimable-sources.ts). */
+export function parseWith<T>(schema: z.ZodType<T, unknown>, raw: unknown): T {
   const parsed = schema.safeParse(raw)
   if (parsed.success) return parsed.data
   const issue = parsed.error.issues[0]

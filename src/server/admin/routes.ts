@@ -4,9 +4,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { Hono, type Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
-import { bodyTooLarge } from '../http/body-limit.ts'
 import { ownOrigin, type AppEnv } from '../http/context.ts'
+import { claimableSourceAdminRoutes } from './claimable-sources.ts'
 import { AdminError, admin, parseAdminInput } from './operations.ts'
+import { adminBody } from './request-body.ts'
 import {
   parseSetupFormInput,
   setupFormOperations as setupForms,
@@ -37,15 +38,6 @@ const requireAdminToken = createMiddleware<AppEnv>(async (c, next) => {
   await next()
 })
 
-async function body(c: Context): Promise<unknown> {
-  try {
-    return await c.req.json()
-  } catch (error) {
-    if (bodyTooLarge(error)) throw error
-    throw new AdminError('invalid', 'Request body must be JSON')
-  }
-}
-
 /** Where the links an answer holds point: our own origin, as the members' API says it. */
 const origin = (c: Context<AppEnv>) => ownOrigin(c.var.deps.env, c.req.url)
 
@@ -59,12 +51,12 @@ export const adminRoutes = new Hono<AppEnv>()
     throw error
   })
   .post('/teams', async (c) => {
-    const input = parseAdminInput('teamsCreate', await body(c))
+    const input = parseAdminInput('teamsCreate', await adminBody(c))
     return c.json(await admin.teamsCreate(c.var.deps.db, input), 201)
   })
   .get('/teams', async (c) => c.json(await admin.teamsList(c.var.deps.db)))
   .post('/teams/:teamId/users', async (c) => {
-    const raw = (await body(c)) as { user_id?: unknown } | null
+    const raw = (await adminBody(c)) as { user_id?: unknown } | null
     const input = parseAdminInput('membership', {
       team: c.req.param('teamId'),
       user: raw?.user_id,
@@ -80,7 +72,7 @@ export const adminRoutes = new Hono<AppEnv>()
     return c.json(await admin.teamsRemoveUser(c.var.deps.db, input))
   })
   .post('/users', async (c) => {
-    const raw = (await body(c)) as Record<string, unknown> | null
+    const raw = (await adminBody(c)) as Record<string, unknown> | null
     const input = parseAdminInput('usersCreate', {
       name: raw?.name,
       email: raw?.email,
@@ -89,7 +81,7 @@ export const adminRoutes = new Hono<AppEnv>()
     return c.json(await admin.usersCreate(c.var.deps.db, input), 201)
   })
   .patch('/users/:userId', async (c) => {
-    const raw = (await body(c)) as Record<string, unknown> | null
+    const raw = (await adminBody(c)) as Record<string, unknown> | null
     const input = parseAdminInput('usersUpdate', {
       id: c.req.param('userId'),
       name: raw?.name ?? undefined,
@@ -98,7 +90,7 @@ export const adminRoutes = new Hono<AppEnv>()
     return c.json(await admin.usersUpdate(c.var.deps.db, input))
   })
   .post('/teams/:teamId/setup-forms', async (c) => {
-    const raw = (await body(c)) as Record<string, unknown> | null
+    const raw = (await adminBody(c)) as Record<string, unknown> | null
     const input = parseSetupFormInput('setupFormsCreate', {
       team: c.req.param('teamId'),
       region: raw?.region ?? undefined,
@@ -125,6 +117,7 @@ export const adminRoutes = new Hono<AppEnv>()
       await setupForms.setupFormsDelete(c.var.deps.db, input, origin(c)),
     )
   })
+  .route('/claimable-sources', claimableSourceAdminRoutes)
   .get('/users', async (c) =>
     c.json(
       await admin.usersList(

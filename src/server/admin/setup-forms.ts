@@ -70,7 +70,7 @@ type Input<K extends keyof typeof setupFormSchemas> = z.infer<
 export const parseSetupFormInput = <K extends keyof typeof setupFormSchemas>(
   key: K,
   raw: unknown,
-): Input<K> => parseWith(setupFormSchemas[key], raw) as Input<K>
+): Input<K> => parseWith<unknown>(setupFormSchemas[key], raw) as Input<K>
 
 export type AdminSetupForm = SetupForm & { url: string }
 

@@ -1,7 +1,8 @@
 // /api/public/auth: OAuth sign-in (GitHub, Google), local sign-in, the current user, logout.
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
-import { localLoginSchema } from '../../shared/entities.ts'
+import { claimPagePath } from '../../shared/claimable-sources.ts'
+import { idSchema, localLoginSchema } from '../../shared/entities.ts'
 import { signInIdentity, type IdentityInput } from '../control/users.ts'
 import { clientIp } from '../http/client-ip.ts'
 import { ownOrigin, type AppEnv } from '../http/context.ts'
@@ -25,6 +26,29 @@ const LOCAL_SIGN_IN_PAGE = '/sign-in/local'
 const WELCOME_PAGE = '/welcome'
 
 const providerNames = new Set<string>(['github', 'google'])
+
+/**
+ * `?claim=<claimId>` on a sign-in link (the claim page's): a valid id comes back to that claim
+ * page after sign-in; anything else is dropped, so the parameter can never name a redirect.
+ */
+const claimOf = (c: Context<AppEnv>): string | null => {
+  const claim = idSchema.safeParse(c.req.query('claim'))
+  return claim.success ? claim.data : null
+}
+
+/**
+ * Where a signed-in user goes: the claim page they came from, or home. A new user first answers
+ * /welcome, which carries the claim on (`?claim=`) and goes there afterwards.
+ */
+function afterSignIn(created: boolean, claimPage: string | null): string {
+  if (!created) return claimPage ?? '/'
+  const claim = claimPage
+    ? new URL(claimPage, 'http://sluice').searchParams.get('uuid')
+    : null
+  return claim
+    ? `${WELCOME_PAGE}?claim=${encodeURIComponent(claim)}`
+    : WELCOME_PAGE
+}
 
 // The code goes on to the provider and the error into a redirect: bounded before either.
 const callbackParam = z
@@ -67,16 +91,25 @@ export const authRoutes = (localLogins: RateLimiter) =>
     .get('/:provider/login', async (c) => {
       const { env, db } = c.var.deps
       const { name, provider } = providerFor(c)
+      const claim = claimOf(c)
       if (!provider) {
         if (providerNames.has(name) && env.localLoginEnabled)
-          return c.redirect(LOCAL_SIGN_IN_PAGE)
+          return c.redirect(
+            claim
+              ? `${LOCAL_SIGN_IN_PAGE}?claim=${encodeURIComponent(claim)}`
+              : LOCAL_SIGN_IN_PAGE,
+          )
         return c.json(
           { message: `Sign-in with ${name} is not configured` },
           404,
         )
       }
       const pending = provider.begin()
-      const { state, binding } = await createOAuthState(db, name, pending)
+      // The claim rides in the state's row (never in the URL the provider sees).
+      const { state, binding } = await createOAuthState(db, name, {
+        ...pending,
+        returnTo: claim ? claimPagePath(claim) : null,
+      })
       setBindingCookie(c, name, binding)
       return c.redirect(provider.authorizationUrl(state, pending).toString())
     })
@@ -116,12 +149,11 @@ export const authRoutes = (localLogins: RateLimiter) =>
           ...identity,
         })
         // A new user is asked what they are building, once (docs/architecture.md).
-        if (user.created) return c.redirect(WELCOME_PAGE)
+        return c.redirect(afterSignIn(user.created, pending.returnTo ?? null))
       } catch (error) {
         log.warn(`sign-in with ${name} failed: ${(error as Error).message}`)
         return c.redirect('/?sign_in_error=provider_failed')
       }
-      return c.redirect('/')
     })
     .post('/local/login', async (c) => {
       if (!c.var.deps.env.localLoginEnabled)

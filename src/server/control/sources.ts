@@ -1,5 +1,6 @@
 // Sources in the control plane as the API and the runtime both need them. Every read for a
-// user goes through membership: someone else's source and a missing one look the same (null).
+// user goes through membership: someone else's source and a missing one look the same (null),
+// and a claimable source, in no team until claimed, is nobody's.
 import type { Source } from '../../shared/entities.ts'
 import type { SourceEventName } from '../../shared/sources.ts'
 import type { Db } from './database.ts'

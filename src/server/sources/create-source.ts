@@ -55,30 +55,42 @@ type Written =
   | 'team_full'
   | 'no_team'
 
-/** The team's side of a create: null when the new row may be written. */
-async function checkTeam(
+/** What a team's side of adding a source (a create or a claim) looks at. */
+export type TeamSlot = {
+  teamId: string
+  region: string
+  databaseKey: string
+  maxPerTeam: number
+}
+
+/**
+ * The team's side of adding a source: null when the new row may be written (or moved in), else
+ * the team's existing source for that database, or why not.
+ */
+export async function checkTeam(
   client: pg.PoolClient,
-  source: NewSource,
-): Promise<Exclude<Written, { inserted: string }> | null> {
-  // NO KEY UPDATE queues the creates of this team one after another, yet leaves alone the
-  // foreign-key checks of rows that merely reference the team (memberships, other writes).
+  slot: TeamSlot,
+): Promise<Existing | 'team_full' | 'no_team' | null> {
+  // NO KEY UPDATE queues the creates (and claims) of this team one after another, yet leaves
+  // alone the foreign-key checks of rows that merely reference the team (memberships, other
+  // writes).
   const team = await client.query(
     'select 1 from teams where id = $1 for no key update',
-    [source.teamId],
+    [slot.teamId],
   )
   if (team.rowCount === 0) return 'no_team'
   // Before the count: a database the team already has is answered even when the team is full.
   const { rows } = await client.query<Existing>(
     `select id, source_secret, state from sources
       where team_id = $1 and region = $2 and database_key = $3 and deleted_at is null`,
-    [source.teamId, source.region, source.address.databaseKey],
+    [slot.teamId, slot.region, slot.databaseKey],
   )
   if (rows[0]) return rows[0]
   const count = await client.query<{ n: number }>(
     'select count(*)::int as n from sources where team_id = $1 and deleted_at is null',
-    [source.teamId],
+    [slot.teamId],
   )
-  if ((count.rows[0]?.n ?? 0) >= source.maxPerTeam) return 'team_full'
+  if ((count.rows[0]?.n ?? 0) >= slot.maxPerTeam) return 'team_full'
   return null
 }
 
@@ -88,7 +100,15 @@ async function insertOrFind(
   source: NewSource,
 ): Promise<Written> {
   const { target, connectionUrl, databaseKey } = source.address
-  const inTeam = source.teamId === null ? null : await checkTeam(client, source)
+  const inTeam =
+    source.teamId === null
+      ? null
+      : await checkTeam(client, {
+          teamId: source.teamId,
+          region: source.region,
+          databaseKey,
+          maxPerTeam: source.maxPerTeam,
+        })
   if (inTeam) return inTeam
 
   // Generated here, not by Postgres: the id is the sealed password's associated data.

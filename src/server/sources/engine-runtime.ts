@@ -2,6 +2,7 @@
 // on start, every poll and every kick it attaches the sources it can claim, removes deleted
 // ones (slot and publication on the user's database, then the row), and lets go of rows that
 // vanished. Supervisor reports become source states and events through the pure lifecycle.
+// Each pass first marks expired unclaimed (claimable) sources deleted, so they go the same way.
 // It also holds the shape explorer's small pool per active source (explorer-pools.ts) and
 // closes it when the source stops being active or leaves this server, and keeps the rows of
 // the shapes each source's engine holds (live-shapes.ts).
@@ -23,6 +24,7 @@ import {
   type SourceContext,
   type SourceSnapshot,
 } from './lifecycle.ts'
+import { expireClaims } from '../control/claimable-sources.ts'
 import type { Db } from '../control/database.ts'
 import { openPassword } from '../crypto/source-passwords.ts'
 import type { Logger } from '../log.ts'
@@ -191,6 +193,8 @@ export class EngineSourceRuntime implements SourceRuntime {
   }
 
   private async reconcileOnce(): Promise<void> {
+    // Claimable sources nobody claimed in time are marked deleted, then removed below like any.
+    await expireClaims(this.options.db, this.instanceId)
     const rows = await listSources(this.options.db)
     const present = new Set(rows.map((row) => row.id))
     // Force-deleted: the record is gone; the user's database is not ours to touch any more.

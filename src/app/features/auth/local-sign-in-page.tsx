@@ -10,7 +10,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material'
-import { useNavigate } from '@tanstack/react-router'
+import { getRouteApi, useNavigate } from '@tanstack/react-router'
 import { useState, type FormEvent } from 'react'
 import { z } from 'zod'
 import { authUserSchema, localLoginSchema } from '../../../shared/entities.ts'
@@ -18,12 +18,15 @@ import { useDocumentTitle } from '../../components/document-title.ts'
 import { Logo } from '../../components/logo.tsx'
 import { api } from '../../lib/api.ts'
 
+const route = getRouteApi('/sign-in/local')
+
 const signedInSchema = authUserSchema.extend({
   first_sign_in: z.boolean().optional(),
 })
 
 export function LocalSignInPage() {
   const navigate = useNavigate()
+  const { claim } = route.useSearch()
   useDocumentTitle('Sign in')
   const [name, setName] = useState('')
   const [email, setEmail] = useState('')
@@ -44,8 +47,12 @@ export function LocalSignInPage() {
         method: 'POST',
         body: parsed.data,
       })
-      // A new user is asked what they are building, once (the OAuth callback does the same).
-      await navigate({ to: user.first_sign_in ? '/welcome' : '/' })
+      // A new user is asked what they are building, once, and a claim waits for that (the
+      // OAuth callback does the same).
+      if (user.first_sign_in)
+        await navigate({ to: '/welcome', search: { claim } })
+      else if (claim) await navigate({ to: '/claim', search: { uuid: claim } })
+      else await navigate({ to: '/' })
     } catch (e) {
       setError((e as Error).message)
     } finally {

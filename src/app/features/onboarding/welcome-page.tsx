@@ -1,6 +1,7 @@
 // /welcome: the onboarding intent form (spec §2, §5). New users land here once, after their
 // first sign-in (the sign-in page and the OAuth callback send them); /preferences links back.
-// Skip goes to / without sending anything; Next sends the answer, then goes to /.
+// Skip goes to / without sending anything; Next sends the answer, then goes to /. A user who
+// signed in from a claim page (`?claim=`) goes on to that claim instead of /.
 import {
   Alert,
   Button,
@@ -9,7 +10,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material'
-import { useNavigate, useRouter } from '@tanstack/react-router'
+import { getRouteApi, useNavigate, useRouter } from '@tanstack/react-router'
 import { useEffect, useState, type FormEvent } from 'react'
 import {
   fieldErrorsOf,
@@ -34,9 +35,16 @@ const FIELDS: { name: OnboardingField; label: string; multiline?: boolean }[] =
 
 type Errors = Partial<Record<OnboardingField, string>>
 
+const route = getRouteApi('/_dashboard/welcome')
+
 export function WelcomePage() {
   const navigate = useNavigate()
   const router = useRouter()
+  const { claim } = route.useSearch()
+  const next = () =>
+    claim
+      ? navigate({ to: '/claim', search: { uuid: claim } })
+      : navigate({ to: '/' })
   const [values, setValues] = useState<OnboardingIntent>({
     company: '',
     website: '',
@@ -79,7 +87,7 @@ export function WelcomePage() {
         website: parsed.data.website,
         building: parsed.data.description,
       })
-      await navigate({ to: '/' })
+      await next()
     } catch (error) {
       const fields =
         error instanceof ApiError && error.status === 400
@@ -128,7 +136,7 @@ export function WelcomePage() {
             spacing={1}
             sx={{ justifyContent: 'flex-end' }}
           >
-            <Button onClick={() => void navigate({ to: '/' })} disabled={busy}>
+            <Button onClick={() => void next()} disabled={busy}>
               Skip
             </Button>
             <Button type="submit" variant="contained" disabled={busy}>

@@ -1,0 +1,81 @@
+// Registering a claimable source: the URL guard and readiness check as for any source
+// (create-checks.ts), then a team-less source and its claim row in one transaction, within the
+// cap on sources waiting to be claimed. The public API and the admin tool both create here.
+import { randomUUID } from 'node:crypto'
+import type { Region } from '../../shared/sources.ts'
+import { insertClaim, UnclaimedCapError } from '../control/claimable-sources.ts'
+import type { Db } from '../control/database.ts'
+import {
+  checkSourceReady,
+  guardSourceUrl,
+  type CheckSettings,
+} from './create-checks.ts'
+import { createSource } from './create-source.ts'
+
+export type NewClaimable = {
+  databaseUrl: string
+  region: Region
+  claimLink: string | null
+}
+
+export type ClaimableSettings = {
+  checks: CheckSettings
+  instanceId: string
+  /** Sources that may wait to be claimed at once (env MAX_UNCLAIMED_SOURCES). */
+  maxUnclaimed: number
+}
+
+export type ClaimableOutcome =
+  | { kind: 'created'; claimId: string; sourceId: string }
+  /** The URL, its host or the database was refused; the message says why (no password). */
+  | { kind: 'refused'; message: string }
+  | { kind: 'full' }
+
+export const UNCLAIMED_FULL_MESSAGE =
+  'Too many sources are waiting to be claimed right now. Please try again later.'
+
+export async function createClaimableSource(
+  db: Db,
+  key: Buffer,
+  source: NewClaimable,
+  settings: ClaimableSettings,
+): Promise<ClaimableOutcome> {
+  let checked = await guardSourceUrl(source.databaseUrl, settings.checks)
+  if (checked.ok)
+    checked = await checkSourceReady(
+      checked.address,
+      source.databaseUrl,
+      settings.checks,
+    )
+  if (!checked.ok) return { kind: 'refused', message: checked.message }
+
+  const claimId = randomUUID()
+  try {
+    const outcome = await createSource(
+      db,
+      key,
+      {
+        teamId: null,
+        name: null,
+        region: source.region,
+        address: checked.address,
+        instanceId: settings.instanceId,
+        // Not read for a source with no team: a team's maximum applies when it is claimed.
+        maxPerTeam: 0,
+      },
+      (client, written) =>
+        insertClaim(
+          client,
+          { id: claimId, sourceId: written.id, claimLink: source.claimLink },
+          settings.maxUnclaimed,
+        ),
+    )
+    // A team-less create always writes a new row.
+    if (outcome.kind !== 'created')
+      throw new Error(`claimable create answered ${outcome.kind}`)
+    return { kind: 'created', claimId, sourceId: outcome.id }
+  } catch (error) {
+    if (error instanceof UnclaimedCapError) return { kind: 'full' }
+    throw error
+  }
+}
