@@ -30,6 +30,8 @@ export async function startTestEngine(
     id?: string
     logLimit?: LogLimit
     chunkBytes?: number
+    sseTimeoutMs?: number
+    keepAliveMs?: number
   } = {},
 ): Promise<TestEngine> {
   const dataDir =
@@ -44,6 +46,8 @@ export async function startTestEngine(
     database,
     allowShapeDeletion: true,
     chunkBytes: options.chunkBytes,
+    sseTimeoutMs: options.sseTimeoutMs,
+    keepAliveMs: options.keepAliveMs,
   })
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
