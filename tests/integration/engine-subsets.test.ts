@@ -140,7 +140,11 @@ describe('subset snapshots', () => {
   it('keeps the position of a client at offset=now: the answer names the shape’s last offset', async () => {
     const first = await fetch(url(`${SHAPE}&offset=-1`))
     const handle = first.headers.get('electric-handle') ?? ''
-    const now = await fetch(url(`${SHAPE}&offset=now`))
+    // A change in the log, so its last offset is past the snapshot's end.
+    await source.db.query(`update tasks set title = 'three!' where id = 3`)
+    let now = await fetch(url(`${SHAPE}&offset=now`))
+    while (now.headers.get('electric-offset') === '0_inf')
+      now = await fetch(url(`${SHAPE}&offset=now`))
     const answer = await fetch(
       url(
         `${SHAPE}&offset=now&handle=${handle}&subset__where=${enc('id = 2')}`,
