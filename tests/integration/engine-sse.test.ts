@@ -193,6 +193,39 @@ describe('SSE live mode', () => {
     expect(next.status).toBe(409)
   })
 
+  it('lets the client fall back to long-polling when streams keep ending early', async () => {
+    // Streams that end before the client's minimum (a second) look like a buffering proxy.
+    const short = await startTestEngine(source.url, { sseTimeoutMs: 100 })
+    try {
+      const urls: string[] = []
+      const stream = new ShapeStream<Row>({
+        url: short.shapeUrl,
+        params: { table: 'feed' },
+        liveSse: true,
+        signal: aborter().signal,
+        fetchClient: (input, init) => {
+          urls.push(String(input))
+          return fetch(input, init)
+        },
+      })
+      const shape = new Shape(stream)
+      await shape.rows
+      const longPolls = () =>
+        urls.filter((u) => u.includes('live=true') && !u.includes('live_sse'))
+      await expect
+        .poll(() => longPolls().length, { timeout: 15_000 })
+        .toBeGreaterThan(0)
+      await source.db.query(`insert into feed values (20, 'polled')`)
+      await expect
+        .poll(() => shape.currentRows.some((r) => r.id === 20), {
+          timeout: 15_000,
+        })
+        .toBe(true)
+    } finally {
+      await short.destroy()
+    }
+  }, 40_000)
+
   it('refuses live_sse without live', async () => {
     const bad = await fetch(
       `${engine.shapeUrl}?table=feed&offset=-1&live_sse=true`,
