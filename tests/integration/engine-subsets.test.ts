@@ -161,6 +161,20 @@ describe('subset snapshots', () => {
     expect(tail.headers.get('electric-offset')).toBe('0_inf')
   })
 
+  it('streams a subset larger than it reads ahead, every row once', async () => {
+    await source.db.query(`
+      create table wide (id int primary key, body text);
+      insert into wide select i, repeat(md5(i::text), 6) from generate_series(1, 30000) i`)
+    const answer = await fetch(
+      `${engine.shapeUrl}?table=wide&offset=-1&subset__where=${enc('id % 2 = 0')}`,
+    )
+    expect(answer.status).toBe(200)
+    const { data } = (await answer.json()) as { data: Message[] }
+    expect(data).toHaveLength(15000)
+    expect(new Set(data.map((m) => m.value?.id)).size).toBe(15000)
+    expect(data.every((m) => Number(m.value?.id) % 2 === 0)).toBe(true)
+  })
+
   it('takes the POST form: the shape in the query, the subset in a JSON body', async () => {
     const post = (body: unknown) =>
       fetch(url(`${SHAPE}&offset=-1`), {

@@ -18,8 +18,13 @@ import { EXPOSED_HEADERS, invalid, jsonResponse } from './responses.ts'
 
 /** Each statement of a subset query (the fetches included). */
 const STATEMENT_TIMEOUT_MS = 30_000
-/** The whole answer: a client that reads slower than this loses it, and the connection. */
-const ANSWER_TIMEOUT_MS = 120_000
+/** JSON read ahead of the client before the answer starts (readAhead). */
+const READ_AHEAD_BYTES = 4 * 1024 * 1024
+/**
+ * A subset larger than the read-ahead holds its connection while the client reads the rest:
+ * a client slower than this loses the answer, and the connection is freed.
+ */
+const ANSWER_TIMEOUT_MS = 60_000
 
 export type SubsetOptions = {
   database: ShapeDatabase
@@ -53,12 +58,34 @@ function failure(error: unknown): Response {
   throw error
 }
 
-function body(rows: SubsetRows, view: Shape['view'], first: Row[]) {
+/**
+ * The rows read ahead of the client, up to READ_AHEAD_BYTES of JSON: a subset that fits (most
+ * do) ends its transaction at once and frees the connection, however slowly the client reads.
+ * `exhausted` says the cursor is done (and closed).
+ */
+async function readAhead(rows: SubsetRows, encode: (batch: Row[]) => string) {
+  const parts: string[] = []
+  let bytes = 0
+  while (bytes < READ_AHEAD_BYTES) {
+    const batch = await rows.next()
+    if (batch.length === 0) {
+      await rows.close()
+      return { parts, exhausted: true }
+    }
+    const text = encode(batch)
+    parts.push(text)
+    bytes += text.length
+  }
+  return { parts, exhausted: false }
+}
+
+function body(
+  rows: SubsetRows,
+  encode: (batch: Row[]) => string,
+  ahead: { parts: string[]; exhausted: boolean },
+) {
   const encoder = new TextEncoder()
-  const mark = rows.metadata.snapshot_mark
-  const encode = (batch: Row[]) =>
-    batch.map((row) => subsetMessage(view, row, mark)).join(',')
-  let done = false
+  let done = ahead.exhausted
   let timer: NodeJS.Timeout | undefined
   const finish = async (failed: boolean) => {
     if (done) return
@@ -66,22 +93,26 @@ function body(rows: SubsetRows, view: Shape['view'], first: Row[]) {
     clearTimeout(timer)
     await rows.close(failed)
   }
+  const head = `{"metadata":${JSON.stringify(rows.metadata)},"data":[${ahead.parts.join(',')}`
+  let first = ahead.parts.length === 0
   return new ReadableStream<Uint8Array>({
     start(controller) {
+      controller.enqueue(encoder.encode(head))
+      if (done) {
+        controller.enqueue(encoder.encode(']}'))
+        controller.close()
+        return
+      }
+      // Past the read-ahead the connection is held while the client reads: for so long only.
       timer = setTimeout(() => {
         controller.error(new Error('the subset answer took too long'))
         void finish(true)
       }, ANSWER_TIMEOUT_MS)
-      controller.enqueue(
-        encoder.encode(
-          `{"metadata":${JSON.stringify(rows.metadata)},"data":[${encode(first)}`,
-        ),
-      )
     },
     async pull(controller) {
       if (done) return
       try {
-        const batch = first.length === 0 ? [] : await rows.next()
+        const batch = await rows.next()
         if (done) return
         if (batch.length === 0) {
           await finish(false)
@@ -89,7 +120,10 @@ function body(rows: SubsetRows, view: Shape['view'], first: Row[]) {
           controller.close()
           return
         }
-        controller.enqueue(encoder.encode(`,${encode(batch)}`))
+        controller.enqueue(
+          encoder.encode(`${first ? '' : ','}${encode(batch)}`),
+        )
+        first = false
       } catch (error) {
         await finish(true)
         controller.error(error)
@@ -107,7 +141,7 @@ export async function serveSubset(options: SubsetOptions): Promise<Response> {
   // and every one before it is already in the snapshot.
   const offset = options.offset === 'now' ? shape.lastOffset : options.offset
   let rows: SubsetRows
-  let first: Row[]
+  let ahead: Awaited<ReturnType<typeof readAhead>>
   try {
     rows = await openSubset(
       database.pool,
@@ -118,15 +152,18 @@ export async function serveSubset(options: SubsetOptions): Promise<Response> {
   } catch (error) {
     return failure(error)
   }
+  const mark = rows.metadata.snapshot_mark
+  const encode = (batch: Row[]) =>
+    batch.map((row) => subsetMessage(shape.view, row, mark)).join(',')
   try {
-    // The first batch before the headers: most mistakes Postgres finds are still a 400.
-    first = await rows.next()
+    // Before the headers: most mistakes Postgres finds are still a 400.
+    ahead = await readAhead(rows, encode)
   } catch (error) {
     await rows.close(true)
     return failure(error)
   }
   shape.markRead()
-  return new Response(body(rows, shape.view, first), {
+  return new Response(body(rows, encode, ahead), {
     status: 200,
     headers: {
       'content-type': 'application/json',

@@ -117,7 +117,10 @@ export async function openSubset(
 ): Promise<SubsetRows> {
   const client = await pool.connect()
   let open = false
+  let released = false
   const close = async (failed = false) => {
+    if (released) return
+    released = true
     if (open) await client.query(failed ? 'ROLLBACK' : 'COMMIT').catch(() => {})
     open = false
     // A connection that failed mid-transaction is not trusted again.
