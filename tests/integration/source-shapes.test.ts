@@ -272,6 +272,40 @@ describe('the apps’ shape endpoint', () => {
     )
     expect(again.headers.get('electric-handle')).not.toBe(handle)
   })
+
+  it('answers subset snapshots, by GET and by POST with a JSON body', async () => {
+    const get = await fetch(
+      shapeUrl({
+        table: 'items',
+        offset: '-1',
+        log: 'changes_only',
+        subset__where: 'id = $1',
+        subset__params: '{"1":"2"}',
+        ...credentials(),
+      }),
+    )
+    const post = await fetch(
+      shapeUrl({
+        table: 'items',
+        offset: '-1',
+        log: 'changes_only',
+        ...credentials(),
+      }),
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ where: 'id = $1', params: { '1': '2' } }),
+      },
+    )
+    for (const answer of [get, post]) {
+      expect(answer.status).toBe(200)
+      expect(answer.headers.get('electric-snapshot')).toBe('true')
+      const { data } = (await answer.json()) as {
+        data: Array<{ value: { title: string } }>
+      }
+      expect(data.map((m) => m.value.title)).toEqual(['two'])
+    }
+  })
 })
 
 const credentials = () => ({
