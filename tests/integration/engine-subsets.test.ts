@@ -277,6 +277,21 @@ describe('subset snapshots', () => {
     )
     expect(big.status).toBe(413)
     expect(await big.json()).toEqual({ error: 'Request body too large' })
+    // Without a content-length (a stream), the body is counted as it arrives.
+    const bytes = new TextEncoder().encode(' '.repeat(64 * 1024))
+    let sent = 0
+    const streamed = await fetch(url(`${SHAPE}&offset=-1`), {
+      method: 'POST',
+      body: new ReadableStream({
+        pull(controller) {
+          if (sent > MAX_BODY_BYTES) return controller.close()
+          sent += bytes.length
+          controller.enqueue(bytes)
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit)
+    expect(streamed.status).toBe(413)
     const list = await post('[1]')
     expect(list.status).toBe(400)
     expect(await list.json()).toEqual({
