@@ -306,6 +306,32 @@ describe('the apps’ shape endpoint', () => {
       expect(data.map((m) => m.value.title)).toEqual(['two'])
     }
   })
+
+  it('streams live changes as server-sent events to a client with liveSse', async () => {
+    const types: string[] = []
+    const aborter = new AbortController()
+    const shape = new Shape(
+      new ShapeStream({
+        url: `${server.origin}/v1/shape`,
+        params: { table: 'items', ...credentials() },
+        liveSse: true,
+        signal: aborter.signal,
+        fetchClient: async (input, init) => {
+          const response = await fetch(input, init)
+          if (String(input).includes('live_sse=true'))
+            types.push(response.headers.get('content-type') ?? '')
+          return response
+        },
+      }),
+    )
+    await shape.rows
+    await database.db.query(`insert into items values (50, 'streamed')`)
+    await expect
+      .poll(() => shape.currentRows.some((row) => row.title === 'streamed'))
+      .toBe(true)
+    aborter.abort()
+    expect(types[0]).toBe('text/event-stream')
+  })
 })
 
 const credentials = () => ({
