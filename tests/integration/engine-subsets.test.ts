@@ -292,6 +292,31 @@ describe('subset snapshots', () => {
       duplex: 'half',
     } as RequestInit)
     expect(streamed.status).toBe(413)
+    // Within the body's bound, the where compiler's own limits still hold.
+    const long = await post(
+      JSON.stringify({ where: 'id > 0 and '.repeat(7000) + 'true' }),
+    )
+    expect(long.status).toBe(400)
+    expect(await long.json()).toEqual({
+      message: 'Invalid request',
+      errors: {
+        subset: {
+          where: ['where clause is too long (more than 65536 characters)'],
+        },
+      },
+    })
+    const deep = await post(
+      JSON.stringify({ where: `${'not '.repeat(500)}true` }),
+    )
+    expect(deep.status).toBe(400)
+    expect(await deep.json()).toEqual({
+      message: 'Invalid request',
+      errors: {
+        subset: {
+          where: [expect.stringContaining('nested too deeply') as string],
+        },
+      },
+    })
     const list = await post('[1]')
     expect(list.status).toBe(400)
     expect(await list.json()).toEqual({
