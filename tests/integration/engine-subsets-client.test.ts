@@ -127,6 +127,30 @@ describe('changes_only with the official client', () => {
     ).toBeLessThanOrEqual(1)
   })
 
+  it('moves rows in and out of a where clause after their subset was loaded', async () => {
+    await source.db.query(`
+      create table moving (id int primary key, status text not null);
+      insert into moving values (1, 'open'), (2, 'open'), (3, 'closed')`)
+    const { stream, rows, ops } = follow('moving', {
+      params: { table: 'moving', where: 'status = $1', params: ['open'] },
+    })
+    await expect.poll(() => stream.isUpToDate).toBe(true)
+    await stream.requestSnapshot({ where: 'id <= $1', params: { '1': '2' } })
+    expect(rows().map((r) => r.id)).toEqual([1, 2])
+    await source.db.query(`update moving set status = 'closed' where id = 1`)
+    await source.db.query(`update moving set status = 'open' where id = 3`)
+    await expect
+      .poll(() => rows().map((r) => [r.id, r.status]))
+      .toEqual([
+        [2, 'open'],
+        [3, 'open'],
+      ])
+    expect(ops().slice(-2)).toEqual([
+      ['delete', 1],
+      ['insert', 3],
+    ])
+  })
+
   it('fetchSnapshot returns the rows and metadata without injecting them', async () => {
     await source.db.query(`
       create table peek (id int primary key, n int);
