@@ -259,7 +259,7 @@ describe('the dashboard shapes', () => {
 })
 
 describe("a live request's session", () => {
-  async function openLongPoll(browser: Browser) {
+  async function openLongPoll(browser: Browser, extra = '') {
     const path = '/v1/user/me'
     const first = await snapshot(browser, path)
     const tail = await browser.get(
@@ -267,7 +267,7 @@ describe("a live request's session", () => {
     )
     const offset = tail.headers.get('electric-offset') ?? ''
     const live = browser.get(
-      `${path}?offset=${offset}&handle=${first.handle}&live=true`,
+      `${path}?offset=${offset}&handle=${first.handle}&live=true${extra}`,
     )
     // Parked at the shape's tail, past every check made when it arrived.
     await vi.waitFor(() =>
@@ -289,6 +289,16 @@ describe("a live request's session", () => {
     const response = await live
     expect(response.status).toBe(401)
     expect(await response.text()).not.toContain('Written after logout')
+  })
+
+  it('answers an SSE request as a long-poll, which ends at logout too: a stream would outlive the session', async () => {
+    const { browser, user } = await signInLocally(app, 'Streaming', undefined)
+    const { live } = await openLongPoll(browser, '&live_sse=true')
+    expect((await browser.postJson('/api/public/auth/logout')).status).toBe(200)
+    await rename(user.id, 'Streamed after logout')
+    const response = await live
+    expect(response.status).toBe(401)
+    expect(await response.text()).not.toContain('Streamed after logout')
   })
 
   it('ends when the session expires during the long-poll', async () => {

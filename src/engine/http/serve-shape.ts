@@ -170,7 +170,10 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
       ? { tx: request.offset.tx, op: Infinity }
       : request.offset
   const chunkBytes = options.chunkBytes ?? CHUNK_BYTES
-  if (request.live && request.sse)
+  // A signed-in user's shape is answered as a long-poll even to an SSE client: its caller
+  // checks the session when the answer is ready, and a stream would outlive a logout. (The
+  // client falls back to long-polling after a few such answers.)
+  if (request.live && request.sse && !options.perUser)
     return serveSse({
       database,
       shape,
@@ -179,7 +182,6 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
       cursor: request.cursor,
       chunkBytes,
       longPollMs: options.longPollMs ?? LONG_POLL_MS,
-      perUser: options.perUser,
       signal,
       timeoutMs: options.sseTimeoutMs,
       keepAliveMs: options.keepAliveMs,

@@ -22,7 +22,6 @@ export type SseOptions = {
   cursor: string | null
   chunkBytes: number
   longPollMs: number
-  perUser?: boolean
   signal?: AbortSignal
   timeoutMs?: number
   keepAliveMs?: number
@@ -87,9 +86,7 @@ export function serveSse(options: SseOptions): Response {
       'content-type': 'text/event-stream',
       connection: 'keep-alive',
       'access-control-expose-headers': EXPOSED_HEADERS,
-      'cache-control': options.perUser
-        ? 'private, no-store'
-        : `public, max-age=${Math.max(1, Math.floor(timeoutMs / 1000) - 1)}`,
+      'cache-control': `public, max-age=${Math.max(1, Math.floor(timeoutMs / 1000) - 1)}`,
       'electric-handle': shape.handle,
       'electric-offset': formatOffset(options.requested),
       'electric-cursor': nextCursor(options.cursor, options.longPollMs),
