@@ -269,6 +269,21 @@ describe('subset snapshots', () => {
     expect(count).toBe('6')
   })
 
+  it('filters and orders by the shape’s own columns only', async () => {
+    const narrow = `${engine.shapeUrl}?table=tasks&columns=id,title&offset=-1`
+    const hidden = await fetch(`${narrow}&subset__where=${enc("team = 'a'")}`)
+    expect(hidden.status).toBe(400)
+    const ordered = await fetch(
+      `${narrow}&subset__where=${enc('id < 3')}&subset__order_by=rank&subset__limit=1`,
+    )
+    expect(ordered.status).toBe(400)
+    const shown = await fetch(
+      `${narrow}&subset__where=${enc("title = 'one'")}&subset__order_by=id&subset__limit=1`,
+    )
+    const { data } = (await shown.json()) as { data: Message[] }
+    expect(data.map((m) => m.value)).toEqual([{ id: '1', title: 'one' }])
+  })
+
   it('refuses a body that is too large (413) or not a JSON object (400)', async () => {
     const post = (body: string) =>
       fetch(url(`${SHAPE}&offset=-1`), { method: 'POST', body })

@@ -65,8 +65,13 @@ function clientError(error: unknown): SubsetError | null {
 /** Compiles the shape's where and the subset's into one query over the shape's columns. */
 async function buildQuery(client: pg.ClientBase, shape: Shape, subset: Subset) {
   const info = await loadTableInfo(client, shape.definition.table)
-  const columns = new Map(info.columns.map((c) => [c.name, c]))
   const base = await whereFor(shape.definition, info)
+  // The subset may filter and order by the shape's own columns only: a column the shape does
+  // not send (a server-fixed definition hiding a secret) must not be searchable through it.
+  const sent = new Set(shape.view.columns)
+  const columns = new Map(
+    info.columns.filter((c) => sent.has(c.name)).map((c) => [c.name, c]),
+  )
   const clauses = base ? [`(${base.sql})`] : []
   const params = base ? [...base.params] : []
   try {
