@@ -117,6 +117,37 @@ describe('subset snapshots', () => {
     })
   })
 
+  it('says in its metadata which transactions its rows hold, as the client dedupes by', async () => {
+    const xidOf = async (sql: string) => {
+      const client = await source.db.connect()
+      try {
+        await client.query('begin')
+        await client.query(sql)
+        const { rows } = await client.query<{ xid: string }>(
+          'select pg_current_xact_id()::text as xid',
+        )
+        await client.query('commit')
+        return BigInt(rows[0]?.xid ?? '0')
+      } finally {
+        client.release()
+      }
+    }
+    const before = await xidOf(`update tasks set title = 'one' where id = 1`)
+    const answer = await subset(`subset__where=${enc('id = 1')}`)
+    const { metadata } = (await answer.json()) as {
+      metadata: { xmin: string; xmax: string; xip_list: string[] }
+    }
+    const after = await xidOf(`update tasks set title = 'one' where id = 1`)
+    const xmin = BigInt(metadata.xmin)
+    const xmax = BigInt(metadata.xmax)
+    const inProgress = metadata.xip_list.map(BigInt)
+    // Committed before: visible in the snapshot. Begun after: at or past xmax.
+    expect(
+      before < xmin || (before < xmax && !inProgress.includes(before)),
+    ).toBe(true)
+    expect(after >= xmax).toBe(true)
+  })
+
   it('takes params as params[n] keys, offset pages, and NULLS FIRST', async () => {
     const page = await subset(
       `subset__where=${enc('team = $1')}&subset__params[1]=a` +
