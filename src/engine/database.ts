@@ -268,7 +268,12 @@ export class ShapeDatabase {
     try {
       const visibility = await takeSnapshot(
         client,
-        { table: shape.definition.table, columns: shape.view.columns, where },
+        {
+          table: shape.definition.table,
+          columns: shape.view.columns,
+          where,
+          changesOnly: shape.definition.log === 'changes_only',
+        },
         (rows) => shape.addSnapshotRows(rows),
       )
       await shape.completeSnapshot(visibility)

@@ -93,7 +93,7 @@ describe('the dashboard shapes', () => {
     expect(me.response.headers.get('cache-control')).toBe('private, no-store')
     // Never cached, so the snapshot says at once that it is all there is: the dashboard's
     // shapes wait on each other's rows, and each saves a round trip.
-    expect(me.controls).toEqual(['up-to-date'])
+    expect(me.controls).toEqual(['snapshot-end', 'up-to-date'])
     expect(me.response.headers.has('electric-up-to-date')).toBe(true)
 
     const teams = await snapshot(browser, '/v1/teams')
@@ -278,8 +278,9 @@ describe('the dashboard shapes', () => {
         target_electric_url: null,
       },
     ])
-    // A shared answer's first chunk is cached for long: it never claims a moment.
-    expect(status.controls).toEqual([])
+    // A shared answer's first chunk is cached for long: it never claims a moment (its
+    // snapshot-end says which transactions the snapshot holds, not how recent it is).
+    expect(status.controls).toEqual(['snapshot-end'])
     expect(status.response.headers.has('electric-up-to-date')).toBe(false)
     const missing = await new Browser(app).get(
       '/api/public/source-status/nope?offset=-1',
@@ -289,7 +290,7 @@ describe('the dashboard shapes', () => {
 })
 
 describe("a live request's session", () => {
-  async function openLongPoll(browser: Browser) {
+  async function openLongPoll(browser: Browser, extra = '') {
     const path = '/v1/user/me'
     const first = await snapshot(browser, path)
     const tail = await browser.get(
@@ -297,7 +298,7 @@ describe("a live request's session", () => {
     )
     const offset = tail.headers.get('electric-offset') ?? ''
     const live = browser.get(
-      `${path}?offset=${offset}&handle=${first.handle}&live=true`,
+      `${path}?offset=${offset}&handle=${first.handle}&live=true${extra}`,
     )
     // Parked at the shape's tail, past every check made when it arrived.
     await vi.waitFor(() =>
@@ -319,6 +320,16 @@ describe("a live request's session", () => {
     const response = await live
     expect(response.status).toBe(401)
     expect(await response.text()).not.toContain('Written after logout')
+  })
+
+  it('answers an SSE request as a long-poll, which ends at logout too: a stream would outlive the session', async () => {
+    const { browser, user } = await signInLocally(app, 'Streaming', undefined)
+    const { live } = await openLongPoll(browser, '&live_sse=true')
+    expect((await browser.postJson('/api/public/auth/logout')).status).toBe(200)
+    await rename(user.id, 'Streamed after logout')
+    const response = await live
+    expect(response.status).toBe(401)
+    expect(await response.text()).not.toContain('Streamed after logout')
   })
 
   it('ends when the session expires during the long-poll', async () => {

@@ -272,6 +272,66 @@ describe('the apps’ shape endpoint', () => {
     )
     expect(again.headers.get('electric-handle')).not.toBe(handle)
   })
+
+  it('answers subset snapshots, by GET and by POST with a JSON body', async () => {
+    const get = await fetch(
+      shapeUrl({
+        table: 'items',
+        offset: '-1',
+        log: 'changes_only',
+        subset__where: 'id = $1',
+        subset__params: '{"1":"2"}',
+        ...credentials(),
+      }),
+    )
+    const post = await fetch(
+      shapeUrl({
+        table: 'items',
+        offset: '-1',
+        log: 'changes_only',
+        ...credentials(),
+      }),
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ where: 'id = $1', params: { '1': '2' } }),
+      },
+    )
+    for (const answer of [get, post]) {
+      expect(answer.status).toBe(200)
+      expect(answer.headers.get('electric-snapshot')).toBe('true')
+      const { data } = (await answer.json()) as {
+        data: Array<{ value: { title: string } }>
+      }
+      expect(data.map((m) => m.value.title)).toEqual(['two'])
+    }
+  })
+
+  it('streams live changes as server-sent events to a client with liveSse', async () => {
+    const types: string[] = []
+    const aborter = new AbortController()
+    const shape = new Shape(
+      new ShapeStream({
+        url: `${server.origin}/v1/shape`,
+        params: { table: 'items', ...credentials() },
+        liveSse: true,
+        signal: aborter.signal,
+        fetchClient: async (input, init) => {
+          const response = await fetch(input, init)
+          if (String(input).includes('live_sse=true'))
+            types.push(response.headers.get('content-type') ?? '')
+          return response
+        },
+      }),
+    )
+    await shape.rows
+    await database.db.query(`insert into items values (50, 'streamed')`)
+    await expect
+      .poll(() => shape.currentRows.some((row) => row.title === 'streamed'))
+      .toBe(true)
+    aborter.abort()
+    expect(types[0]).toBe('text/event-stream')
+  })
 })
 
 const credentials = () => ({

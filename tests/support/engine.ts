@@ -34,6 +34,8 @@ export async function startTestEngine(
     silenceMs?: number
     /** Sees every request the engine's HTTP app answers (e.g. to count origin requests). */
     onRequest?: (request: Request) => void
+    sseTimeoutMs?: number
+    keepAliveMs?: number
   } = {},
 ): Promise<TestEngine> {
   const dataDir =
@@ -49,6 +51,8 @@ export async function startTestEngine(
     database,
     allowShapeDeletion: true,
     chunkBytes: options.chunkBytes,
+    sseTimeoutMs: options.sseTimeoutMs,
+    keepAliveMs: options.keepAliveMs,
   })
   const server: ServerType = await new Promise((resolve) => {
     const fetch = (request: Request) => {

@@ -1,6 +1,6 @@
 // The engine on its own: one database as an Electric-compatible HTTP service.
 import { timingSafeEqual } from 'node:crypto'
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import type { ShapeDatabase } from '../database.ts'
 import { deleteShape } from './delete-shape.ts'
 import {
@@ -16,6 +16,9 @@ export type EngineAppOptions = {
   allowShapeDeletion?: boolean
   /** The log chunk size of answers (serve-shape.ts, CHUNK_BYTES by default). */
   chunkBytes?: number
+  /** SSE streams' length and keep-alive interval (serve-sse.ts, Electric's by default). */
+  sseTimeoutMs?: number
+  keepAliveMs?: number
 }
 
 function sameSecret(given: string | undefined, expected: string): boolean {
@@ -34,7 +37,7 @@ export function createEngineApp(options: EngineAppOptions): Hono {
   })
   app.options('*', (c) =>
     c.body(null, 204, {
-      'access-control-allow-methods': 'GET, DELETE, OPTIONS',
+      'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
       'access-control-allow-headers': '*',
       'access-control-max-age': '86400',
     }),
@@ -48,14 +51,15 @@ export function createEngineApp(options: EngineAppOptions): Hono {
       return jsonResponse(401, { message: 'Unauthorized' })
     return next()
   })
-  app.get('/v1/shape', (c) =>
-    serveShapeQuery(
-      database,
-      new URL(c.req.url).searchParams,
-      c.req.raw,
-      options.chunkBytes,
-    ),
-  )
+  const serve = (c: Context) =>
+    serveShapeQuery(database, new URL(c.req.url).searchParams, c.req.raw, {
+      chunkBytes: options.chunkBytes,
+      sseTimeoutMs: options.sseTimeoutMs,
+      keepAliveMs: options.keepAliveMs,
+    })
+  app.get('/v1/shape', serve)
+  // Subsets too long for a URL: the shape in the query, the subset in a JSON body.
+  app.post('/v1/shape', serve)
   app.delete('/v1/shape', (c) =>
     deleteShape(
       database,

@@ -7,19 +7,35 @@ import {
   type ShapeDefinition,
 } from '../shapes/definition.ts'
 import { parseOffset, type Offset } from '../shapes/offset.ts'
+import {
+  paramList,
+  paramsFromJson,
+  readSubset,
+  type SubsetErrors,
+  type SubsetRequest,
+} from './subset-request.ts'
 
 export type ShapeRequest = {
   offset: Offset | 'now'
   handle: string | null
   live: boolean
+  /** Live as a server-sent event stream (`live_sse`, or the older `experimental_live_sse`). */
+  sse: boolean
   cursor: string | null
+  /** A subset snapshot is asked for, rather than the log. */
+  subset: SubsetRequest | null
 }
 
+/** Per parameter, as Electric reports them. */
 export type Errors = Record<string, string[]>
+/** The same, where `subset` holds its fields' errors. */
+export type ProtocolErrors = Record<string, string[] | SubsetErrors>
 
+/** `body`: a POST's JSON object, whose subset keys join (and override) the query's. */
 export function parseProtocol(
   query: URLSearchParams,
-  errors: Errors,
+  errors: ProtocolErrors,
+  body: Record<string, unknown> | null = null,
 ): ShapeRequest {
   const offsetText = query.get('offset')
   let offset: Offset | 'now' = { tx: -1n, op: 0 }
@@ -40,47 +56,60 @@ export function parseProtocol(
     errors.live = [
       `can't be true when offset == ${offset === 'now' ? 'now' : '-1'}`,
     ]
+  const sseText =
+    query.get('live_sse') ?? query.get('experimental_live_sse') ?? 'false'
+  const sse = sseText !== 'false'
+  if (sse && !live && !errors.live)
+    errors.live_sse = ["can't be true unless live is also true"]
+  const subsetErrors: SubsetErrors = {}
+  const subset = readSubset(query, body, subsetErrors)
+  if (Object.keys(subsetErrors).length > 0) errors.subset = subsetErrors
   return {
     offset,
     // Electric drops a handle sent with offset=now: the answer names the live shape anyway.
     handle: before || offset === 'now' ? null : handle,
     live,
+    sse,
     cursor: query.get('cursor'),
+    subset,
   }
 }
 
-/** `params[1]=..&params[2]=..` (or `params=` as a JSON array): keys must be exactly 1..n. */
-export function parseParams(query: URLSearchParams, errors: Errors): string[] {
-  const found = new Map<number, string>()
+/** `params[1]=..&params[2]=..` (or `params=` as a JSON array or object): keys must be 1..n. */
+export function parseParams(
+  query: URLSearchParams,
+  errors: ProtocolErrors,
+): string[] {
+  const found = new Map<number, unknown>()
   for (const [key, value] of query) {
-    const m = /^params\[(\d+)\]$/.exec(key)
+    const m = /^params\[(\d{1,6})\]$/.exec(key)
     if (m) found.set(Number(m[1]), value)
   }
   const json = query.get('params')
   if (json) {
+    let fromJson: Map<number, unknown> | null
     try {
-      const list: unknown = JSON.parse(json)
-      if (!Array.isArray(list)) throw new Error()
-      list.forEach((v, i) => found.set(i + 1, String(v)))
+      fromJson = paramsFromJson(JSON.parse(json))
     } catch {
-      errors.params = ['must be an array of values or params[n] keys']
+      fromJson = null
     }
-  }
-  const params: string[] = []
-  for (let i = 1; i <= found.size; i++) {
-    const value = found.get(i)
-    if (value === undefined) {
-      errors.params = ['keys must be consecutive integers starting at 1']
+    if (!fromJson) {
+      errors.params = ['must be an array of values or params[n] keys']
       return []
     }
-    params.push(value)
+    for (const [n, value] of fromJson) found.set(n, value)
   }
-  return params
+  const list = paramList(found)
+  if ('error' in list) {
+    errors.params = [list.error]
+    return []
+  }
+  return list.values
 }
 
 export function parseDefinition(
   query: URLSearchParams,
-  errors: Errors,
+  errors: ProtocolErrors,
 ): ShapeDefinition | null {
   const guard = <T>(param: string, fn: () => T): T | null => {
     try {
@@ -105,6 +134,8 @@ export function parseDefinition(
   if (replica !== 'default' && replica !== 'full')
     errors.replica = ['is invalid']
   const params = parseParams(query, errors)
+  const log = query.get('log') ?? 'full'
+  if (log !== 'full' && log !== 'changes_only') errors.log = ['is invalid']
   if (!table) return null
   return {
     table,
@@ -112,5 +143,7 @@ export function parseDefinition(
     params,
     columns,
     replica: replica === 'full' ? 'full' : 'default',
+    // Only a changes-only shape says so: a full one is the definition it always was.
+    ...(log === 'changes_only' ? { log } : {}),
   }
 }

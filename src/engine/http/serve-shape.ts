@@ -7,20 +7,34 @@ import { BEFORE_ALL, formatOffset, type Offset } from '../shapes/offset.ts'
 import type { Shape } from '../shapes/shape.ts'
 import { TableNotFoundError } from '../shapes/table-info.ts'
 import { WhereError } from '../shapes/where/index.ts'
+import { readJsonBody } from './read-body.ts'
+import { serveSse } from './serve-sse.ts'
+import { serveSubset } from './serve-subset.ts'
 import {
   parseDefinition,
   parseProtocol,
-  type Errors,
+  type ProtocolErrors,
   type ShapeRequest,
 } from './request.ts'
+import {
+  EXPOSED_HEADERS,
+  invalid,
+  jsonResponse,
+  mustRefetch,
+  nextCursor,
+  upToDate,
+} from './responses.ts'
+
+export {
+  EXPOSED_HEADERS,
+  invalid,
+  invalidBody,
+  jsonResponse,
+} from './responses.ts'
 
 const LONG_POLL_MS = 20_000
 /** Electric's default log chunk: an answer ends at a chunk's end (log-store.ts, chunkEnd). */
 const CHUNK_BYTES = 10 * 1024 * 1024
-const CURSOR_EPOCH_MS = Date.UTC(2024, 9, 9)
-
-export const EXPOSED_HEADERS =
-  'electric-cursor,electric-handle,electric-has-data,electric-offset,electric-schema,electric-up-to-date,retry-after'
 
 export type ServeOptions = {
   database: ShapeDatabase
@@ -37,88 +51,9 @@ export type ServeOptions = {
   ifNoneMatch?: string | null
   /** The log chunk size: answers end at chunk ends, so caches share them. */
   chunkBytes?: number
-}
-
-/** An error (or a 409, whose caller sets its own cache headers): never kept by any cache. */
-export function jsonResponse(
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-) {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: {
-      'content-type': 'application/json',
-      'cache-control': 'no-store',
-      // CDNs that honour surrogate-control over cache-control must not keep errors either.
-      'surrogate-control': 'no-store',
-      'access-control-expose-headers': EXPOSED_HEADERS,
-      ...headers,
-    },
-  })
-}
-
-/** Electric's 400 body: the errors of each parameter, by name. */
-export const invalidBody = (errors: Record<string, string[]>) => ({
-  message: 'Invalid request',
-  errors,
-})
-
-export const invalid = (errors: Record<string, string[]>) =>
-  jsonResponse(400, invalidBody(errors))
-
-/**
- * A 409 redirects every client of a rotated shape to its successor: a cache may keep it a
- * minute so a rotation does not send them all to the origin at once. A signed-in user's shape
- * is never cached (the same URL names another user's shape for another session).
- */
-function mustRefetch(handle: string, perUser: boolean | undefined) {
-  const response = jsonResponse(
-    409,
-    [{ headers: { control: 'must-refetch' } }],
-    {
-      'electric-handle': handle,
-    },
-  )
-  if (!perUser) {
-    response.headers.set('cache-control', 'public, max-age=60, must-revalidate')
-    response.headers.delete('surrogate-control')
-  }
-  return response
-}
-
-/**
- * The live cache-buster: the next boundary of the long-poll interval, in seconds since
- * 2024-10-09, so the live requests of one interval share a URL and a cache collapses them. A
- * client already at (or past) that boundary gets 1..3600 s beyond its own cursor, so its next
- * URL is one no cache has answered yet. Electric draws that at random; here it follows from the
- * answer (`seed`: the shape and the offset answered), so two answers to one request name the
- * same next URL: when a cache lets a request through to the origin twice, its clients still
- * meet again on one URL instead of splitting into as many as there were answers (10,000
- * clients through nginx went from about one origin request per change to a hundred).
- */
-function nextCursor(
-  previous: string | null,
-  longPollMs: number,
-  seed: string,
-): string {
-  const interval = Math.max(1, Math.floor(longPollMs / 1000))
-  const next =
-    Math.ceil((Date.now() - CURSOR_EPOCH_MS) / 1000 / interval) * interval
-  const before =
-    previous !== null && /^\d{1,15}$/.test(previous) ? Number(previous) : 0
-  if (next > before) return String(next)
-  return String(before + 1 + (fnv1a(`${seed}:${before}`) % 3600))
-}
-
-/** FNV-1a, 32 bits: a cheap, stable spread of a string (no secrecy needed). */
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i)
-    hash = Math.imul(hash, 0x01000193)
-  }
-  return hash >>> 0
+  /** SSE streams: how long one lasts, and the quiet time before a keep-alive comment. */
+  sseTimeoutMs?: number
+  keepAliveMs?: number
 }
 
 // Waits until the shape's snapshot is readable; false if the shape failed or was rotated.
@@ -187,19 +122,11 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
   const build = (
     messages: string[],
     offset: Offset,
-    upToDate: boolean,
+    isUpToDate: boolean,
     live: boolean,
   ) => {
     shape.markRead()
-    if (upToDate)
-      messages.push(
-        JSON.stringify({
-          headers: {
-            control: 'up-to-date',
-            global_last_seen_lsn: database.globalLsn.toString(),
-          },
-        }),
-      )
+    if (isUpToDate) messages.push(upToDate(database.globalLsn))
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       'access-control-expose-headers': EXPOSED_HEADERS,
@@ -207,7 +134,7 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
       'electric-offset': formatOffset(offset),
       'cache-control': options.perUser
         ? 'private, no-store'
-        : cacheControl({ live, before, upToDate }),
+        : cacheControl({ live, before, upToDate: isUpToDate }),
     }
     if (!live) headers['electric-schema'] = shape.schema
     else
@@ -216,10 +143,10 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
         options.longPollMs ?? LONG_POLL_MS,
         `${shape.handle}:${formatOffset(offset)}`,
       )
-    if (upToDate) headers['electric-up-to-date'] = ''
+    if (isUpToDate) headers['electric-up-to-date'] = ''
     // Electric's "no changes" answers (offset=now, a long-poll that timed out) say so, and
     // the client can skip work for them.
-    const hasData = messages.length > (upToDate ? 1 : 0)
+    const hasData = messages.length > (isUpToDate ? 1 : 0)
     headers['electric-has-data'] = String(hasData)
     headers.etag = etag(shape.handle, request.offset, offset, hasData)
     if (matches(options.ifNoneMatch, headers.etag))
@@ -227,9 +154,39 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
     return new Response(`[${messages.join(',')}]`, { status: 200, headers })
   }
 
+  if (request.subset)
+    return serveSubset({
+      database,
+      shape,
+      subset: request.subset,
+      offset: request.offset,
+      perUser: options.perUser,
+    })
   if (request.offset === 'now') return build([], shape.lastOffset, true, false)
-  const after = before ? BEFORE_ALL : request.offset
+  // Answers end at transaction ends, so a client past any part of a transaction has all of it:
+  // read from its end. (An SSE client resumes from `<lsn>_0`, the first of its last one.)
+  const after = before
+    ? BEFORE_ALL
+    : request.offset.tx > 0n
+      ? { tx: request.offset.tx, op: Infinity }
+      : request.offset
   const chunkBytes = options.chunkBytes ?? CHUNK_BYTES
+  // A signed-in user's shape is answered as a long-poll even to an SSE client: its caller
+  // checks the session when the answer is ready, and a stream would outlive a logout. (The
+  // client falls back to long-polling after a few such answers.)
+  if (request.live && request.sse && !options.perUser)
+    return serveSse({
+      database,
+      shape,
+      requested: request.offset,
+      after,
+      cursor: request.cursor,
+      chunkBytes,
+      longPollMs: options.longPollMs ?? LONG_POLL_MS,
+      signal,
+      timeoutMs: options.sseTimeoutMs,
+      keepAliveMs: options.keepAliveMs,
+    })
   let page = shape.log.read(after, chunkBytes)
   // A shared shape's first chunk never says up-to-date: caches keep it for a week, so it must
   // not claim a moment; the client asks again and learns it then. A signed-in user's shape is
@@ -298,15 +255,29 @@ function cacheControl(response: {
   return 'public, max-age=60, stale-while-revalidate=300'
 }
 
-/** A whole request whose query names the shape itself (table, where...): parsed, then served. */
+export type QueryTuning = Pick<
+  ServeOptions,
+  'chunkBytes' | 'sseTimeoutMs' | 'keepAliveMs'
+>
+
+/**
+ * A whole request whose query names the shape itself (table, where...): parsed, then served.
+ * A POST may carry a subset in its JSON body (Electric's form for subsets too long for a URL).
+ */
 export async function serveShapeQuery(
   database: ShapeDatabase,
   query: URLSearchParams,
   raw: Request,
-  chunkBytes?: number,
+  tuning: QueryTuning = {},
 ): Promise<Response> {
-  const errors: Errors = {}
-  const request = parseProtocol(query, errors)
+  let body: Record<string, unknown> | null = null
+  if (raw.method === 'POST') {
+    const read = await readJsonBody(raw)
+    if (read instanceof Response) return read
+    body = read
+  }
+  const errors: ProtocolErrors = {}
+  const request = parseProtocol(query, errors, body)
   const definition = parseDefinition(query, errors)
   if (Object.keys(errors).length > 0 || !definition) return invalid(errors)
   return serveShape({
@@ -315,6 +286,6 @@ export async function serveShapeQuery(
     request,
     signal: raw.signal,
     ifNoneMatch: raw.headers.get('if-none-match'),
-    chunkBytes,
+    ...tuning,
   })
 }

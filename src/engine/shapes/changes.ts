@@ -3,6 +3,7 @@
 // delete of the old key and an insert of the new.
 import type { Change, Row, Transaction } from '../replication/types.ts'
 import type { LogRecord } from './log-store.ts'
+import type { Visibility } from './visibility.ts'
 
 export type ShapeView = {
   relation: [string, string]
@@ -166,4 +167,35 @@ export function snapshotRecord(
     headers: { operation: 'insert', relation: view.relation },
   })
   return { offset: { tx: 0n, op: index }, json, last: true }
+}
+
+/**
+ * A row of a subset snapshot: an insert as in the initial snapshot, tagged with the snapshot's
+ * mark so the client can tell which request brought it.
+ */
+export function subsetMessage(view: ShapeView, row: Row, mark: number): string {
+  return JSON.stringify({
+    key: rowKey(view, row),
+    value: pick(row, view.columns),
+    headers: {
+      operation: 'insert',
+      relation: view.relation,
+      snapshot_mark: mark,
+    },
+  })
+}
+
+/**
+ * Ends a snapshot in the log, as Electric does: which transactions it holds. The xids are
+ * strings, 64-bit values JavaScript numbers cannot carry.
+ */
+export function snapshotEndMessage(v: Visibility): string {
+  return JSON.stringify({
+    headers: {
+      control: 'snapshot-end',
+      xmin: v.xmin.toString(),
+      xmax: v.xmax.toString(),
+      xip_list: v.xip.map(String),
+    },
+  })
 }

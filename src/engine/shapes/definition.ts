@@ -11,7 +11,14 @@ export type ShapeDefinition = {
   /** Columns to send; null means every column. Always includes the primary key. */
   columns: string[] | null
   replica: 'default' | 'full'
+  /**
+   * `changes_only`: no initial rows; the log starts where the shape was created and clients
+   * load the rows they want as subset snapshots. Absent means `full`.
+   */
+  log?: LogMode
 }
+
+type LogMode = 'full' | 'changes_only'
 
 export class DefinitionError extends Error {
   constructor(
@@ -101,12 +108,16 @@ export const qualifiedName = (t: TableName) =>
 
 /** A stable identity for a definition: same shape, same key. */
 export function definitionKey(def: ShapeDefinition): string {
-  return JSON.stringify([
+  const key: unknown[] = [
     def.table.schema,
     def.table.name,
     def.where,
     def.params,
     def.columns ? [...def.columns].sort() : null,
     def.replica,
-  ])
+  ]
+  // A changes-only shape is another shape (another handle) than the full one; full shapes keep
+  // the key they always had.
+  if (def.log === 'changes_only') key.push('changes_only')
+  return JSON.stringify(key)
 }

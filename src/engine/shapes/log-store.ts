@@ -152,9 +152,12 @@ export class ShapeLog {
     }
   }
 
-  /** The snapshot is complete: its end (`0_inf`) is a record too, so recovery sees it. */
-  appendSnapshotEnd(): void {
-    this.append([{ offset: SNAPSHOT_END, json: '', last: true }])
+  /**
+   * The snapshot is complete: its end (`0_inf`) is a record too, so recovery sees it. `json` is
+   * the snapshot-end control message clients read there (logs written before it had none).
+   */
+  appendSnapshotEnd(json: string): void {
+    this.append([{ offset: SNAPSHOT_END, json, last: true }])
   }
 
   publish(): void {

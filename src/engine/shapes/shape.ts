@@ -12,6 +12,7 @@ import {
 import { join } from 'node:path'
 import type { Change, Row, Transaction } from '../replication/types.ts'
 import {
+  snapshotEndMessage,
   snapshotRecord,
   TransactionRecords,
   type ShapeView,
@@ -204,7 +205,7 @@ export class Shape {
   /** The snapshot is in the log: apply what arrived meanwhile, persist, open for reads. */
   async completeSnapshot(visibility: Visibility): Promise<void> {
     this.visibility = visibility
-    this.log.appendSnapshotEnd()
+    this.log.appendSnapshotEnd(snapshotEndMessage(visibility))
     this.snapshotBytes = this.log.bytes
     // The metadata says "this snapshot is complete": it must never exist before the rows do.
     await this.log.sync()

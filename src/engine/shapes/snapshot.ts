@@ -1,5 +1,6 @@
 // The initial snapshot of a shape: one REPEATABLE READ transaction whose first statement fixes
-// the snapshot (pg_current_snapshot), then the rows through a cursor, in batches.
+// the snapshot (pg_current_snapshot), then the rows through a cursor, in batches. A
+// changes-only shape takes the snapshot point alone: its log starts there, with no rows.
 import type pg from 'pg'
 import type { Row } from '../replication/types.ts'
 import { qualifiedName, quoteIdent, type TableName } from './definition.ts'
@@ -10,7 +11,12 @@ const BATCH = 5000
 
 export async function takeSnapshot(
   client: pg.ClientBase,
-  query: { table: TableName; columns: string[]; where: CompiledWhere | null },
+  query: {
+    table: TableName
+    columns: string[]
+    where: CompiledWhere | null
+    changesOnly?: boolean
+  },
   onBatch: (rows: Row[]) => void,
 ): Promise<Visibility> {
   const columns = query.columns.map(quoteIdent).join(', ')
@@ -21,6 +27,10 @@ export async function takeSnapshot(
       'SELECT pg_current_snapshot()::text AS snapshot',
     )
     const visibility = parseSnapshot(rows[0]?.snapshot ?? '0:0:')
+    if (query.changesOnly) {
+      await client.query('COMMIT')
+      return visibility
+    }
     await client.query(
       `DECLARE shape_snapshot NO SCROLL CURSOR FOR SELECT ${columns} FROM ${qualifiedName(query.table)}${where}`,
       query.where?.params ?? [],

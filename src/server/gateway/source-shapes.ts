@@ -1,7 +1,8 @@
 // The apps' shape endpoint: GET /v1/shape?source_id=..&source_secret=..&table=.. plus the
 // Electric protocol parameters, served by the engine running that source. Apps call it from
 // their own origins, so it answers CORS; the secret, not a session, is the credential. DELETE
-// (when ALLOW_SHAPE_DELETION is on) takes the same credentials as a read.
+// (when ALLOW_SHAPE_DELETION is on) and POST (a subset snapshot in a JSON body) take the same
+// credentials as a read.
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { Hono, type Context } from 'hono'
 import { deleteShape } from '../../engine/http/delete-shape.ts'
@@ -42,22 +43,26 @@ export const sourceShapeRoutes = new Hono<AppEnv>()
   })
   .options('/', (c) =>
     c.body(null, 204, {
-      'access-control-allow-methods': 'GET, DELETE, OPTIONS',
+      'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
       'access-control-allow-headers': '*',
       'access-control-max-age': '86400',
     }),
   )
-  .get('/', async (c) => {
-    const opened = await openSource(c)
-    if (opened instanceof Response) return opened
-    return serveShapeQuery(opened.database, opened.query, c.req.raw)
-  })
+  .get('/', (c) => serveSourceShape(c))
+  // Subset snapshots too long for a URL: the subset in a JSON body (the engine reads it).
+  .post('/', (c) => serveSourceShape(c))
   .delete('/', async (c) => {
     const opened = await openSource(c)
     if (opened instanceof Response) return opened
     const allowed = c.var.deps.env.ALLOW_SHAPE_DELETION === true
     return deleteShape(opened.database, opened.query, allowed)
   })
+
+async function serveSourceShape(c: Context<AppEnv>) {
+  const opened = await openSource(c)
+  if (opened instanceof Response) return opened
+  return serveShapeQuery(opened.database, opened.query, c.req.raw)
+}
 
 /** The source's engine and the query without its credentials, or the answer that refuses. */
 async function openSource(c: Context<AppEnv>) {

@@ -33,20 +33,22 @@ function constant(e: Extract<Expr, { kind: 'const' }>): string {
   return `${quoteLiteral(e.literal)}::${typeName(e.type)}`
 }
 
-export function toSql(e: Expr): string {
-  const list = (args: Expr[]) => args.map(toSql).join(', ')
+/** `paramBase`: added to every `$n`, for a clause whose params follow another's. */
+export function toSql(e: Expr, paramBase = 0): string {
+  const toSqlAt = (x: Expr) => toSql(x, paramBase)
+  const list = (args: Expr[]) => args.map(toSqlAt).join(', ')
   switch (e.kind) {
     case 'const':
       return constant(e)
     case 'param':
-      return `$${e.index}::${typeName(e.type)}`
+      return `$${e.index + paramBase}::${typeName(e.type)}`
     case 'column':
       return quoteIdentifier(e.name)
     case 'cast':
-      return `(${toSql(e.arg)})::${typeName(e.type)}`
+      return `(${toSqlAt(e.arg)})::${typeName(e.type)}`
     case 'call': {
       const [first, ...rest] = e.args.map((a, i) =>
-        i === 0 ? collate(toSql(a), a.type, e.sig.sql) : toSql(a),
+        i === 0 ? collate(toSqlAt(a), a.type, e.sig.sql) : toSqlAt(a),
       )
       if (e.sig.sql.kind === 'fn')
         return `${e.sig.sql.text}(${[first, ...rest].join(', ')})`
@@ -56,26 +58,28 @@ export function toSql(e: Expr): string {
     }
     case 'and':
     case 'or':
-      return `(${e.args.map(toSql).join(e.kind === 'and' ? ' AND ' : ' OR ')})`
+      return `(${e.args.map(toSqlAt).join(e.kind === 'and' ? ' AND ' : ' OR ')})`
     case 'not':
-      return `(NOT ${toSql(e.arg)})`
+      return `(NOT ${toSqlAt(e.arg)})`
     case 'null-test':
-      return `(${toSql(e.arg)} IS ${e.negated ? 'NOT ' : ''}NULL)`
+      return `(${toSqlAt(e.arg)} IS ${e.negated ? 'NOT ' : ''}NULL)`
     case 'bool-test':
-      return `(${toSql(e.arg)} ${e.test.replace(/_/g, ' ')})`
+      return `(${toSqlAt(e.arg)} ${e.test.replace(/_/g, ' ')})`
     case 'distinct':
-      return `(${toSql(e.args[0])} IS ${e.negated ? 'NOT ' : ''}DISTINCT FROM ${toSql(e.args[1])})`
+      return `(${toSqlAt(e.args[0])} IS ${e.negated ? 'NOT ' : ''}DISTINCT FROM ${toSqlAt(e.args[1])})`
     case 'quantified': {
-      const left = collate(toSql(e.args[0]), e.args[0].type, e.sig.sql)
-      return `(${left} ${e.sig.sql.text} ${e.all ? 'ALL' : 'ANY'} (${toSql(e.args[1])}))`
+      const left = collate(toSqlAt(e.args[0]), e.args[0].type, e.sig.sql)
+      return `(${left} ${e.sig.sql.text} ${e.all ? 'ALL' : 'ANY'} (${toSqlAt(e.args[1])}))`
     }
     case 'in':
-      return `(${toSql(e.left)} ${e.negated ? 'NOT ' : ''}IN (${list(e.items)}))`
+      return `(${toSqlAt(e.left)} ${e.negated ? 'NOT ' : ''}IN (${list(e.items)}))`
     case 'coalesce':
       return `COALESCE(${list(e.args)})`
     case 'min-max': {
       const args = e.args.map((a, i) =>
-        i === 0 && isStringType(e.type) ? `${toSql(a)} COLLATE "C"` : toSql(a),
+        i === 0 && isStringType(e.type)
+          ? `${toSqlAt(a)} COLLATE "C"`
+          : toSqlAt(a),
       )
       return `${e.greatest ? 'GREATEST' : 'LEAST'}(${args.join(', ')})`
     }

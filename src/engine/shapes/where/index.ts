@@ -12,6 +12,7 @@ import { parseWhere } from './parse.ts'
 import type { ColumnInfo, CompiledWhere } from './types.ts'
 
 export { WhereError } from './errors.ts'
+export { compileOrderBy } from './order-by.ts'
 export type { ColumnInfo, CompiledWhere } from './types.ts'
 
 /** Runs a compile step, refusing the clause when it fails as an evaluation would. */
@@ -32,6 +33,8 @@ export async function compileWhere(
   where: string,
   params: string[],
   columns: Map<string, ColumnInfo>,
+  /** Numbers the clause's params in `sql` from $paramBase+1, after another clause's. */
+  paramBase = 0,
 ): Promise<CompiledWhere> {
   if (params.length > MAX_PARAMS)
     fail(`too many parameters (more than ${MAX_PARAMS})`)
@@ -52,7 +55,7 @@ export async function compileWhere(
       if (!ctx.paramsUsed.has(n)) fail(`parameter value for $${n} was not used`)
     return { expr, evaluate: compile(expr), used: ctx.columnsUsed }
   })
-  const sql = checked(() => toSql(expr))
+  const sql = checked(() => toSql(expr, paramBase))
   const equalities = checked(() => extractEqualities(expr))
   return {
     source: where,
