@@ -1,10 +1,17 @@
 // What one client may ask of the server: every body cap, named once, and the rate limiters
 // built from the limits operators tune (env.ts holds those and their defaults).
+import { MAX_BODY_BYTES } from '../engine/http/read-body.ts'
 import type { Env } from './env.ts'
 import { createRateLimiter } from './http/rate-limit.ts'
 
 /** JSON API bodies: the largest legitimate one (a source create) is well under 3 KB. */
 export const JSON_BODY_LIMIT_BYTES = 8 * 1024
+
+/**
+ * An app's subset request (POST /v1/shape): the engine's own bound, since on-demand clients
+ * send where clauses with long key lists (TanStack DB asks for a page of keys at a time).
+ */
+export const SUBSET_BODY_LIMIT_BYTES = MAX_BODY_BYTES
 
 /** /ingest forwards posthog-js batches, which hold many events and can be large. */
 export const INGEST_BODY_LIMIT_BYTES = 1024 * 1024

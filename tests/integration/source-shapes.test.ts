@@ -307,6 +307,48 @@ describe('the apps’ shape endpoint', () => {
     }
   })
 
+  it('takes a subset body past the API limit of 8 KiB, up to the bound of the engine', async () => {
+    // A long IN list is what TanStack DB's on-demand queries send for a page of keys.
+    const ids = Array.from({ length: 900 }, (_, i) => i + 100_000)
+    const where = `id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')}) OR id = 2`
+    const params = Object.fromEntries(
+      ids.map((id, i) => [String(i + 1), String(id)]),
+    )
+    const body = JSON.stringify({ where, params })
+    expect(body.length).toBeGreaterThan(8 * 1024)
+    const post = await fetch(
+      shapeUrl({
+        table: 'items',
+        offset: '-1',
+        log: 'changes_only',
+        ...credentials(),
+      }),
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body },
+    )
+    expect(post.status).toBe(200)
+    const { data } = (await post.json()) as {
+      data: Array<{ value: { title: string } }>
+    }
+    expect(data.map((m) => m.value.title)).toEqual(['two'])
+    const huge = await fetch(
+      shapeUrl({
+        table: 'items',
+        offset: '-1',
+        log: 'changes_only',
+        ...credentials(),
+      }),
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          where: 'id = 1',
+          pad: 'x'.repeat(2 * 1024 * 1024),
+        }),
+      },
+    )
+    expect(huge.status).toBe(413)
+  })
+
   it('streams live changes as server-sent events to a client with liveSse', async () => {
     const types: string[] = []
     const aborter = new AbortController()

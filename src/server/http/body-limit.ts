@@ -5,7 +5,11 @@
 import type { Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
 import { INGEST_PATH } from '../../shared/analytics.ts'
-import { INGEST_BODY_LIMIT_BYTES, JSON_BODY_LIMIT_BYTES } from '../limits.ts'
+import {
+  INGEST_BODY_LIMIT_BYTES,
+  JSON_BODY_LIMIT_BYTES,
+  SUBSET_BODY_LIMIT_BYTES,
+} from '../limits.ts'
 import type { AppEnv } from './context.ts'
 
 /** A body went past its cap while being read; app.onError answers it with 413. */
@@ -55,7 +59,9 @@ export const limitBodies = createMiddleware<AppEnv>(async (c, next) => {
   if (!body) return next()
   const limit = isIngest(c.req.path)
     ? INGEST_BODY_LIMIT_BYTES
-    : JSON_BODY_LIMIT_BYTES
+    : c.req.path === '/v1/shape'
+      ? SUBSET_BODY_LIMIT_BYTES
+      : JSON_BODY_LIMIT_BYTES
   const declared = Number(c.req.header('content-length'))
   if (declared > limit) return tooLargeResponse(c, limit)
   // Counted even when the length is declared: an in-process caller's header need not be true.
