@@ -144,13 +144,14 @@ export async function startEngine(
   const database = engine.attach(ENGINE_ID, cluster.postgres.url)
   const app = createEngineApp({ database, allowShapeDeletion: true })
   const shapeRequests = new Map<string, number>()
-  const fetch = (request: Request) => {
+  // The env carries Node's request (the engine reads some headers from it): pass it on.
+  const fetch = (request: Request, env: unknown) => {
     const url = new URL(request.url)
     if (url.pathname === '/v1/shape') {
       const where = url.searchParams.get('where') ?? ''
       shapeRequests.set(where, (shapeRequests.get(where) ?? 0) + 1)
     }
-    return app.fetch(request)
+    return app.fetch(request, env)
   }
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s))

@@ -55,9 +55,10 @@ export async function startTestEngine(
     keepAliveMs: options.keepAliveMs,
   })
   const server: ServerType = await new Promise((resolve) => {
-    const fetch = (request: Request) => {
+    // The env carries Node's request (the engine reads some headers from it): pass it on.
+    const fetch = (request: Request, env: unknown) => {
       options.onRequest?.(request)
-      return app.fetch(request)
+      return app.fetch(request, env)
     }
     const s = serve({ fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s))
   })

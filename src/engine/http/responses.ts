@@ -7,6 +7,17 @@ const CURSOR_EPOCH_MS = Date.UTC(2024, 9, 9)
 export const EXPOSED_HEADERS =
   'electric-cursor,electric-handle,electric-has-data,electric-offset,electric-schema,electric-snapshot,electric-up-to-date,retry-after'
 
+/** What a shape answer to another origin's app carries (`cors` on the serve options). */
+export const corsHeaders = (
+  cors: boolean | undefined,
+): Record<string, string> =>
+  cors
+    ? {
+        'access-control-allow-origin': '*',
+        'access-control-expose-headers': EXPOSED_HEADERS,
+      }
+    : { 'access-control-expose-headers': EXPOSED_HEADERS }
+
 /** An error (or a 409, whose caller sets its own cache headers): never kept by any cache. */
 export function jsonResponse(
   status: number,

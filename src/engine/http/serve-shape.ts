@@ -17,7 +17,7 @@ import {
   type ShapeRequest,
 } from './request.ts'
 import {
-  EXPOSED_HEADERS,
+  corsHeaders,
   invalid,
   jsonResponse,
   mustRefetch,
@@ -54,6 +54,8 @@ export type ServeOptions = {
   /** SSE streams: how long one lasts, and the quiet time before a keep-alive comment. */
   sseTimeoutMs?: number
   keepAliveMs?: number
+  /** Answers carry `access-control-allow-origin: *` (apps' endpoints, not the dashboard's). */
+  cors?: boolean
 }
 
 // Waits until the shape's snapshot is readable; false if the shape failed or was rotated.
@@ -129,7 +131,7 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
     if (isUpToDate) messages.push(upToDate(database.globalLsn))
     const headers: Record<string, string> = {
       'content-type': 'application/json',
-      'access-control-expose-headers': EXPOSED_HEADERS,
+      ...corsHeaders(options.cors),
       'electric-handle': shape.handle,
       'electric-offset': formatOffset(offset),
       'cache-control': options.perUser
@@ -161,6 +163,7 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
       subset: request.subset,
       offset: request.offset,
       perUser: options.perUser,
+      cors: options.cors,
     })
   if (request.offset === 'now') return build([], shape.lastOffset, true, false)
   // Answers end at transaction ends, so a client past any part of a transaction has all of it:
@@ -186,6 +189,7 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
       signal,
       timeoutMs: options.sseTimeoutMs,
       keepAliveMs: options.keepAliveMs,
+      cors: options.cors,
     })
   let page = shape.log.read(after, chunkBytes)
   // A shared shape's first chunk never says up-to-date: caches keep it for a week, so it must
@@ -258,7 +262,13 @@ function cacheControl(response: {
 export type QueryTuning = Pick<
   ServeOptions,
   'chunkBytes' | 'sseTimeoutMs' | 'keepAliveMs'
->
+> & {
+  /**
+   * The request's If-None-Match, when the caller has it cheaper than `raw.headers` (Node's own
+   * header object: building a Request's Headers costs more than the rest of a live answer).
+   */
+  ifNoneMatch?: string | null
+}
 
 /**
  * A whole request whose query names the shape itself (table, where...): parsed, then served.
@@ -285,7 +295,11 @@ export async function serveShapeQuery(
     definition,
     request,
     signal: raw.signal,
-    ifNoneMatch: raw.headers.get('if-none-match'),
+    cors: true,
     ...tuning,
+    ifNoneMatch:
+      tuning.ifNoneMatch !== undefined
+        ? tuning.ifNoneMatch
+        : raw.headers.get('if-none-match'),
   })
 }

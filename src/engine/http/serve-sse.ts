@@ -5,7 +5,7 @@
 import type { ShapeDatabase } from '../database.ts'
 import { compareOffsets, formatOffset, type Offset } from '../shapes/offset.ts'
 import type { Shape } from '../shapes/shape.ts'
-import { EXPOSED_HEADERS, nextCursor, upToDate } from './responses.ts'
+import { corsHeaders, nextCursor, upToDate } from './responses.ts'
 
 /** Electric's: a stream ends after a minute, and a cache may hold it just under that. */
 const SSE_TIMEOUT_MS = 60_000
@@ -25,6 +25,7 @@ export type SseOptions = {
   signal?: AbortSignal
   timeoutMs?: number
   keepAliveMs?: number
+  cors?: boolean
 }
 
 export function serveSse(options: SseOptions): Response {
@@ -85,7 +86,7 @@ export function serveSse(options: SseOptions): Response {
     headers: {
       'content-type': 'text/event-stream',
       connection: 'keep-alive',
-      'access-control-expose-headers': EXPOSED_HEADERS,
+      ...corsHeaders(options.cors),
       'cache-control': `public, max-age=${Math.max(1, Math.floor(timeoutMs / 1000) - 1)}`,
       'electric-handle': shape.handle,
       'electric-offset': formatOffset(options.requested),

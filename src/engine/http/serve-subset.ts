@@ -14,7 +14,7 @@ import {
   type SubsetRows,
 } from '../shapes/subset.ts'
 import { TableNotFoundError } from '../shapes/table-info.ts'
-import { EXPOSED_HEADERS, invalid, jsonResponse } from './responses.ts'
+import { corsHeaders, invalid, jsonResponse } from './responses.ts'
 
 /** Each statement of a subset query (the fetches included). */
 const STATEMENT_TIMEOUT_MS = 30_000
@@ -34,6 +34,7 @@ export type SubsetOptions = {
   offset: Offset | 'now'
   perUser?: boolean
   statementTimeoutMs?: number
+  cors?: boolean
 }
 
 function failure(error: unknown): Response {
@@ -167,7 +168,7 @@ export async function serveSubset(options: SubsetOptions): Promise<Response> {
     status: 200,
     headers: {
       'content-type': 'application/json',
-      'access-control-expose-headers': EXPOSED_HEADERS,
+      ...corsHeaders(options.cors),
       // A moment's rows under a random mark: no cache may answer another request with them.
       'cache-control': options.perUser ? 'private, no-store' : 'no-cache',
       'electric-snapshot': 'true',
