@@ -8,7 +8,7 @@
 //  5. fan-out: 1,000 and 10,000 long-poll clients of one shape through nginx (the repo's
 //     shape-cache config): commit-to-client and the requests that reach the engine per change.
 // The engine runs in this process; writers and HTTP clients in a forked load process.
-// `npm run bench:engine [-- --quick] [--fanout-only]` prints `BENCH_JSON {...}` and a table.
+// `npm run bench:engine [-- --quick] [--fanout-only | --throughput-only]` prints `BENCH_JSON {...}` and a table.
 import { availableParallelism, loadavg } from 'node:os'
 import { Baseline } from './bench/baseline.ts'
 import { measureFanout } from './bench/fanout.ts'
@@ -33,6 +33,9 @@ import type { WindowResult } from './bench/window.ts'
 
 const quick = process.argv.includes('--quick')
 const fanoutOnly = process.argv.includes('--fanout-only')
+// Just the figure issue 18 holds the engine to: changes/s at 1,000 `team_id = $1` shapes,
+// against the raw-decode baseline (a few minutes rather than the whole run).
+const throughputOnly = process.argv.includes('--throughput-only')
 const CONFIG = quick
   ? {
       shapeSteps: [1, 10, 100],
@@ -66,7 +69,7 @@ const DEADLINE = performance.now() + 15 * 60_000
 const WORKLOADS: Workload[] = [
   { name: 'team_id = $1', target: TARGETS.eqChangesPerSec },
   { name: 'LIKE', target: TARGETS.likeChangesPerSec },
-]
+].filter((w) => !throughputOnly || w.name !== 'LIKE')
 const teamSpec = (team: number): ShapeSpec => ({
   table: 'items',
   where: 'team_id = $1',
@@ -152,12 +155,9 @@ async function main(): Promise<Report> {
           }),
         )
       log(`baseline: decoding a ${CONFIG.snapshotRows}-row bulk load`)
-      const decodeMs = await decodeBulkLoad(
-        baseline,
-        admin,
-        CONFIG.snapshotRows,
-        DEADLINE,
-      )
+      const decodeMs = throughputOnly
+        ? NaN
+        : await decodeBulkLoad(baseline, admin, CONFIG.snapshotRows, DEADLINE)
       await baseline.drop()
       // The engine starts from the table contents the baseline started from.
       await admin.query('truncate items restart identity')
@@ -170,7 +170,7 @@ async function main(): Promise<Report> {
       const consumer = { slot, position: () => database.globalLsn }
 
       let following = 0
-      for (const shapes of CONFIG.shapeSteps) {
+      for (const shapes of throughputOnly ? [TEAMS] : CONFIG.shapeSteps) {
         log(`engine: ${shapes} team shapes, latency`)
         const specs = Array.from({ length: shapes - following }, (_, i) =>
           teamSpec(following + i + 1),
@@ -184,7 +184,7 @@ async function main(): Promise<Report> {
         const engine = await load.call({
           kind: 'latency',
           teams: shapes,
-          samples: CONFIG.samples,
+          samples: throughputOnly ? 20 : CONFIG.samples,
           tag: `engine-${shapes}`,
           timeoutMs: SAMPLE_TIMEOUT_MS,
         })
@@ -225,39 +225,44 @@ async function main(): Promise<Report> {
         })
       }
       await load.call({ kind: 'unfollow' })
+      if (!throughputOnly) {
+        log(`engine: snapshot of ${CONFIG.snapshotRows} rows`)
+        const snap = await load.call({ kind: 'read', spec: { table: 'snap' } })
+        report.snapshot = {
+          rows: snap.rows,
+          ms: snap.ms,
+          requests: snap.requests,
+          failure:
+            snap.failure ??
+            (snap.rows === CONFIG.snapshotRows
+              ? null
+              : `got ${snap.rows} rows`),
+          baseline: { rows: CONFIG.snapshotRows, ms: decodeMs },
+        }
 
-      log(`engine: snapshot of ${CONFIG.snapshotRows} rows`)
-      const snap = await load.call({ kind: 'read', spec: { table: 'snap' } })
-      report.snapshot = {
-        rows: snap.rows,
-        ms: snap.ms,
-        requests: snap.requests,
-        failure:
-          snap.failure ??
-          (snap.rows === CONFIG.snapshotRows ? null : `got ${snap.rows} rows`),
-        baseline: { rows: CONFIG.snapshotRows, ms: decodeMs },
+        log(`engine: ${CONFIG.memoryShapes} idle shapes`)
+        await load.call({ kind: 'disconnect' })
+        report.memory = await measureMemory(
+          load,
+          CONFIG.memoryShapes,
+          memberSpec,
+          DEADLINE,
+        )
       }
-
-      log(`engine: ${CONFIG.memoryShapes} idle shapes`)
-      await load.call({ kind: 'disconnect' })
-      report.memory = await measureMemory(
-        load,
-        CONFIG.memoryShapes,
-        memberSpec,
-        DEADLINE,
-      )
     }
 
-    running ??= await startEngine(cluster, DEADLINE)
-    await load.call({ kind: 'disconnect' })
-    report.fanout = await measureFanout({
-      load,
-      admin,
-      engine: running,
-      clients: CONFIG.fanoutClients,
-      changes: CONFIG.fanoutChanges,
-      log,
-    })
+    if (!throughputOnly) {
+      running ??= await startEngine(cluster, DEADLINE)
+      await load.call({ kind: 'disconnect' })
+      report.fanout = await measureFanout({
+        load,
+        admin,
+        engine: running,
+        clients: CONFIG.fanoutClients,
+        changes: CONFIG.fanoutChanges,
+        log,
+      })
+    }
   } catch (error) {
     report.errors.push((error as Error).stack ?? String(error))
   } finally {
