@@ -23,13 +23,19 @@ const header = (headers: http.IncomingHttpHeaders, name: string) => {
 }
 
 export class ShapeClient {
-  private agent = new http.Agent({
-    keepAlive: true,
-    maxSockets: Infinity,
-    maxFreeSockets: 4096,
-  })
+  private agent: http.Agent
 
-  constructor(readonly shapeUrl: string) {}
+  /** `maxFreeSockets`: idle sockets kept; past it a socket closes and the next request dials. */
+  constructor(
+    readonly shapeUrl: string,
+    maxFreeSockets = 4096,
+  ) {
+    this.agent = new http.Agent({
+      keepAlive: true,
+      maxSockets: Infinity,
+      maxFreeSockets,
+    })
+  }
 
   request(
     query: URLSearchParams,

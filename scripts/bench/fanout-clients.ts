@@ -15,8 +15,11 @@ export class FanoutClients {
   private arrivals = new Map<string, number[]>()
   private waiters = new Map<string, () => void>()
 
-  constructor(shapeUrl: string) {
-    this.client = new ShapeClient(shapeUrl)
+  /** `clients`: how many followers will share the agent (each keeps its socket between polls). */
+  constructor(shapeUrl: string, clients: number) {
+    // Every follower's socket goes idle at once when a change is answered: keep them all, or
+    // the agent closes the excess and thousands of clients dial nginx again on every change.
+    this.client = new ShapeClient(shapeUrl, clients + 16)
   }
 
   private onChanges = (changes: Message[], at: number) => {

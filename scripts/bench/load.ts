@@ -127,7 +127,7 @@ async function run<C extends Command>(
       return null
     case 'fanout-follow':
       await fanout?.stop()
-      fanout = new FanoutClients(command.shapeUrl)
+      fanout = new FanoutClients(command.shapeUrl, command.clients)
       return fanout.start(command.spec, command.clients, DEADLINE)
     case 'fanout-arrivals': {
       if (!fanout) throw new Error('no fan-out clients')
