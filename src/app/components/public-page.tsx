@@ -1,7 +1,9 @@
-// The frame of the public pages (spec §2, §9): a centred column at most 480 px wide.
-import { Box, Stack } from '@mui/material'
+// The frame of the public pages (spec §2, §9): a centred column at most 480 px wide, and the
+// parts the one-card pages (source status, claim) share.
+import { Box, Paper, Stack, Typography } from '@mui/material'
 import type { ReactNode } from 'react'
 import { PUBLIC_PAGE_MAX_WIDTH_PX } from '../../shared/constants.ts'
+import { Logo } from './logo.tsx'
 
 export function PublicPage({ children }: { children: ReactNode }) {
   return (
@@ -17,5 +19,44 @@ export function PublicPage({ children }: { children: ReactNode }) {
     >
       <Stack spacing={3}>{children}</Stack>
     </Box>
+  )
+}
+
+/** A public page that is one titled card under the logo. */
+export function PublicCard({
+  title,
+  children,
+}: {
+  title: string
+  children: ReactNode
+}) {
+  return (
+    <PublicPage>
+      <Box sx={{ display: 'flex', justifyContent: 'center' }}>
+        <Logo size={40} />
+      </Box>
+      <Paper variant="outlined" sx={{ p: 3 }}>
+        <Stack spacing={2}>
+          <Typography variant="h5" component="h1" sx={{ fontWeight: 700 }}>
+            {title}
+          </Typography>
+          {children}
+        </Stack>
+      </Paper>
+    </PublicPage>
+  )
+}
+
+/** An id shown whole under its label (ids are long: they break anywhere). */
+export function LabelledId({ label, id }: { label: string; id: string }) {
+  return (
+    <div>
+      <Typography color="text.secondary" variant="body2">
+        {label}
+      </Typography>
+      <Typography sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
+        {id}
+      </Typography>
+    </div>
   )
 }

@@ -7,7 +7,6 @@ import {
   Box,
   Button,
   MenuItem,
-  Paper,
   Stack,
   TextField,
   Typography,
@@ -21,8 +20,7 @@ import {
 import { idSchema, type AuthUser } from '../../../shared/entities.ts'
 import { fetchAuthUser } from '../../db/tab/queries.ts'
 import { useDocumentTitle } from '../../components/document-title.ts'
-import { Logo } from '../../components/logo.tsx'
-import { PublicPage } from '../../components/public-page.tsx'
+import { LabelledId, PublicCard } from '../../components/public-page.tsx'
 import { ApiError } from '../../lib/api.ts'
 import {
   claimErrorMessage,
@@ -216,34 +214,15 @@ export function ClaimPage() {
   const { uuid } = route.useSearch()
   useDocumentTitle('Claim source')
   return (
-    <PublicPage>
-      <Box sx={{ display: 'flex', justifyContent: 'center' }}>
-        <Logo size={40} />
-      </Box>
-      <Paper variant="outlined" sx={{ p: 3 }}>
-        <Stack spacing={2}>
-          <Typography variant="h5" component="h1" sx={{ fontWeight: 700 }}>
-            Claim source
-          </Typography>
-          {uuid ? (
-            <>
-              <div>
-                <Typography color="text.secondary" variant="body2">
-                  Claim ID
-                </Typography>
-                <Typography
-                  sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}
-                >
-                  {uuid}
-                </Typography>
-              </div>
-              <Body claimId={uuid} />
-            </>
-          ) : (
-            <Alert severity="error">{CLAIM_MESSAGES.noId}</Alert>
-          )}
-        </Stack>
-      </Paper>
-    </PublicPage>
+    <PublicCard title="Claim source">
+      {uuid ? (
+        <>
+          <LabelledId label="Claim ID" id={uuid} />
+          <Body claimId={uuid} />
+        </>
+      ) : (
+        <Alert severity="error">{CLAIM_MESSAGES.noId}</Alert>
+      )}
+    </PublicCard>
   )
 }
