@@ -1,0 +1,68 @@
+// A shape log's in-memory tail: bounded in records and bytes however long the log grows, and
+// whatever it dropped is still read, the same, from the file.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, expect, it } from 'vitest'
+import { ShapeLog } from '../../src/engine/shapes/log-store.ts'
+import { BEFORE_ALL, type Offset } from '../../src/engine/shapes/offset.ts'
+
+const dirs: string[] = []
+afterEach(() => {
+  for (const dir of dirs.splice(0))
+    rmSync(dir, { recursive: true, force: true })
+})
+
+function logWith(transactions: number, perTx: number, bytes: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'sluice-tail-'))
+  dirs.push(dir)
+  const log = ShapeLog.create(dir)
+  for (let t = 1; t <= transactions; t++) {
+    const records = Array.from({ length: perTx }, (_, i) => ({
+      offset: { tx: BigInt(t), op: i },
+      json: JSON.stringify({ key: `${t}/${i}`, pad: 'x'.repeat(bytes) }),
+      last: i === perTx - 1,
+    }))
+    log.append(records)
+    log.publish()
+  }
+  return { log, dir }
+}
+
+const readAll = (log: ShapeLog, after: Offset) => {
+  const messages: string[] = []
+  let at = after
+  for (;;) {
+    const page = log.read(at, 10 * 1024 * 1024)
+    messages.push(...page.messages)
+    at = page.lastOffset
+    if (page.atEnd) return messages
+  }
+}
+
+it('holds at most 64 KiB of records in memory, however many are appended', () => {
+  const { log } = logWith(400, 5, 200)
+  const { records, bytes } = log.tailSize
+  expect(bytes).toBeLessThanOrEqual(64 * 1024)
+  expect(records).toBeGreaterThan(0)
+  expect(records).toBeLessThan(2000)
+})
+
+it('keeps the newest record even when it alone is past the bound', () => {
+  const { log } = logWith(3, 1, 100 * 1024)
+  expect(log.tailSize.records).toBe(1)
+})
+
+it('reads the same from any offset as a reopened log, which has no tail', () => {
+  const { log, dir } = logWith(300, 4, 300)
+  const reopened = ShapeLog.open(dir)
+  for (const after of [
+    BEFORE_ALL,
+    { tx: 1n, op: Infinity },
+    { tx: 150n, op: Infinity },
+    { tx: 290n, op: Infinity },
+    { tx: 299n, op: Infinity },
+  ])
+    expect(readAll(log, after)).toEqual(readAll(reopened, after))
+  expect(readAll(log, { tx: 290n, op: Infinity })).toHaveLength(40)
+})
