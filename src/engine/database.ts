@@ -8,14 +8,15 @@ import {
   type TransactionTarget,
 } from './apply-transaction.ts'
 import { pinnedConnection, type HostPinner } from './net/pinned-socket.ts'
-import type { Relation, Transaction } from './replication/types.ts'
+import type { Transaction } from './replication/types.ts'
 import { SILENCE_MS } from './replication/stream.ts'
 import { definitionKey, type ShapeDefinition } from './shapes/definition.ts'
 import { reopenShape, whereFor } from './shapes/reopen.ts'
 import { ShapeRouter } from './shapes/router.ts'
 import { Shape, type ShapeFacts } from './shapes/shape.ts'
 import { takeSnapshot } from './shapes/snapshot.ts'
-import { columnSignature, loadTableInfo } from './shapes/table-info.ts'
+import { tableKey, TableWatch } from './shapes/table-watch.ts'
+import { loadTableInfo } from './shapes/table-info.ts'
 import type { CompiledWhere } from './shapes/where/types.ts'
 import { ReplicationSupervisor, type SupervisorEvents } from './supervisor.ts'
 
@@ -24,6 +25,8 @@ export const SESSION_OPTIONS =
   '-c DateStyle=ISO,DMY -c TimeZone=UTC -c bytea_output=hex -c IntervalStyle=iso_8601 -c extra_float_digits=1'
 
 const FLUSH_EVERY_MS = 50
+// How often the catalog is asked whether shapes' tables were dropped or renamed (table-watch.ts).
+const TABLE_CHECK_MS = 2_000
 
 /** When a shape's log passes both limits it is rotated: clients refetch a fresh snapshot. */
 export type LogLimit = { minBytes: number; growthFactor: number }
@@ -56,18 +59,12 @@ export type DatabaseConfig = {
 /** A shape request the engine cannot serve yet (database unreachable): 503 + retry-after. */
 export class UnavailableError extends Error {}
 
-const tableKey = (schema: string, name: string) => `${schema}.${name}`
-
 export class ShapeDatabase {
   globalLsn = 0n
   private shapes = new Map<string, Shape>()
   private byKey = new Map<string, Shape>()
   private router = new ShapeRouter<Shape>()
   private creating = new Map<string, Promise<Shape>>()
-  // The columns each table's shapes were built with. A relation from replication that differs
-  // (checked once per relation object) means the schema changed: those shapes are rotated.
-  private tableSignatures = new Map<string, string>()
-  private verified = new WeakSet<Relation>()
   private dirty = new Set<Shape>()
   // While a shape snapshots, transactions for it wait in memory: confirming them to Postgres
   // before they are in its durable log could lose them in a crash. Hold the confirmed LSN.
@@ -75,6 +72,7 @@ export class ShapeDatabase {
   private processedEnd = 0n
   private durableLsn = 0n
   private flushTimer: NodeJS.Timeout | null = null
+  private tableTimer: NodeJS.Timeout | null = null
   private stopping = false
   // Shapes registered while a transaction is applied (it yields): their snapshots start after
   // it committed and so hold it already, like those of shapes created after it. It skips them
@@ -83,7 +81,7 @@ export class ShapeDatabase {
   private joined = new Set<Shape>()
   private readonly target: TransactionTarget = {
     candidates: (relation, rows) => {
-      this.verify(relation)
+      this.tables.verify(relation)
       const table = tableKey(relation.schema, relation.name)
       return this.router.candidates(table, rows)
     },
@@ -101,6 +99,7 @@ export class ShapeDatabase {
   }
   readonly pool: pg.Pool
   readonly supervisor: ReplicationSupervisor
+  private readonly tables: TableWatch
 
   constructor(readonly config: DatabaseConfig) {
     this.pool = new pg.Pool({
@@ -114,6 +113,9 @@ export class ShapeDatabase {
       ...pinnedConnection(config.pinHost),
     })
     this.pool.on('error', () => {})
+    this.tables = new TableWatch(this.pool, (key) => {
+      for (const shape of this.router.shapesOf(key)) this.rotate(shape)
+    })
     mkdirSync(this.shapesDir, { recursive: true })
     this.supervisor = new ReplicationSupervisor(
       {
@@ -123,8 +125,11 @@ export class ShapeDatabase {
         silenceMs: config.silenceMs,
         handler: {
           onTransaction: async (tx) => this.onTransaction(tx),
-          onRelationChanged: (_previous, next) =>
-            this.rotateTable(next.schema, next.name),
+          // A renamed table's shapes are registered under its old name: rotate those too.
+          onRelationChanged: (previous, next) => {
+            this.rotateTable(previous.schema, previous.name)
+            this.rotateTable(next.schema, next.name)
+          },
           flushedLsn: (caughtUp) => this.confirmable(caughtUp),
         },
         beforeStream: (slotRecreated) => this.beforeStream(slotRecreated),
@@ -144,12 +149,14 @@ export class ShapeDatabase {
 
   start(): void {
     this.flushTimer = setInterval(() => void this.flush(), FLUSH_EVERY_MS)
+    this.tableTimer = setInterval(() => void this.checkTables(), TABLE_CHECK_MS)
     this.supervisor.start()
   }
 
   async stop(): Promise<void> {
     this.stopping = true
     if (this.flushTimer) clearInterval(this.flushTimer)
+    if (this.tableTimer) clearInterval(this.tableTimer)
     await this.supervisor.stop()
     await this.flush()
     for (const shape of this.shapes.values()) shape.log.close()
@@ -160,6 +167,7 @@ export class ShapeDatabase {
   async destroy(): Promise<void> {
     this.stopping = true
     if (this.flushTimer) clearInterval(this.flushTimer)
+    if (this.tableTimer) clearInterval(this.tableTimer)
     await this.supervisor.drop()
     for (const shape of this.shapes.values()) shape.log.destroy()
     this.shapes.clear()
@@ -234,10 +242,7 @@ export class ShapeDatabase {
       definition.table.schema,
       definition.table.name,
     )
-    this.tableSignatures.set(
-      tableKey(info.table.schema, info.table.name),
-      info.signature,
-    )
+    this.tables.remember(info)
     const shape = Shape.forTable(this.shapesDir, definition, info, where)
     this.holds.set(shape, this.processedEnd)
     this.register(shape, where)
@@ -325,15 +330,9 @@ export class ShapeDatabase {
     return idle && caughtUp > this.durableLsn ? caughtUp : this.durableLsn
   }
 
-  private verify(relation: Relation): void {
-    if (this.verified.has(relation)) return
-    this.verified.add(relation)
-    const key = tableKey(relation.schema, relation.name)
-    const known = this.tableSignatures.get(key)
-    if (known !== undefined && known !== columnSignature(relation.columns)) {
-      this.tableSignatures.delete(key)
-      this.rotateTable(relation.schema, relation.name)
-    }
+  /** Rotates the shapes of tables dropped or renamed since they were built. */
+  private async checkTables(): Promise<void> {
+    if (this.supervisor.status === 'active') await this.tables.check()
   }
 
   // One flush at a time: an overlapping later flush could finish first and confirm records an
@@ -378,8 +377,7 @@ export class ShapeDatabase {
         rmSync(path, { recursive: true, force: true })
         continue
       }
-      const { table, signature } = reopened.info
-      this.tableSignatures.set(tableKey(table.schema, table.name), signature)
+      this.tables.remember(reopened.info)
       this.register(reopened.shape, reopened.where)
     }
     // Up-to-dates must not claim less than what reopened logs already hold.

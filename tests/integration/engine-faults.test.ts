@@ -1,13 +1,13 @@
 // Faults the engine must ride out: its own restart (clients resume with the same handle, no
-// gap, no double), a lost slot (clients get 409 and converge), a source Postgres restart.
+// gap, no double), a lost slot (clients get 409 and converge). The fault matrix's scenarios
+// (source crash, partition, slot invalidation, schema changes) are in tests/faults/.
 import { Shape, ShapeStream } from '@electric-sql/client'
-import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { replicationNames } from '../../src/engine/replication/names.ts'
-import { startEmbeddedPostgres } from '../../src/server/control/embedded-postgres.ts'
 import { createTestDatabase, type TestDatabase } from '../support/database.ts'
 import { startTestEngine } from '../support/engine.ts'
 
@@ -203,49 +203,4 @@ describe('bounded disk', () => {
     await engine.destroy()
     await source.drop()
   }, 60_000)
-})
-
-describe('a source Postgres restart', () => {
-  it('reconnects and loses nothing written around the restart', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'sluice-source-restart-'))
-    await chmod(root, 0o755)
-    const pgDir = join(root, 'pg')
-    let server = await startEmbeddedPostgres({ dir: pgDir })
-    const port = server.port
-    const url = server.url
-    const writer = new pg.Pool({ connectionString: url, max: 1 })
-    writer.on('error', () => {})
-    await writer.query(`create table events (id int primary key)`)
-    const engine = await startTestEngine(url, { id: 'restarting' })
-    const aborter = new AbortController()
-    const shape = new Shape(
-      new ShapeStream({
-        url: engine.shapeUrl,
-        params: { table: 'events' },
-        signal: aborter.signal,
-      }),
-    )
-    await shape.rows
-    for (let i = 1; i <= 20; i++)
-      await writer.query('insert into events values ($1)', [i])
-    await server.stop()
-    server = await startEmbeddedPostgres({ dir: pgDir, port })
-    for (let i = 21; i <= 40; i++)
-      await expect
-        .poll(() =>
-          writer.query('insert into events values ($1)', [i]).then(
-            () => true,
-            () => false,
-          ),
-        )
-        .toBe(true)
-    await expect
-      .poll(() => shape.currentRows.length, { timeout: 30_000 })
-      .toBe(40)
-    aborter.abort()
-    await writer.end()
-    await engine.destroy()
-    await server.stop()
-    await rm(root, { recursive: true, force: true })
-  }, 90_000)
 })

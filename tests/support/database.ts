@@ -13,8 +13,11 @@ export type TestDatabase = {
   drop(): Promise<void>
 }
 
-async function asAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: inject('pgAdminUrl') })
+async function asAdmin<T>(
+  fn: (client: pg.Client) => Promise<T>,
+  adminUrl = inject('pgAdminUrl'),
+): Promise<T> {
+  const client = new pg.Client({ connectionString: adminUrl })
   await client.connect()
   try {
     return await fn(client)
@@ -32,11 +35,16 @@ export async function adminQuery(sql: string): Promise<void> {
 export const uniqueName = (prefix: string) =>
   `${prefix}_${randomBytes(5).toString('hex')}`
 
-/** Creates an empty database (no migrations); the caller drops it. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * Creates an empty database (no migrations); the caller drops it. `adminUrl`: a superuser URL
+ * of another server than the run's (the fault scenarios run outside vitest too).
+ */
+export async function createTestDatabase(
+  adminUrl = inject('pgAdminUrl'),
+): Promise<TestDatabase> {
   const name = `test_${randomBytes(6).toString('hex')}`
-  await asAdmin((client) => client.query(`create database ${name}`))
-  const url = new URL(inject('pgAdminUrl'))
+  await asAdmin((client) => client.query(`create database ${name}`), adminUrl)
+  const url = new URL(adminUrl)
   url.pathname = `/${name}`
   const db = createPool(url.toString())
   return {
@@ -45,8 +53,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     db,
     async drop() {
       await db.end()
-      await asAdmin((client) =>
-        client.query(`drop database if exists ${name} with (force)`),
+      await asAdmin(
+        (client) =>
+          client.query(`drop database if exists ${name} with (force)`),
+        adminUrl,
       )
     },
   }

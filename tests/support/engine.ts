@@ -6,10 +6,11 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { vi } from 'vitest'
 import type { LogLimit, ShapeDatabase } from '../../src/engine/database.ts'
 import { Engine } from '../../src/engine/engine.ts'
 import { createEngineApp } from '../../src/engine/http/app.ts'
+import type { SupervisorEvents } from '../../src/engine/supervisor.ts'
+import { waitUntil } from './wait.ts'
 
 export type TestEngine = {
   engine: Engine
@@ -36,6 +37,9 @@ export async function startTestEngine(
     onRequest?: (request: Request) => void
     sseTimeoutMs?: number
     keepAliveMs?: number
+    events?: SupervisorEvents
+    /** A fixed port, so a restarted engine answers its clients at the same URL (default: free). */
+    port?: number
   } = {},
 ): Promise<TestEngine> {
   const dataDir =
@@ -46,6 +50,7 @@ export async function startTestEngine(
   const database = engine.attach(id, connectionString, {
     logLimit: options.logLimit,
     silenceMs: options.silenceMs,
+    events: options.events,
   })
   const app = createEngineApp({
     database,
@@ -60,16 +65,13 @@ export async function startTestEngine(
       options.onRequest?.(request)
       return app.fetch(request, env)
     }
-    const s = serve({ fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s))
+    const s = serve(
+      { fetch, port: options.port ?? 0, hostname: '127.0.0.1' },
+      () => resolve(s),
+    )
   })
   const { port } = server.address() as AddressInfo
-  await vi.waitFor(
-    () => {
-      if (database.status !== 'active')
-        throw new Error(`engine is ${database.status}`)
-    },
-    { timeout: 30_000, interval: 20 },
-  )
+  await waitUntil('the engine to be active', () => database.status === 'active')
   const close = () =>
     new Promise<void>((resolve) => {
       server.close(() => resolve())

@@ -44,7 +44,8 @@ export async function loadTableInfo(
   db: pg.ClientBase | pg.Pool,
   table: TableName,
 ): Promise<TableInfo> {
-  const found = await db.query<{ oid: number; relkind: string }>(
+  // oid read as text (see not_null below), a number once parsed.
+  const found = await db.query<{ oid: string; relkind: string }>(
     `select c.oid::int as oid, c.relkind from pg_class c
       where c.oid = to_regclass($1)`,
     [qualifiedName(table)],
@@ -82,7 +83,7 @@ export async function loadTableInfo(
     .map((c) => c.name)
   return {
     table,
-    oid: rel.oid,
+    oid: Number(rel.oid),
     signature: columnSignature(
       rows.map((r) => ({ name: r.name, typeOid: Number(r.raw_type_oid) })),
     ),

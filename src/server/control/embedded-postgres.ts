@@ -24,6 +24,11 @@ export type RunningPostgres = {
   /** A URL for another database on the same server. */
   urlFor(database: string): string
   stop(): Promise<void>
+  /**
+   * Stops the server in immediate mode (SIGQUIT: no checkpoint, crash recovery on the next
+   * start), as a power cut would: for fault tests.
+   */
+  crash(): Promise<void>
 }
 
 const USER = 'postgres'
@@ -161,13 +166,20 @@ export async function startEmbeddedPostgres(
       await client.end()
     }
   }
-  const exitGuard = stopOnExit(await postmasterPid(dataDir))
+  const pid = await postmasterPid(dataDir)
+  const exitGuard = stopOnExit(pid)
   return {
     url: urlFor(database),
     port,
     urlFor,
     async stop() {
       await pg.stop()
+      exitGuard.release()
+    },
+    async crash() {
+      if (pid === undefined) throw new Error('Postgres recorded no pid')
+      process.kill(pid, 'SIGQUIT')
+      while (alive(pid)) await new Promise((r) => setTimeout(r, 20))
       exitGuard.release()
     },
   }

@@ -1,0 +1,77 @@
+// The standalone engine (`src/engine/cli.ts`) as a child process, so a scenario can kill it
+// with SIGKILL and start it again on the same port and data dir.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { waitUntil } from '../support/wait.ts'
+
+const CLI = fileURLToPath(new URL('../../src/engine/cli.ts', import.meta.url))
+
+export type EngineProcess = {
+  shapeUrl: string
+  kill(): Promise<void>
+  /** SIGTERM: the engine's own orderly stop. */
+  stop(): Promise<void>
+}
+
+export async function startEngineProcess(options: {
+  databaseUrl: string
+  port: number
+  dataDir: string
+  log: (line: string) => void
+}): Promise<EngineProcess> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      CLI,
+      '--database-url',
+      options.databaseUrl,
+      '--port',
+      String(options.port),
+      '--data-dir',
+      options.dataDir,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  )
+  let output = ''
+  let exited = false
+  child.on('exit', () => (exited = true))
+  const take = (chunk: Buffer) => {
+    const text = chunk.toString()
+    output += text
+    for (const line of text.split('\n'))
+      if (line.trim()) options.log(`engine: ${line}`)
+  }
+  child.stdout?.on('data', take)
+  child.stderr?.on('data', take)
+  const ended = () =>
+    waitUntil('the engine process to exit', () => exited, 30_000)
+  try {
+    await waitUntil(
+      'the engine to serve with its database active',
+      () => {
+        if (exited) throw new Error(`the engine exited:\n${output}`)
+        return (
+          output.includes('serving the shape API') &&
+          /database active/.test(output)
+        )
+      },
+      60_000,
+    )
+  } catch (error) {
+    child.kill('SIGKILL')
+    throw error
+  }
+  return {
+    shapeUrl: `http://127.0.0.1:${options.port}/v1/shape`,
+    async kill() {
+      child.kill('SIGKILL')
+      await ended()
+    },
+    async stop() {
+      child.kill('SIGTERM')
+      await ended()
+    },
+  }
+}
