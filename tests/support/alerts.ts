@@ -5,21 +5,21 @@ import { createHmac } from 'node:crypto'
 import { afterAll, afterEach, beforeAll, expect } from 'vitest'
 import { AlertWorker } from '../../src/server/alerts/worker.ts'
 import type { Db } from '../../src/server/control/database.ts'
-import { deriveKey } from '../../src/server/crypto/secret.ts'
 import type { AppDeps } from '../../src/server/http/context.ts'
 import type { Logger } from '../../src/server/log.ts'
 import { systemResolver } from '../../src/server/validation/guard.ts'
-import { buildApp, signInLocally, type App, type Browser } from './app.ts'
+import {
+  buildApp,
+  signInLocally,
+  TEST_ALERT_SECRET_KEY,
+  type App,
+  type Browser,
+} from './app.ts'
 import { useControlPlaneDatabase } from './database.ts'
 import {
   startWebhookReceiver,
   type WebhookReceiver,
 } from './webhook-receiver.ts'
-
-export const ALERT_KEY = deriveKey(
-  'test-secret-'.padEnd(32, 'x'),
-  'alert-secrets',
-)
 
 /** Retries come quickly in tests; three delays mean four attempts at most. */
 export const TEST_RETRY_DELAYS_MS = [20, 20, 20]
@@ -43,7 +43,7 @@ export function useAlerts() {
   const makeWorker = (allowPrivate: boolean): AlertWorker =>
     new AlertWorker({
       db: database.db,
-      key: ALERT_KEY,
+      key: TEST_ALERT_SECRET_KEY,
       log,
       targets: { allowPrivate, resolve: systemResolver },
       retryDelaysMs: TEST_RETRY_DELAYS_MS,
@@ -52,8 +52,7 @@ export function useAlerts() {
   const build = (
     vars: Record<string, string>,
     deps: Partial<AppDeps> = {},
-  ): App =>
-    buildApp(database.db, vars, { log, alertSecretKey: ALERT_KEY, ...deps })
+  ): App => buildApp(database.db, vars, { log, ...deps })
   const theApp = (): App => {
     if (!app) throw new Error('the app is built in beforeAll')
     return app
