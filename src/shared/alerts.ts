@@ -94,3 +94,18 @@ export function webhookUrlProblem(
   if (url.protocol === 'http:' && allowPrivate && loopback) return null
   return 'The webhook URL must start with https://.'
 }
+
+/** POST .../alert-destinations: the destination, its secret (this once) and the txid. */
+export const createAlertDestinationResponseSchema = z.object({
+  id: z.uuid(),
+  url: z.string(),
+  created_at: z.string(),
+  secret: z.string(),
+  txid: z.number().int(),
+})
+
+export const deleteAlertDestinationResponseSchema = z.object({
+  txid: z.number().int(),
+})
+
+export const testAlertResponseSchema = z.object({ queued: z.literal(true) })

@@ -3,11 +3,8 @@
 // each delivery, 'Send test alert' signed as documented, and retries with backoff logged.
 import { describe, expect, it, vi } from 'vitest'
 import type { AlertPayload } from '../../src/shared/alerts.ts'
-import {
-  destinationsPath,
-  useAlerts,
-  verifySignature,
-} from '../support/alerts.ts'
+import { destinationsPath, useAlerts } from '../support/alerts.ts'
+import { verifySignature } from '../support/webhook-receiver.ts'
 
 const alerts = useAlerts()
 

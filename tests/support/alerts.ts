@@ -1,7 +1,6 @@
 // The alert tests' world: a control-plane database, an app whose alert worker is driven by
 // the test (runOnce, or the kick a test alert gives it, never its timer), a capturing log,
 // and helpers to make a member with a destination on a local receiver.
-import { createHmac } from 'node:crypto'
 import { afterAll, afterEach, beforeAll, expect } from 'vitest'
 import { AlertWorker } from '../../src/server/alerts/worker.ts'
 import type { Db } from '../../src/server/control/database.ts'
@@ -181,16 +180,3 @@ export function useAlerts() {
 
 export const destinationsPath = (teamId: string) =>
   `/api/v1/teams/${teamId}/alert-destinations`
-
-/** What a receiver does with the documented scheme (docs/alerts.md). */
-export function verifySignature(
-  secret: string,
-  timestamp: string,
-  body: string,
-  signature: string,
-): boolean {
-  const expected = createHmac('sha256', secret)
-    .update(`${timestamp}.${body}`)
-    .digest('hex')
-  return signature === `v1=${expected}`
-}

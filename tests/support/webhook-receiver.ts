@@ -1,5 +1,6 @@
 // A webhook receiver on 127.0.0.1 for the alert tests: it keeps every request it gets (headers
 // and raw body) and answers the statuses it is told to, one per request, then 200.
+import { createHmac } from 'node:crypto'
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
@@ -40,4 +41,17 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         server.close((error) => (error ? reject(error) : resolve()))
       }),
   }
+}
+
+/** What a receiver does with the documented scheme (docs/alerts.md). */
+export function verifySignature(
+  secret: string,
+  timestamp: string,
+  body: string,
+  signature: string,
+): boolean {
+  const expected = createHmac('sha256', secret)
+    .update(`${timestamp}.${body}`)
+    .digest('hex')
+  return signature === `v1=${expected}`
 }
