@@ -7,13 +7,11 @@ export const ALERT_URL_MAX_LENGTH = 2000
 /** Destinations a team may hold at once (not counting deleted ones). */
 export const ALERT_DESTINATIONS_MAX_PER_TEAM = 10
 
-export const ALERT_KINDS = [
-  'source_error',
-  'delete_failed',
-  'replication_health_warning',
-  'source_reconnecting',
-] as const
-export type AlertKind = (typeof ALERT_KINDS)[number]
+export type AlertKind =
+  | 'source_error'
+  | 'delete_failed'
+  | 'replication_health_warning'
+  | 'source_reconnecting'
 
 /** A test alert's event: no source, no incident. */
 export const TEST_ALERT_EVENT = 'test_alert'

@@ -21,7 +21,7 @@ import {
 } from './webhook-receiver.ts'
 
 /** Retries come quickly in tests; three delays mean four attempts at most. */
-export const TEST_RETRY_DELAYS_MS = [20, 20, 20]
+const TEST_RETRY_DELAYS_MS = [20, 20, 20]
 
 export type Member = { browser: Browser; teamId: string }
 

@@ -4,7 +4,7 @@ import { createHmac } from 'node:crypto'
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-export type Received = { headers: IncomingHttpHeaders; body: string }
+type Received = { headers: IncomingHttpHeaders; body: string }
 
 export type WebhookReceiver = {
   url: string

@@ -29,11 +29,7 @@ export type WebhookTargets = {
 const MAX_ANSWER_BYTES = 16 * 1024
 
 /** `v1=` and the hex HMAC-SHA256 of `<timestamp>.<body>` under the secret. */
-export function signWebhook(
-  secret: string,
-  timestamp: string,
-  body: string,
-): string {
+function signWebhook(secret: string, timestamp: string, body: string): string {
   const mac = createHmac('sha256', secret)
     .update(`${timestamp}.${body}`)
     .digest('hex')

@@ -17,7 +17,7 @@ import {
 import { sendWebhook, type WebhookTargets } from './webhook.ts'
 
 /** Waits before the 2nd to the 6th attempt; the 6th failing fails the delivery. */
-export const DEFAULT_RETRY_DELAYS_MS = [
+const DEFAULT_RETRY_DELAYS_MS = [
   10_000, 30_000, 120_000, 600_000, 1_800_000,
 ] as const
 
