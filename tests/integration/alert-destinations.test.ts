@@ -217,4 +217,24 @@ describe('alert destinations', () => {
     })
     expect(await alerts.attempts(teamId)).toHaveLength(4)
   })
+
+  it('prunes the delivery log past 30 days', async () => {
+    const { browser, teamId, destinationId, receiver } =
+      await alerts.withDestination()
+    await alerts.send(browser, 'POST', testPath(teamId, destinationId))
+    await vi.waitFor(() => expect(receiver.received).toHaveLength(1))
+    await vi.waitFor(async () =>
+      expect(await alerts.attempts(teamId)).toHaveLength(1),
+    )
+    await alerts.db.query(
+      `update alert_deliveries set created_at = now() - interval '31 days'
+        where team_id = $1`,
+      [teamId],
+    )
+    // A new worker prunes on its first pass.
+    const fresh = alerts.worker(true)
+    await fresh.runOnce()
+    await fresh.stop()
+    expect(await alerts.attempts(teamId)).toEqual([])
+  })
 })

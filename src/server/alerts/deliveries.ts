@@ -117,3 +117,20 @@ export async function recordAttempt(
     )
   })
 }
+
+/**
+ * Drops finished deliveries (with their logged attempts, by cascade) and resolved incidents
+ * older than `keepDays`, so the log a team's browsers sync stays bounded.
+ */
+export async function pruneDeliveries(db: Db, keepDays: number): Promise<void> {
+  await db.query(
+    `delete from alert_deliveries
+      where status <> 'pending' and created_at < now() - make_interval(days => $1)`,
+    [keepDays],
+  )
+  await db.query(
+    `delete from alert_incidents
+      where resolved_at < now() - make_interval(days => $1)`,
+    [keepDays],
+  )
+}

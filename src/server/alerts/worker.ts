@@ -6,7 +6,12 @@
 import { openPassword } from '../crypto/source-passwords.ts'
 import type { Db } from '../control/database.ts'
 import type { Logger } from '../log.ts'
-import { recordAttempt, takeDue, type DueDelivery } from './deliveries.ts'
+import {
+  pruneDeliveries,
+  recordAttempt,
+  takeDue,
+  type DueDelivery,
+} from './deliveries.ts'
 import { planIncidents } from './incident-plan.ts'
 import {
   openIncident,
@@ -35,11 +40,15 @@ export type AlertWorkerOptions = {
 }
 
 const BATCH = 20
+/** The delivery log keeps 30 days, pruned at most hourly. */
+const KEEP_DAYS = 30
+const PRUNE_EVERY_MS = 3_600_000
 
 export class AlertWorker {
   private timer: NodeJS.Timeout | null = null
   private running: Promise<void> | null = null
   private again = false
+  private prunedAt = 0
   private stopped = false
   private readonly retryDelaysMs: readonly number[]
   private readonly timeoutMs: number
@@ -94,6 +103,10 @@ export class AlertWorker {
   }
 
   private async pass(): Promise<void> {
+    if (Date.now() - this.prunedAt >= PRUNE_EVERY_MS) {
+      this.prunedAt = Date.now()
+      await pruneDeliveries(this.options.db, KEEP_DAYS)
+    }
     await this.monitor()
     for (;;) {
       const due = await takeDue(this.options.db, BATCH, this.timeoutMs + 30_000)
