@@ -13,6 +13,7 @@ import { migrateControlPlane } from './control/migrations.ts'
 import { deriveKey, loadSecret } from './crypto/secret.ts'
 import type { Env } from './env.ts'
 import type { Logger } from './log.ts'
+import { AlertWorker } from './alerts/worker.ts'
 import { EngineSourceRuntime } from './sources/engine-runtime.ts'
 import { sourceHostPinner } from './sources/pin-host.ts'
 import { systemResolver } from './validation/guard.ts'
@@ -92,6 +93,19 @@ export async function start(env: Env, log: Logger): Promise<Started> {
   })
   sources.start()
 
+  const alertSecretKey = deriveKey(secret, 'alert-secrets')
+  // Webhooks follow the databases' address rule: private targets only where databases may be.
+  const alerts = new AlertWorker({
+    db,
+    key: alertSecretKey,
+    log,
+    targets: {
+      allowPrivate: env.allowPrivateDatabaseTargets,
+      resolve: systemResolver,
+    },
+  })
+  alerts.start()
+
   const app = createApp({
     env,
     db,
@@ -101,6 +115,8 @@ export async function start(env: Env, log: Logger): Promise<Started> {
     sources,
     sourcePasswordKey,
     providerTokenKey: deriveKey(secret, 'provider-tokens'),
+    alertSecretKey,
+    alerts,
   })
   return {
     app,
@@ -112,6 +128,7 @@ export async function start(env: Env, log: Logger): Promise<Started> {
       // leave the control plane's Postgres running. The first failure is reported after.
       const failures: unknown[] = []
       for (const step of [
+        () => alerts.stop(),
         () => sources.stop(),
         () => engine.stop(),
         () => db.end(),

@@ -10,7 +10,12 @@ import { createApp } from '../../src/server/app.ts'
 import { transactionWithTxid } from '../../src/server/control/database.ts'
 import { parseEnv } from '../../src/server/env.ts'
 import { silentLogger } from '../../src/server/log.ts'
-import { Browser, signInLocally, type App } from '../support/app.ts'
+import {
+  Browser,
+  signInLocally,
+  TEST_ALERT_SECRET_KEY,
+  type App,
+} from '../support/app.ts'
 import { useControlPlaneDatabase } from '../support/database.ts'
 
 const database = useControlPlaneDatabase()
@@ -29,6 +34,7 @@ beforeAll(async () => {
     db: database.db,
     log: silentLogger,
     shapes,
+    alertSecretKey: TEST_ALERT_SECRET_KEY,
   })
   await vi.waitFor(() => expect(shapes.status).toBe('active'), {
     timeout: 30_000,
@@ -260,6 +266,65 @@ describe('the dashboard shapes', () => {
     const stranger = await signInLocally(app, 'Outsider', undefined)
     expect((await stranger.browser.get(`${path}&offset=-1`)).status).toBe(404)
     expect((await new Browser(app).get(`${path}&offset=-1`)).status).toBe(401)
+  })
+
+  it("carry a team's alert destinations and delivery log to its members, never a secret", async () => {
+    const { browser } = await signInLocally(app, 'Alerter', undefined)
+    const teams = await snapshot(browser, '/v1/teams')
+    const teamId = String(teams.rows[0]?.team_id)
+    const created = await browser.postJson(
+      `/api/v1/teams/${teamId}/alert-destinations`,
+      { url: 'https://127.0.0.1/hook' },
+    )
+    expect(created.status).toBe(201)
+    const { id, secret } = (await created.json()) as {
+      id: string
+      secret: string
+    }
+    await database.db.query(
+      `with d as (
+         insert into alert_deliveries (team_id, destination_id, event, state, payload)
+         values ($1, $2, 'test_alert', 'firing', '{}') returning id)
+       insert into alert_delivery_attempts
+         (team_id, delivery_id, destination_id, event, state, attempt, status_code, delivered)
+       select $1, d.id, $2, 'test_alert', 'firing', 1, 200, true from d`,
+      [teamId, id],
+    )
+    const destinations = await snapshot(
+      browser,
+      `/v1/alert-destinations?team_id=${teamId}`,
+    )
+    expect(destinations.rows).toEqual([
+      expect.objectContaining({
+        id,
+        team_id: teamId,
+        url: 'https://127.0.0.1/hook',
+      }),
+    ])
+    expect(Object.keys(destinations.rows[0] ?? {})).not.toContain(
+      'encrypted_secret',
+    )
+    expect(JSON.stringify(destinations.rows)).not.toContain(secret)
+    const attempts = await snapshot(
+      browser,
+      `/v1/alert-delivery-attempts?team_id=${teamId}`,
+    )
+    expect(attempts.rows).toEqual([
+      expect.objectContaining({
+        destination_id: id,
+        event: 'test_alert',
+        // Values travel as Postgres text; the browser store types them.
+        attempt: '1',
+        status_code: '200',
+        delivered: 't',
+      }),
+    ])
+    const stranger = await signInLocally(app, 'Outsider', undefined)
+    for (const path of ['alert-destinations', 'alert-delivery-attempts']) {
+      const url = `/v1/${path}?team_id=${teamId}&offset=-1`
+      expect((await stranger.browser.get(url)).status).toBe(404)
+      expect((await new Browser(app).get(url)).status).toBe(401)
+    }
   })
 
   it('serve a public source status with only the fields that derive its state', async () => {

@@ -24,6 +24,12 @@ const TEST_PROVIDER_TOKEN_KEY = deriveKey(
   'provider-tokens',
 )
 
+/** The alert destinations' secret key every built app uses. */
+export const TEST_ALERT_SECRET_KEY = deriveKey(
+  'test-secret-'.padEnd(32, 'x'),
+  'alert-secrets',
+)
+
 /**
  * Every in-process request comes from one client address ('unknown'), so a file signing in many
  * users would meet the per-IP sign-in limit meant for one visitor; tests of that limit set it.
@@ -42,6 +48,7 @@ export function buildApp(
     log: silentLogger,
     sourcePasswordKey: TEST_SOURCE_PASSWORD_KEY,
     providerTokenKey: TEST_PROVIDER_TOKEN_KEY,
+    alertSecretKey: TEST_ALERT_SECRET_KEY,
     ...deps,
   })
 }

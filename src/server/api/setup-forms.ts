@@ -16,9 +16,9 @@ import {
   deleteSetupForm,
   listSetupForms,
 } from '../control/setup-forms.ts'
-import { getTeam } from '../control/teams.ts'
 import { ownOrigin, type AppEnv } from '../http/context.ts'
 import { readJson } from '../http/json.ts'
+import { memberTeamId, teamNotFound } from './member-team.ts'
 
 export const setupFormsFullMessage = (max: number) =>
   `This team already has ${max} usable setup links, the most it can have. Delete one to create another.`
@@ -31,16 +31,6 @@ const withUrl = (c: Context<AppEnv>, form: SetupForm) => ({
   ...form,
   url: setupFormUrl(ownOrigin(c.var.deps.env, c.req.url), form.id),
 })
-
-/** The route's team, when the user is one of its members. */
-async function memberTeamId(c: Context<AppEnv>): Promise<string | null> {
-  const teamId = idSchema.safeParse(c.req.param('teamId'))
-  if (!teamId.success) return null
-  const team = await getTeam(c.var.deps.db, c.var.user.id, teamId.data)
-  return team?.id ?? null
-}
-
-const teamNotFound = (c: Context) => c.json({ message: 'Team not found' }, 404)
 
 export const setupFormRoutes = new Hono<AppEnv>()
   .use(requireUser)

@@ -1,12 +1,16 @@
 // /api/v1/teams: the signed-in user's teams and their members over REST (spec §7), for API
 // clients; the dashboard reads the same rows through its shapes (gateway/). Another team
 // answers exactly like a missing one. A team's setup links are their own router
-// (setup-forms.ts).
+// (setup-forms.ts), and so are its alert destinations and settings (alert-destinations.ts).
 import { Hono, type Context } from 'hono'
 import { idSchema } from '../../shared/entities.ts'
 import { requireUser } from '../auth/middleware.ts'
 import { getTeam, listTeamUsers, listTeams } from '../control/teams.ts'
 import type { AppEnv } from '../http/context.ts'
+import {
+  alertDestinationRoutes,
+  alertSettingsRoutes,
+} from './alert-destinations.ts'
 import { setupFormRoutes } from './setup-forms.ts'
 
 const notFound = { message: 'Team not found' }
@@ -32,3 +36,5 @@ export const teamRoutes = new Hono<AppEnv>()
     return users ? c.json(users) : c.json(notFound, 404)
   })
   .route('/:teamId/source-setup-forms', setupFormRoutes)
+  .route('/:teamId/alert-destinations', alertDestinationRoutes)
+  .route('/:teamId/alert-settings', alertSettingsRoutes)

@@ -22,7 +22,8 @@ export async function loadSecret(
   return (await readFile(file, 'utf8')).trim()
 }
 
-export type KeyPurpose = 'source-passwords' | 'provider-tokens'
+export type KeyPurpose =
+  'source-passwords' | 'provider-tokens' | 'alert-secrets'
 
 export function deriveKey(secret: string, purpose: KeyPurpose): Buffer {
   return Buffer.from(hkdfSync('sha256', secret, 'sluice', purpose, 32))

@@ -53,6 +53,30 @@ export const dashboardShapes = {
       'source_id',
       'deleted_at',
     ]),
+  // Never encrypted_secret: a destination's secret is shown once, by its create's answer.
+  alertDestinations: (teamId: string) =>
+    shape('alert_destinations', 'team_id = $1', teamId, [
+      'id',
+      'team_id',
+      'url',
+      'created_by',
+      'created_at',
+      'deleted_at',
+    ]),
+  alertDeliveryAttempts: (teamId: string) =>
+    shape('alert_delivery_attempts', 'team_id = $1', teamId, [
+      'id',
+      'team_id',
+      'delivery_id',
+      'destination_id',
+      'event',
+      'state',
+      'attempt',
+      'status_code',
+      'error',
+      'delivered',
+      'attempted_at',
+    ]),
   eventLogs: (sourceId: string) =>
     shape('source_event_logs', 'source_id = $1', sourceId, [
       'id',

@@ -69,6 +69,18 @@ export const gatewayRoutes = new Hono<AppEnv>()
     const team = await memberTeam(c, c.req.query('team_id'))
     return team ? serve(c, dashboardShapes.setupForms(team.id)) : notFound()
   })
+  .get('/alert-destinations', requireUser, async (c) => {
+    const team = await memberTeam(c, c.req.query('team_id'))
+    return team
+      ? serve(c, dashboardShapes.alertDestinations(team.id))
+      : notFound()
+  })
+  .get('/alert-delivery-attempts', requireUser, async (c) => {
+    const team = await memberTeam(c, c.req.query('team_id'))
+    return team
+      ? serve(c, dashboardShapes.alertDeliveryAttempts(team.id))
+      : notFound()
+  })
   .get('/source-event-logs', requireUser, async (c) => {
     const source = await memberSource(c, c.req.query('source_id'))
     return source ? serve(c, dashboardShapes.eventLogs(source)) : notFound()

@@ -5,6 +5,7 @@ import type { Db } from '../control/database.ts'
 import type { SessionRequests } from '../auth/session-requests.ts'
 import type { SessionUser } from '../auth/sessions.ts'
 import type { Logger } from '../log.ts'
+import type { AlertWorker } from '../alerts/worker.ts'
 import type { SourceRuntime } from '../sources/runtime.ts'
 import type { DatabaseCheckSettings } from '../validation/settings.ts'
 
@@ -22,6 +23,10 @@ export type AppDeps = {
   sourcePasswordKey?: Buffer
   /** AES-256-GCM key for provider tokens (crypto/provider-tokens.ts), derived from the secret. */
   providerTokenKey?: Buffer
+  /** AES-256-GCM key for alert destinations' secrets; without it, destinations cannot be made. */
+  alertSecretKey?: Buffer
+  /** The alert worker, kicked when a test alert is queued; tests may leave it out. */
+  alerts?: AlertWorker
   /** How long enabling Neon's logical replication may take, and how often to look; tests shorten. */
   providerOperations?: { pollMs: number; timeoutMs: number }
   /** The readiness check's resolver and limits; tests stub the one and tighten the other. */

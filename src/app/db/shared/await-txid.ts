@@ -11,6 +11,7 @@ export type SyncedTable =
   | 'sources'
   | 'source_event_logs'
   | 'source_setup_forms'
+  | 'alert_destinations'
 
 type LiveStore = Pick<PGliteInterface, 'query'> & { live: LiveNamespace }
 
@@ -81,7 +82,11 @@ export async function awaitTxid(
  */
 export async function awaitCreated(
   store: LiveStore,
-  table: 'sources' | 'source_event_logs' | 'source_setup_forms',
+  table:
+    | 'sources'
+    | 'source_event_logs'
+    | 'source_setup_forms'
+    | 'alert_destinations',
   id: string,
   txid: number,
   timeoutMs = TXID_WAIT_MS,
@@ -177,12 +182,23 @@ export async function awaitSetupFormDeleted(
   txid: number,
   timeoutMs = TXID_WAIT_MS,
 ): Promise<void> {
+  await awaitSoftDeleted(store, 'source_setup_forms', formId, txid, timeoutMs)
+}
+
+/** Resolves once a soft delete (deleted_at set by `txid`) of the row `id` has synced. */
+export async function awaitSoftDeleted(
+  store: LiveStore,
+  table: 'source_setup_forms' | 'alert_destinations',
+  id: string,
+  txid: number,
+  timeoutMs = TXID_WAIT_MS,
+): Promise<void> {
   await untilSynced(
     store,
-    `select exists (select 1 from source_setup_forms
+    `select exists (select 1 from ${table}
                      where id::text = $1
                        and (deleted_at is not null or synced_txids @> array[$2::bigint])) as ok`,
-    [formId, txid],
+    [id, txid],
     txid,
     timeoutMs,
   )

@@ -6,6 +6,7 @@ import {
   awaitCreated,
   awaitSetupFormDeleted,
   awaitShapeDeleted,
+  awaitSoftDeleted,
   awaitSourceForgotten,
   awaitSourceRenamed,
   awaitSourceRemoval,
@@ -19,6 +20,7 @@ import type {
   TeamUser,
   User,
 } from '../../../shared/entities.ts'
+import type { AlertDestination } from '../../../shared/alerts.ts'
 import type { SetupForm } from '../../../shared/setup-forms.ts'
 
 const OWNER = '(select user_id from local_owner)'
@@ -143,12 +145,14 @@ export function useSyncedWrites() {
   return useMemo(
     () => ({
       awaitCreated: (
-        table: 'sources' | 'source_setup_forms',
+        table: 'sources' | 'source_setup_forms' | 'alert_destinations',
         id: string,
         txid: number,
       ) => awaitCreated(pg, table, id, txid),
       awaitSetupFormDeleted: (formId: string, txid: number) =>
         awaitSetupFormDeleted(pg, formId, txid),
+      awaitDestinationDeleted: (destinationId: string, txid: number) =>
+        awaitSoftDeleted(pg, 'alert_destinations', destinationId, txid),
       awaitSourceRemoval: (sourceId: string, txid: number) =>
         awaitSourceRemoval(pg, sourceId, txid),
       awaitSourceForgotten: (sourceId: string, txid: number) =>
@@ -206,6 +210,53 @@ export function useTeamSetupForms(teamId: string): SetupForm[] | undefined {
     used_at: optional(row.used_at),
     deleted_at: optional(row.deleted_at),
   }))
+}
+
+/** A team's live alert destinations, oldest first; showing them follows the team. */
+export function useTeamAlertDestinations(
+  teamId: string,
+): AlertDestination[] | undefined {
+  useFollowed('team', teamId)
+  return useStoreQuery<AlertDestination & { created_at: unknown }>(
+    `select id, team_id, url, created_by, created_at, deleted_at
+       from alert_destinations
+      where team_id::text = $1 and team_id in ${OWNER_TEAMS} and deleted_at is null
+      order by created_at, id`,
+    [teamId],
+  )?.rows.map((row) => ({
+    ...row,
+    created_at: iso(row.created_at),
+    deleted_at: null,
+  }))
+}
+
+/** One attempt of the team's delivery log, with its destination's URL. */
+export type AlertDeliveryAttempt = {
+  id: string
+  destination_url: string
+  event: string
+  state: string
+  attempt: number
+  status_code: number | null
+  error: string | null
+  delivered: boolean
+  attempted_at: string
+}
+
+/** The team's last 50 delivery attempts, newest first; showing them follows the team. */
+export function useTeamAlertDeliveries(
+  teamId: string,
+): AlertDeliveryAttempt[] | undefined {
+  useFollowed('team', teamId)
+  return useStoreQuery<AlertDeliveryAttempt & { attempted_at: unknown }>(
+    `select a.id, coalesce(d.url, '') as destination_url, a.event, a.state, a.attempt,
+            a.status_code, a.error, a.delivered, a.attempted_at
+       from alert_delivery_attempts a
+       left join alert_destinations d on d.id = a.destination_id
+      where a.team_id::text = $1 and a.team_id in ${OWNER_TEAMS}
+      order by a.attempted_at desc, a.attempt desc limit 50`,
+    [teamId],
+  )?.rows.map((row) => ({ ...row, attempted_at: iso(row.attempted_at) }))
 }
 
 // What a shown page makes the sync follow, and how many of each it keeps following after their

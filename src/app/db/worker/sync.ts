@@ -1,5 +1,6 @@
 // What the store's worker syncs (store-worker.ts): the owner's user row and teams; each team's
-// sources and members; the setup links of teams a tab shows; the event logs and live shapes of
+// sources and members; the setup links and alert destinations and delivery log of teams a tab
+// shows; the event logs and live shapes of
 // sources a tab shows. Shapes start
 // and stop as those lists change, and a change of owner empties the store before the next
 // user's data arrives.
@@ -39,6 +40,8 @@ const SYNCED_TABLES = [
   'source_event_logs',
   'source_shapes',
   'source_setup_forms',
+  'alert_destinations',
+  'alert_delivery_attempts',
 ]
 
 /**
@@ -232,6 +235,14 @@ export function startSync(
       source_setup_forms: {
         shape: liveShape(url(`/v1/source-setup-forms?team_id=${teamId}`)),
         ...scoped('source_setup_forms', 'team_id', teamId),
+      },
+      alert_destinations: {
+        shape: liveShape(url(`/v1/alert-destinations?team_id=${teamId}`)),
+        ...scoped('alert_destinations', 'team_id', teamId),
+      },
+      alert_delivery_attempts: {
+        shape: liveShape(url(`/v1/alert-delivery-attempts?team_id=${teamId}`)),
+        ...scoped('alert_delivery_attempts', 'team_id', teamId),
       },
     }))
 

@@ -1,4 +1,4 @@
-// /teams/{teamId}: the team's sources, setup links and members, or 'Team not found'.
+// /teams/{teamId}: the team's sources, setup links, alerts and members, or 'Team not found'.
 import {
   Paper,
   Stack,
@@ -16,6 +16,7 @@ import { ButtonLink } from '../../components/links.tsx'
 import { PageTitle } from '../../components/page-title.tsx'
 import { useTeam, useTeamSources, useTeamUsers } from '../../db/tab/hooks.ts'
 import { SourceGrid } from '../sources/source-grid.tsx'
+import { AlertsSection } from './alerts-section.tsx'
 import { SetupLinksSection } from './setup-links-section.tsx'
 
 const route = getRouteApi('/_dashboard/teams/$teamId/')
@@ -51,6 +52,7 @@ export function TeamPage() {
         {sources && <SourceGrid sources={sources} />}
       </section>
       <SetupLinksSection teamId={teamId} />
+      <AlertsSection teamId={teamId} />
       <section aria-label="Users">
         <Typography variant="h5" component="h2" sx={{ mb: 2 }}>
           Users

@@ -1,0 +1,199 @@
+// The team page's 'Alerts' (issue 19): the team's webhook destinations (URL, created) with
+// 'Send test alert' and a delete that asks first, and the delivery log (time, event,
+// destination, status, attempt), all read from the synced store, never a secret.
+import {
+  Alert,
+  Button,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material'
+import { useState } from 'react'
+import type { AlertDestination } from '../../../shared/alerts.ts'
+import { NeedsNetwork } from '../../components/needs-network.tsx'
+import {
+  useSyncedWrites,
+  useTeamAlertDeliveries,
+  useTeamAlertDestinations,
+  type AlertDeliveryAttempt,
+} from '../../db/tab/hooks.ts'
+import { ConfirmDialog } from '../sources/confirm-dialog.tsx'
+import { formatDateTime } from '../sources/format.ts'
+import { AddAlertDestination } from './add-alert-destination.tsx'
+import { deleteAlertDestination, sendTestAlert } from './alerts-api.ts'
+
+const outcome = (row: AlertDeliveryAttempt) =>
+  row.delivered
+    ? `Delivered (${row.status_code})`
+    : (row.error ?? `Failed (${row.status_code})`)
+
+function DeliveryLog({ teamId }: { teamId: string }) {
+  const rows = useTeamAlertDeliveries(teamId)
+  if (!rows) return null
+  if (rows.length === 0)
+    return <Typography color="text.secondary">No deliveries yet.</Typography>
+  return (
+    <TableContainer component={Paper} variant="outlined">
+      <Table size="small" aria-label="Delivery log">
+        <TableHead>
+          <TableRow>
+            <TableCell>Time</TableCell>
+            <TableCell>Event</TableCell>
+            <TableCell>Destination</TableCell>
+            <TableCell>Status</TableCell>
+            <TableCell>Attempt</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {rows.map((row) => (
+            <TableRow key={row.id}>
+              <TableCell>{formatDateTime(row.attempted_at)}</TableCell>
+              <TableCell>
+                {row.event} ({row.state})
+              </TableCell>
+              <TableCell sx={{ wordBreak: 'break-all' }}>
+                {row.destination_url || '-'}
+              </TableCell>
+              <TableCell>{outcome(row)}</TableCell>
+              <TableCell>{row.attempt}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  )
+}
+
+export function AlertsSection({ teamId }: { teamId: string }) {
+  const destinations = useTeamAlertDestinations(teamId)
+  const { awaitDestinationDeleted } = useSyncedWrites()
+  const [deleting, setDeleting] = useState<AlertDestination | null>(null)
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const [notice, setNotice] = useState<string | null>(null)
+
+  const remove = async (destination: AlertDestination) => {
+    setBusy(true)
+    setError(null)
+    try {
+      const { txid } = await deleteAlertDestination(teamId, destination.id)
+      await awaitDestinationDeleted(destination.id, txid)
+      setDeleting(null)
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e))
+    } finally {
+      setBusy(false)
+    }
+  }
+  const test = async (destination: AlertDestination) => {
+    setNotice(null)
+    try {
+      await sendTestAlert(teamId, destination.id)
+      setNotice('Test alert queued: it shows in the delivery log once sent.')
+    } catch (e) {
+      setNotice(
+        `Failed to send test alert: ${e instanceof Error ? e.message : String(e)}`,
+      )
+    }
+  }
+
+  return (
+    <section aria-label="Alerts">
+      <Stack
+        direction="row"
+        spacing={2}
+        sx={{ mb: 2, alignItems: 'center', justifyContent: 'space-between' }}
+      >
+        <Typography variant="h5" component="h2">
+          Alerts
+        </Typography>
+        <AddAlertDestination teamId={teamId} />
+      </Stack>
+      <Stack spacing={2}>
+        {destinations && destinations.length === 0 && (
+          <Typography color="text.secondary">
+            No webhooks yet. Sluice sends a signed alert to each webhook when a
+            source needs attention, and again when it recovers.
+          </Typography>
+        )}
+        {destinations && destinations.length > 0 && (
+          <TableContainer component={Paper} variant="outlined">
+            <Table size="small" aria-label="Webhooks">
+              <TableHead>
+                <TableRow>
+                  <TableCell>URL</TableCell>
+                  <TableCell>Created</TableCell>
+                  <TableCell />
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {destinations.map((destination) => (
+                  <TableRow key={destination.id}>
+                    <TableCell sx={{ wordBreak: 'break-all' }}>
+                      {destination.url}
+                    </TableCell>
+                    <TableCell>
+                      {formatDateTime(destination.created_at)}
+                    </TableCell>
+                    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                      <NeedsNetwork>
+                        <Button
+                          size="small"
+                          onClick={() => void test(destination)}
+                        >
+                          Send test alert
+                        </Button>
+                      </NeedsNetwork>
+                      <NeedsNetwork>
+                        <Button
+                          color="error"
+                          size="small"
+                          onClick={() => {
+                            setError(null)
+                            setDeleting(destination)
+                          }}
+                          aria-label={`Delete webhook ${destination.url}`}
+                        >
+                          Delete
+                        </Button>
+                      </NeedsNetwork>
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </TableContainer>
+        )}
+        {notice && (
+          <Alert severity="info" onClose={() => setNotice(null)}>
+            {notice}
+          </Alert>
+        )}
+        <Typography variant="h6" component="h3">
+          Delivery log
+        </Typography>
+        <DeliveryLog teamId={teamId} />
+      </Stack>
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete webhook"
+        confirmLabel="Delete"
+        busyLabel="Deleting..."
+        busy={busy}
+        error={error}
+        onConfirm={() => deleting && void remove(deleting)}
+        onClose={() => setDeleting(null)}
+      >
+        <Typography>
+          Alerts stop going to this URL at once, retries included.
+        </Typography>
+      </ConfirmDialog>
+    </section>
+  )
+}

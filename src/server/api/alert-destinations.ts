@@ -1,0 +1,116 @@
+// /api/v1/teams/{teamId}/alert-destinations and /alert-settings: a team's webhooks and
+// thresholds, for its members (mounted by teams.ts; another team answers 404 like a missing
+// one). POST makes a destination and answers its secret, the only time it is shown; GET lists
+// them (never a secret; the dashboard reads the synced shape instead); DELETE removes one;
+// POST .../{id}/test queues a test alert to it and kicks the worker.
+import { Hono, type Context } from 'hono'
+import {
+  ALERT_DESTINATIONS_MAX_PER_TEAM,
+  alertSettingsSchema,
+  createAlertDestinationSchema,
+  TEST_ALERT_EVENT,
+} from '../../shared/alerts.ts'
+import { idSchema } from '../../shared/entities.ts'
+import { guardWebhookUrl } from '../alerts/webhook.ts'
+import { enqueueAlert } from '../alerts/incidents.ts'
+import { readAlertSettings, writeAlertSettings } from '../alerts/settings.ts'
+import { requireUser } from '../auth/middleware.ts'
+import {
+  createDestination,
+  deleteDestination,
+  getDestination,
+  listDestinations,
+} from '../control/alert-destinations.ts'
+import type { AppEnv } from '../http/context.ts'
+import { readJson } from '../http/json.ts'
+import { memberTeamId, teamNotFound } from './member-team.ts'
+import { systemResolver } from '../validation/guard.ts'
+
+const destinationNotFound = (c: Context) =>
+  c.json({ message: 'Alert destination not found' }, 404)
+
+export const alertDestinationRoutes = new Hono<AppEnv>()
+  .use(requireUser)
+  .post('/', async (c) => {
+    const teamId = await memberTeamId(c)
+    if (!teamId) return teamNotFound(c)
+    const { deps } = c.var
+    if (!deps.alertSecretKey)
+      return c.json({ message: 'Alerts are not available' }, 503)
+    const body = await readJson(c, createAlertDestinationSchema)
+    if (!body.success) return body.response
+    const guarded = await guardWebhookUrl(body.data.url, {
+      allowPrivate: deps.env.allowPrivateDatabaseTargets,
+      resolve: deps.databaseChecks?.resolve ?? systemResolver,
+    })
+    if (!guarded.ok) return c.json({ message: guarded.message }, 400)
+    const created = await createDestination(deps.db, deps.alertSecretKey, {
+      teamId,
+      url: body.data.url,
+      createdBy: c.var.user.id,
+      max: ALERT_DESTINATIONS_MAX_PER_TEAM,
+    })
+    if (created.kind === 'no_team') return teamNotFound(c)
+    if (created.kind === 'full')
+      return c.json(
+        {
+          message: `This team already has ${ALERT_DESTINATIONS_MAX_PER_TEAM} alert destinations, the most it can have.`,
+        },
+        409,
+      )
+    return c.json(
+      { ...created.destination, secret: created.secret, txid: created.txid },
+      201,
+    )
+  })
+  .get('/', async (c) => {
+    const teamId = await memberTeamId(c)
+    if (!teamId) return teamNotFound(c)
+    return c.json(await listDestinations(c.var.deps.db, teamId))
+  })
+  .delete('/:destinationId', async (c) => {
+    const teamId = await memberTeamId(c)
+    if (!teamId) return teamNotFound(c)
+    const id = idSchema.safeParse(c.req.param('destinationId'))
+    const deleted =
+      id.success && (await deleteDestination(c.var.deps.db, teamId, id.data))
+    if (!deleted) return destinationNotFound(c)
+    return c.json({ txid: deleted.txid })
+  })
+  .post('/:destinationId/test', async (c) => {
+    const teamId = await memberTeamId(c)
+    if (!teamId) return teamNotFound(c)
+    const id = idSchema.safeParse(c.req.param('destinationId'))
+    const { db, alerts } = c.var.deps
+    const destination =
+      id.success && (await getDestination(db, teamId, id.data))
+    if (!destination) return destinationNotFound(c)
+    await enqueueAlert(db, {
+      team_id: teamId,
+      source_id: null,
+      event: TEST_ALERT_EVENT,
+      state: 'firing',
+      message: 'This is a test alert from Sluice.',
+      incidentId: null,
+      occurredAt: new Date(),
+      destinationId: destination.id,
+    })
+    alerts?.kick()
+    return c.json({ queued: true }, 202)
+  })
+
+export const alertSettingsRoutes = new Hono<AppEnv>()
+  .use(requireUser)
+  .get('/', async (c) => {
+    const teamId = await memberTeamId(c)
+    if (!teamId) return teamNotFound(c)
+    return c.json(await readAlertSettings(c.var.deps.db, teamId))
+  })
+  .put('/', async (c) => {
+    const teamId = await memberTeamId(c)
+    if (!teamId) return teamNotFound(c)
+    const body = await readJson(c, alertSettingsSchema)
+    if (!body.success) return body.response
+    await writeAlertSettings(c.var.deps.db, teamId, body.data)
+    return c.json(body.data)
+  })

@@ -1,0 +1,109 @@
+// Alerts as the API, the team page and webhook receivers see them (issue 19): what a
+// destination's create takes, the kinds of incident, the JSON each webhook receives and the
+// names of the headers that sign it. Verifying a signature is described in docs/alerts.md.
+import { z } from 'zod'
+
+export const ALERT_URL_MAX_LENGTH = 2000
+/** Destinations a team may hold at once (not counting deleted ones). */
+export const ALERT_DESTINATIONS_MAX_PER_TEAM = 10
+
+export type AlertKind =
+  | 'source_error'
+  | 'delete_failed'
+  | 'replication_health_warning'
+  | 'source_reconnecting'
+
+/** A test alert's event: no source, no incident. */
+export const TEST_ALERT_EVENT = 'test_alert'
+
+export type AlertState = 'firing' | 'resolved'
+
+/** The body of every webhook call. `id` is the same on each retry of one alert. */
+export type AlertPayload = {
+  id: string
+  team_id: string
+  source_id: string | null
+  event: AlertKind | typeof TEST_ALERT_EVENT
+  state: AlertState
+  message: string
+  occurred_at: string
+}
+
+export const SIGNATURE_HEADER = 'sluice-signature'
+export const TIMESTAMP_HEADER = 'sluice-timestamp'
+
+/** POST /api/v1/teams/{teamId}/alert-destinations */
+export const createAlertDestinationSchema = z.object({
+  url: z
+    .string()
+    .trim()
+    .min(1, 'A webhook URL is required')
+    .max(
+      ALERT_URL_MAX_LENGTH,
+      `The URL must be at most ${ALERT_URL_MAX_LENGTH} characters`,
+    ),
+})
+
+/** PUT /api/v1/teams/{teamId}/alert-settings */
+export const alertSettingsSchema = z.object({
+  wal_retained_threshold_bytes: z
+    .number()
+    .int()
+    .min(1)
+    .max(Number.MAX_SAFE_INTEGER),
+  reconnecting_minutes: z.number().int().min(1).max(1440),
+})
+export type AlertSettings = z.infer<typeof alertSettingsSchema>
+
+export const DEFAULT_ALERT_SETTINGS: AlertSettings = {
+  wal_retained_threshold_bytes: 1024 ** 3,
+  reconnecting_minutes: 5,
+}
+
+/** A destination as listed: never its secret. */
+export type AlertDestination = {
+  id: string
+  team_id: string
+  url: string
+  created_by: string | null
+  created_at: string
+  deleted_at: string | null
+}
+
+/**
+ * The one rule for a webhook's URL, before any address check: https, or http to a loopback
+ * name or address when private targets are allowed (a receiver on the same machine in local
+ * mode). No credentials in the URL: the secret signs, the URL only addresses.
+ */
+export function webhookUrlProblem(
+  raw: string,
+  allowPrivate: boolean,
+): string | null {
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    return 'The webhook URL is not a valid URL.'
+  }
+  if (url.username || url.password)
+    return 'The webhook URL must not contain a user name or password.'
+  if (url.protocol === 'https:') return null
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)
+  if (url.protocol === 'http:' && allowPrivate && loopback) return null
+  return 'The webhook URL must start with https://.'
+}
+
+/** POST .../alert-destinations: the destination, its secret (this once) and the txid. */
+export const createAlertDestinationResponseSchema = z.object({
+  id: z.uuid(),
+  url: z.string(),
+  created_at: z.string(),
+  secret: z.string(),
+  txid: z.number().int(),
+})
+
+export const deleteAlertDestinationResponseSchema = z.object({
+  txid: z.number().int(),
+})
+
+export const testAlertResponseSchema = z.object({ queued: z.literal(true) })
