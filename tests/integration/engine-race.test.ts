@@ -53,7 +53,10 @@ it('keeps every client equal to the source under concurrent writes', async () =>
   const shapes: Shape[] = []
   for (const where of [undefined, 'grp = 1', 'v > 0']) {
     // Start shapes while writes are in flight, so snapshots race the stream.
-    await expect.poll(() => writes).toBeGreaterThan(shapes.length * 50 + 20)
+    // Waits on writes, not on time: under a busy machine they come slower than a second's worth.
+    await expect
+      .poll(() => writes, { timeout: 30_000 })
+      .toBeGreaterThan(shapes.length * 50 + 20)
     const aborter = new AbortController()
     aborters.push(aborter)
     const params: ShapeStreamOptions['params'] = where
@@ -69,7 +72,7 @@ it('keeps every client equal to the source under concurrent writes', async () =>
       ),
     )
   }
-  await expect.poll(() => writes).toBeGreaterThan(400)
+  await expect.poll(() => writes, { timeout: 30_000 }).toBeGreaterThan(400)
   writing = false
   await Promise.all(writers)
 

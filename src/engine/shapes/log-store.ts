@@ -17,6 +17,7 @@ import {
 } from 'node:fs'
 import { join } from 'node:path'
 import { fdCache } from './fd-cache.ts'
+import { LogTail, type LogRecord } from './log-tail.ts'
 import {
   BEFORE_ALL,
   SNAPSHOT_END,
@@ -26,7 +27,8 @@ import {
   type Offset,
 } from './offset.ts'
 
-export type LogRecord = { offset: Offset; json: string; last: boolean }
+export type { LogRecord } from './log-tail.ts'
+
 export type ReadResult = {
   messages: string[]
   lastOffset: Offset
@@ -34,14 +36,6 @@ export type ReadResult = {
 }
 
 const INDEX_EVERY_BYTES = 64 * 1024
-/**
- * The in-memory tail: live readers ask for the last few records; one further behind reads the
- * file. Bounded in bytes as well as records: a thousand busy shapes with 1,024 records each held
- * a million strings (about 250 MB), and the garbage collector's marking of them took a fifth of
- * the engine's time.
- */
-const TAIL_MAX_RECORDS = 1024
-const TAIL_MAX_BYTES = 64 * 1024
 const READ_BLOCK = 256 * 1024
 
 /** `rows`: the shape's rows at that point; absent in an index written before rows were counted. */
@@ -65,9 +59,7 @@ export class ShapeLog {
   private visiblePos = 0
   private visibleOffset: Offset = BEFORE_ALL
   private sinceIndex = 0
-  private tail: LogRecord[] = []
-  /** The JSON bytes (UTF-16 units, near enough) the tail holds. */
-  private tailBytes = 0
+  private tail = new LogTail()
   private dirty = false
   private closed = false
 
@@ -108,9 +100,9 @@ export class ShapeLog {
     return this.endPos
   }
 
-  /** What the in-memory tail holds: bounded whatever the log's length (TAIL_MAX_*). */
+  /** What the in-memory tail holds: bounded whatever the log's length (log-tail.ts). */
   get tailSize(): { records: number; bytes: number } {
-    return { records: this.tail.length, bytes: this.tailBytes }
+    return this.tail.size
   }
 
   /** The rows a client holds once it has read everything published. */
@@ -131,16 +123,7 @@ export class ShapeLog {
     this.sinceIndex += buffer.length
     const lastRecord = records[records.length - 1]
     if (lastRecord) this.endOffset = lastRecord.offset
-    // No spread: a transaction can hold far more records than a call can take arguments.
-    const kept =
-      records.length > TAIL_MAX_RECORDS
-        ? records.slice(-TAIL_MAX_RECORDS)
-        : records
-    for (const record of kept) {
-      this.tail.push(record)
-      this.tailBytes += record.json.length
-    }
-    this.trimTail()
+    this.tail.push(records)
     if (lastRecord?.last && this.sinceIndex >= INDEX_EVERY_BYTES) {
       this.addIndexPoint({
         offset: this.endOffset,
@@ -189,9 +172,14 @@ export class ShapeLog {
    */
   read(after: Offset, chunkBytes: number): ReadResult {
     const end = this.chunkEnd(after, chunkBytes)
-    const first = this.tail[0]
-    if (first && compareOffsets(after, first.offset) >= 0)
-      return this.readTail(after, end)
+    const first = this.tail.first
+    if (first && compareOffsets(after, first.offset) >= 0) {
+      const read = this.tail.read(after, this.visibleOffset, end)
+      return {
+        ...read,
+        atEnd: compareOffsets(read.lastOffset, this.visibleOffset) >= 0,
+      }
+    }
     return this.readFile(after, end)
   }
 
@@ -251,45 +239,6 @@ export class ShapeLog {
   destroy(): void {
     this.close()
     rmSync(this.dir, { recursive: true, force: true })
-  }
-
-  /** Drops the oldest records past either bound, keeping at least the newest one. */
-  private trimTail(): void {
-    let drop = Math.max(0, this.tail.length - TAIL_MAX_RECORDS)
-    let bytes = this.tailBytes
-    for (let i = 0; i < drop; i++) bytes -= this.tail[i]?.json.length ?? 0
-    while (bytes > TAIL_MAX_BYTES && drop < this.tail.length - 1)
-      bytes -= this.tail[drop++]?.json.length ?? 0
-    if (drop === 0) return
-    this.tail.splice(0, drop)
-    this.tailBytes = bytes
-  }
-
-  private readTail(after: Offset, end: Offset | null): ReadResult {
-    const messages: string[] = []
-    let lastOffset = after
-    // Live readers ask for the last few records of a tail of up to a thousand: find the first
-    // one past `after` by halving, not by comparing from the start on every request.
-    let lo = 0
-    let hi = this.tail.length
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1
-      const record = this.tail[mid]
-      if (record && compareOffsets(record.offset, after) <= 0) lo = mid + 1
-      else hi = mid
-    }
-    for (let i = lo; i < this.tail.length; i++) {
-      const record = this.tail[i] as LogRecord
-      if (compareOffsets(record.offset, this.visibleOffset) > 0) break
-      if (record.json) messages.push(record.json)
-      lastOffset = record.offset
-      if (end && compareOffsets(record.offset, end) >= 0) break
-    }
-    return {
-      messages,
-      lastOffset,
-      atEnd: compareOffsets(lastOffset, this.visibleOffset) >= 0,
-    }
   }
 
   private readFile(after: Offset, end: Offset | null): ReadResult {
