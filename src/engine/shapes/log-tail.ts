@@ -1,7 +1,7 @@
 // A shape log's newest records in memory, for live readers: they ask for the last few records,
 // and one further behind reads the file (log-store.ts). Bounded in bytes as well as records: a
-// thousand busy shapes with 1,024 records each held a million strings (about 250 MB), and the
-// garbage collector's marking of them took a fifth of the engine's time.
+// thousand busy shapes with 1,024 records each held a million strings (about 250 MB) for the
+// garbage collector to mark (its share of the engine's time went from 21% to 18.5%).
 import { compareOffsets, type Offset } from './offset.ts'
 
 /** One record of a shape's log: a message's JSON at its offset (`last`: its transaction's last). */
