@@ -24,6 +24,7 @@ import {
   type AlertDeliveryAttempt,
 } from '../../db/tab/hooks.ts'
 import { ConfirmDialog } from '../sources/confirm-dialog.tsx'
+import { useConfirmedDelete } from '../sources/use-confirmed-delete.ts'
 import { formatDateTime } from '../sources/format.ts'
 import { AddAlertDestination } from './add-alert-destination.tsx'
 import { deleteAlertDestination, sendTestAlert } from './alerts-api.ts'
@@ -73,24 +74,11 @@ function DeliveryLog({ teamId }: { teamId: string }) {
 export function AlertsSection({ teamId }: { teamId: string }) {
   const destinations = useTeamAlertDestinations(teamId)
   const { awaitDestinationDeleted } = useSyncedWrites()
-  const [deleting, setDeleting] = useState<AlertDestination | null>(null)
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
-
-  const remove = async (destination: AlertDestination) => {
-    setBusy(true)
-    setError(null)
-    try {
-      const { txid } = await deleteAlertDestination(teamId, destination.id)
-      await awaitDestinationDeleted(destination.id, txid)
-      setDeleting(null)
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const removal = useConfirmedDelete(async (destination: AlertDestination) => {
+    const { txid } = await deleteAlertDestination(teamId, destination.id)
+    await awaitDestinationDeleted(destination.id, txid)
+  })
   const test = async (destination: AlertDestination) => {
     setNotice(null)
     try {
@@ -154,10 +142,7 @@ export function AlertsSection({ teamId }: { teamId: string }) {
                         <Button
                           color="error"
                           size="small"
-                          onClick={() => {
-                            setError(null)
-                            setDeleting(destination)
-                          }}
+                          onClick={() => removal.ask(destination)}
                           aria-label={`Delete webhook ${destination.url}`}
                         >
                           Delete
@@ -181,14 +166,14 @@ export function AlertsSection({ teamId }: { teamId: string }) {
         <DeliveryLog teamId={teamId} />
       </Stack>
       <ConfirmDialog
-        open={deleting !== null}
+        open={removal.deleting !== null}
         title="Delete webhook"
         confirmLabel="Delete"
         busyLabel="Deleting..."
-        busy={busy}
-        error={error}
-        onConfirm={() => deleting && void remove(deleting)}
-        onClose={() => setDeleting(null)}
+        busy={removal.busy}
+        error={removal.error}
+        onConfirm={() => void removal.confirm()}
+        onClose={removal.cancel}
       >
         <Typography>
           Alerts stop going to this URL at once, retries included.

@@ -13,7 +13,6 @@ import {
   TableRow,
   Typography,
 } from '@mui/material'
-import { useState } from 'react'
 import {
   setupFormPath,
   setupFormRegionLabel,
@@ -24,6 +23,7 @@ import { TextLink } from '../../components/links.tsx'
 import { NeedsNetwork } from '../../components/needs-network.tsx'
 import { useSyncedWrites, useTeamSetupForms } from '../../db/tab/hooks.ts'
 import { ConfirmDialog } from '../sources/confirm-dialog.tsx'
+import { useConfirmedDelete } from '../sources/use-confirmed-delete.ts'
 import { CopyButton } from '../sources/copy-button.tsx'
 import { formatDateTime } from '../sources/format.ts'
 import { CreateSetupLink } from './create-setup-link.tsx'
@@ -107,27 +107,10 @@ function FormRow(props: {
 export function SetupLinksSection({ teamId }: { teamId: string }) {
   const forms = useTeamSetupForms(teamId)
   const { awaitSetupFormDeleted } = useSyncedWrites()
-  const [deleting, setDeleting] = useState<SetupForm | null>(null)
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
-
-  const ask = (form: SetupForm) => {
-    setError(null)
-    setDeleting(form)
-  }
-  const remove = async (form: SetupForm) => {
-    setBusy(true)
-    setError(null)
-    try {
-      const { txid } = await deleteSetupForm(teamId, form.id)
-      await awaitSetupFormDeleted(form.id, txid)
-      setDeleting(null)
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const removal = useConfirmedDelete(async (form: SetupForm) => {
+    const { txid } = await deleteSetupForm(teamId, form.id)
+    await awaitSetupFormDeleted(form.id, txid)
+  })
 
   return (
     <section aria-label="Setup links">
@@ -163,21 +146,21 @@ export function SetupLinksSection({ teamId }: { teamId: string }) {
             </TableHead>
             <TableBody>
               {forms.map((form) => (
-                <FormRow key={form.id} form={form} onDelete={ask} />
+                <FormRow key={form.id} form={form} onDelete={removal.ask} />
               ))}
             </TableBody>
           </Table>
         </TableContainer>
       )}
       <ConfirmDialog
-        open={deleting !== null}
+        open={removal.deleting !== null}
         title="Delete setup link"
         confirmLabel="Delete"
         busyLabel="Deleting..."
-        busy={busy}
-        error={error}
-        onConfirm={() => deleting && void remove(deleting)}
-        onClose={() => setDeleting(null)}
+        busy={removal.busy}
+        error={removal.error}
+        onConfirm={() => void removal.confirm()}
+        onClose={removal.cancel}
       >
         <Typography>
           The link stops working at once. A source it already added stays.
