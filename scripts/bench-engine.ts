@@ -8,7 +8,12 @@
 //  5. fan-out: 1,000 and 10,000 long-poll clients of one shape through nginx (the repo's
 //     shape-cache config): commit-to-client and the requests that reach the engine per change.
 // The engine runs in this process; writers and HTTP clients in a forked load process.
-// `npm run bench:engine [-- --quick] [--fanout-only | --throughput-only]` prints `BENCH_JSON {...}` and a table.
+// `npm run bench:engine [-- --quick] [--fanout-only | --throughput-only] [--shapes N]
+// [--cpu-profile FILE]` prints `BENCH_JSON {...}` and a table. `--shapes` sets how many team
+// shapes the throughput phase follows (1,000 by default); `--cpu-profile` writes the engine
+// process's CPU profile of the engine's `team_id = $1` windows (open it in Chrome's DevTools).
+import { writeFile } from 'node:fs/promises'
+import { Session } from 'node:inspector/promises'
 import { availableParallelism, loadavg } from 'node:os'
 import { Baseline } from './bench/baseline.ts'
 import { measureFanout } from './bench/fanout.ts'
@@ -36,6 +41,15 @@ const fanoutOnly = process.argv.includes('--fanout-only')
 // Just the figure issue 18 holds the engine to: changes/s at 1,000 `team_id = $1` shapes,
 // against the raw-decode baseline (a few minutes rather than the whole run).
 const throughputOnly = process.argv.includes('--throughput-only')
+const flagValue = (name: string) => {
+  const i = process.argv.indexOf(name)
+  return i < 0 ? undefined : process.argv[i + 1]
+}
+const shapesFlag = flagValue('--shapes')
+const SHAPES = shapesFlag === undefined ? undefined : Number(shapesFlag)
+if (SHAPES !== undefined && !(Number.isInteger(SHAPES) && SHAPES > 0))
+  throw new Error(`--shapes takes a positive whole number, not ${shapesFlag}`)
+const cpuProfileFile = flagValue('--cpu-profile')
 const CONFIG = quick
   ? {
       shapeSteps: [1, 10, 100],
@@ -59,7 +73,7 @@ const CONFIG = quick
       fanoutClients: [1_000, 10_000],
       fanoutChanges: 20,
     }
-const TEAMS = CONFIG.shapeSteps.at(-1) ?? 1
+const TEAMS = SHAPES ?? CONFIG.shapeSteps.at(-1) ?? 1
 const SEED_PER_TEAM = 10
 const VOCABULARY = 1_000
 const SAMPLE_TIMEOUT_MS = 5_000
@@ -84,6 +98,20 @@ const memberSpec = (team: number): ShapeSpec => ({
   where: 'team_id = $1',
   params: [String(team)],
 })
+
+async function startProfile(): Promise<Session> {
+  const session = new Session()
+  session.connect()
+  await session.post('Profiler.enable')
+  await session.post('Profiler.start')
+  return session
+}
+
+async function stopProfile(session: Session, file: string): Promise<void> {
+  const { profile } = await session.post('Profiler.stop')
+  session.disconnect()
+  await writeFile(file, JSON.stringify(profile))
+}
 
 const log = (line: string) =>
   console.error(`[bench ${(performance.now() / 1000).toFixed(1)}s] ${line}`)
@@ -170,7 +198,10 @@ async function main(): Promise<Report> {
       const consumer = { slot, position: () => database.globalLsn }
 
       let following = 0
-      for (const shapes of throughputOnly ? [TEAMS] : CONFIG.shapeSteps) {
+      const steps = throughputOnly
+        ? [TEAMS]
+        : [...CONFIG.shapeSteps.filter((n) => n < TEAMS), TEAMS]
+      for (const shapes of steps) {
         log(`engine: ${shapes} team shapes, latency`)
         const specs = Array.from({ length: shapes - following }, (_, i) =>
           teamSpec(following + i + 1),
@@ -211,10 +242,18 @@ async function main(): Promise<Report> {
           following = specs.length
           connectMs = follow.ms
         }
+        const profiler =
+          cpuProfileFile && workload.name === 'team_id = $1'
+            ? await startProfile()
+            : null
         const engine = await throughputWindows(workload, 'engine', {
           ...windowCtx,
           consumer,
         })
+        if (profiler && cpuProfileFile) {
+          await stopProfile(profiler, cpuProfileFile)
+          log(`engine: CPU profile written to ${cpuProfileFile}`)
+        }
         report.throughput.push({
           workload: workload.name,
           shapes: following,

@@ -108,6 +108,8 @@ function windowJson(w: WindowResult) {
     probeDelayEndMs:
       w.probeDelayEndMs === null ? null : round(w.probeDelayEndMs, 1),
     probeDelayMaxMs: round(w.probeDelayMaxMs ?? NaN, 1),
+    probeDelayP50Ms: round(w.probeDelayP50Ms ?? NaN, 1),
+    probeDelayP99Ms: round(w.probeDelayP99Ms ?? NaN, 1),
     consumerLagStartBytes: w.consumerLagStart,
     consumerLagEndBytes: w.consumerLagEnd,
     slotLagStartBytes: w.slotLagStart,
@@ -115,6 +117,7 @@ function windowJson(w: WindowResult) {
     slotLagMaxBytes: w.slotLagMax,
     drainMs: w.drainMs === null ? null : round(w.drainMs, 1),
     loopUtilization: round(w.loopUtilization, 3),
+    cpuMsPerThousand: round(w.cpuMsPerThousand, 1),
     deliveredPerSec: round(w.deliveredPerSec),
     flat: w.flat,
   }

@@ -26,7 +26,7 @@ const kib = (n: number | null) =>
 const LEGEND = [
   'Baseline: the replication core on its own slot, handler only counting changes; same writes.',
   'changes/s: rows written / (write time + drain). Paced windows offer 110% of the target.',
-  'probe: a row committed every 250 ms during a window, timed commit → follower (engine) or',
+  'probe: a row committed every 50 ms during a window, timed commit → follower (engine) or',
   '  → handler (baseline); flat = probe delay grew ≤ 250 ms and drain ≤ 1 s.',
   'slot lag: pg_current_wal_lsn - confirmed_flush_lsn; it moves only at status updates.',
 ]
@@ -88,6 +88,22 @@ function rows(report: Report): Row[] {
         target: '',
         ok: null,
       })
+      if (w.mode === 'paced')
+        out.push({
+          label: '  probe commit→consumer p50 / p99',
+          engine: `${delay(w.probeDelayP50Ms)} / ${delay(w.probeDelayP99Ms)}`,
+          baseline: b
+            ? `${delay(b.probeDelayP50Ms)} / ${delay(b.probeDelayP99Ms)}`
+            : '-',
+          target:
+            t.workload === 'team_id = $1'
+              ? `p99 ≤ ${TARGETS.latencyP99Ms} ms`
+              : '',
+          ok:
+            t.workload === 'team_id = $1'
+              ? (w.probeDelayP99Ms ?? Infinity) <= TARGETS.latencyP99Ms
+              : null,
+        })
       out.push({
         label: '  slot lag start → end (max)',
         engine: `${kib(w.slotLagStart)} → ${kib(w.slotLagEnd)} (${kib(w.slotLagMax)})`,
@@ -98,9 +114,12 @@ function rows(report: Report): Row[] {
         ok: null,
       })
       out.push({
-        label: '  engine-process loop busy, msgs delivered/s',
-        engine: `${(w.loopUtilization * 100).toFixed(0)}%, ${int(w.deliveredPerSec)}`,
-        baseline: b ? `${(b.loopUtilization * 100).toFixed(0)}%, -` : '-',
+        label:
+          '  engine-process loop busy, CPU ms/1k changes, msgs delivered/s',
+        engine: `${(w.loopUtilization * 100).toFixed(0)}%, ${w.cpuMsPerThousand.toFixed(0)}, ${int(w.deliveredPerSec)}`,
+        baseline: b
+          ? `${(b.loopUtilization * 100).toFixed(0)}%, ${b.cpuMsPerThousand.toFixed(0)}, -`
+          : '-',
         target: '',
         ok: null,
       })

@@ -27,6 +27,9 @@ export type WindowResult = {
   probeDelayStartMs: number | null
   probeDelayEndMs: number | null
   probeDelayMaxMs: number | null
+  /** Over every probe of the window (a probe never seen counts as infinitely late). */
+  probeDelayP50Ms: number | null
+  probeDelayP99Ms: number | null
   /** From the last write until a row committed after it reached the consumer. */
   drainMs: number | null
   /**
@@ -42,6 +45,11 @@ export type WindowResult = {
   slotLagMax: number | null
   /** Share of the window the engine process's event loop was busy. */
   loopUtilization: number
+  /**
+   * CPU the engine process used per 1,000 rows written (window and drain): what a change
+   * costs, which other work on the machine disturbs less than it does the delays.
+   */
+  cpuMsPerThousand: number
   /** Change messages HTTP followers received per second (engine windows with followers). */
   deliveredPerSec: number
   flat: boolean
@@ -54,11 +62,14 @@ type Sample = {
   slotLag: number | null
 }
 
-const median = (values: number[]) => {
+/** Nearest-rank percentile of the values; null for none. */
+const rank = (values: number[], p: number) => {
   if (values.length === 0) return null
   const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)] ?? null
+  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? null
 }
+
+const median = (values: number[]) => rank(values, 0.5)
 
 export async function runWindow(options: {
   load: LoadProcess
@@ -86,6 +97,7 @@ export async function runWindow(options: {
   const t0 = performance.now()
   const received0 = load.received
   const loop0 = performance.eventLoopUtilization()
+  const cpu0 = process.cpuUsage()
   let writing = true
   const sampler = (async () => {
     while (writing) {
@@ -104,6 +116,7 @@ export async function runWindow(options: {
   writing = false
   await sampler
   const loopUtilization = performance.eventLoopUtilization(loop0).utilization
+  const cpu = process.cpuUsage(cpu0)
   const deliveredPerSec =
     (load.received - received0) / ((performance.now() - t0) / 1000)
   // Not drained in time: let the consumer finish before anything else is measured.
@@ -147,6 +160,14 @@ export async function runWindow(options: {
       probes.length === 0
         ? null
         : Math.max(...probes.map((p) => p.delayMs ?? Infinity)),
+    probeDelayP50Ms: rank(
+      probes.map((p) => p.delayMs ?? Infinity),
+      0.5,
+    ),
+    probeDelayP99Ms: rank(
+      probes.map((p) => p.delayMs ?? Infinity),
+      0.99,
+    ),
     drainMs,
     consumerLagStart:
       median(within(inWindow, 0.2, 0.4).map((s) => s.consumerLag)) ?? 0,
@@ -156,6 +177,7 @@ export async function runWindow(options: {
     slotLagEnd: inWindow.at(-1)?.slotLag ?? null,
     slotLagMax: slotLags.length > 0 ? Math.max(...slotLags) : null,
     loopUtilization,
+    cpuMsPerThousand: (cpu.user + cpu.system) / 1000 / (written.rows / 1000),
     deliveredPerSec,
     // Kept up: probes took no longer at the end than early on (+250 ms), and the consumer had
     // everything within a second of the writers stopping. A burst outruns it by design.
