@@ -118,6 +118,10 @@ function windowJson(w: WindowResult) {
     drainMs: w.drainMs === null ? null : round(w.drainMs, 1),
     loopUtilization: round(w.loopUtilization, 3),
     cpuMsPerThousand: round(w.cpuMsPerThousand, 1),
+    load: {
+      loopUtilization: round(w.load.loopUtilization, 3),
+      cpuMsPerThousand: round(w.load.cpuMsPerThousand, 1),
+    },
     deliveredPerSec: round(w.deliveredPerSec),
     flat: w.flat,
   }

@@ -105,6 +105,15 @@ function rows(report: Report): Row[] {
               : null,
         })
       out.push({
+        label: '  load process (writers, followers) loop busy, CPU ms/1k',
+        engine: `${(w.load.loopUtilization * 100).toFixed(0)}%, ${w.load.cpuMsPerThousand.toFixed(0)}`,
+        baseline: b
+          ? `${(b.load.loopUtilization * 100).toFixed(0)}%, ${b.load.cpuMsPerThousand.toFixed(0)}`
+          : '-',
+        target: '',
+        ok: null,
+      })
+      out.push({
         label: '  slot lag start → end (max)',
         engine: `${kib(w.slotLagStart)} → ${kib(w.slotLagEnd)} (${kib(w.slotLagMax)})`,
         baseline: b

@@ -50,6 +50,8 @@ export type WindowResult = {
    * costs, which other work on the machine disturbs less than it does the delays.
    */
   cpuMsPerThousand: number
+  /** The same two for the load process (writers and HTTP followers). */
+  load: { loopUtilization: number; cpuMsPerThousand: number }
   /** Change messages HTTP followers received per second (engine windows with followers). */
   deliveredPerSec: number
   flat: boolean
@@ -178,6 +180,10 @@ export async function runWindow(options: {
     slotLagMax: slotLags.length > 0 ? Math.max(...slotLags) : null,
     loopUtilization,
     cpuMsPerThousand: (cpu.user + cpu.system) / 1000 / (written.rows / 1000),
+    load: {
+      loopUtilization: written.loopUtilization,
+      cpuMsPerThousand: written.cpuMsPerThousand,
+    },
     deliveredPerSec,
     // Kept up: probes took no longer at the end than early on (+250 ms), and the consumer had
     // everything within a second of the writers stopping. A burst outruns it by design.

@@ -167,6 +167,12 @@ export type WriteResult = {
   drainMs: number | null
   /** Rows committed every PROBE_EVERY_MS during the window: commit-to-consumer delay. */
   probes: Probe[]
+  /**
+   * Share of the window this (load) process's event loop was busy: writers and HTTP followers.
+   * Near 1, the followers read late and the probes' delays are partly theirs.
+   */
+  loopUtilization: number
+  cpuMsPerThousand: number
 }
 
 // Often enough for a p99 from one 10 s window (200 probes).
@@ -195,6 +201,8 @@ export async function writeWindow(options: {
       options.durationMs + options.drainTimeoutMs,
     )
   for (const w of writers) w.reset()
+  const loop0 = performance.eventLoopUtilization()
+  const cpu0 = process.cpuUsage()
   const t0 = performance.now()
   const end = t0 + options.durationMs
   const more = () =>
@@ -234,8 +242,12 @@ export async function writeWindow(options: {
   const seconds = (performance.now() - t0) / 1000
   await prober
   const fenceAt = await (await mark('fence')).seen
+  const cpu = process.cpuUsage(cpu0)
+  const rows = writers.reduce((n, w) => n + w.rows, 0)
   return {
-    rows: writers.reduce((n, w) => n + w.rows, 0),
+    loopUtilization: performance.eventLoopUtilization(loop0).utilization,
+    cpuMsPerThousand: (cpu.user + cpu.system) / 1000 / (rows / 1000),
+    rows,
     seconds,
     drainMs: fenceAt === null ? null : fenceAt - writesEnd,
     probes: await Promise.all(probing),

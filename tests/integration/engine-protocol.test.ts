@@ -225,3 +225,19 @@ describe('DELETE /v1/shape', () => {
     }
   })
 })
+
+describe('a client that goes away', () => {
+  it('frees its long-poll at once: the shape stops holding a waiter for it', async () => {
+    const tip = await readToTip()
+    const shape = engine.database.byHandle(tip.handle)
+    const aborter = new AbortController()
+    const live = get(`offset=${tip.offset}&handle=${tip.handle}&live=true`, {
+      signal: aborter.signal,
+    }).catch((error: Error) => error)
+    await expect.poll(() => shape?.waitingRequests).toBe(1)
+    aborter.abort()
+    expect(await live).toBeInstanceOf(Error)
+    // Long before the long-poll's 20 s.
+    await expect.poll(() => shape?.waitingRequests).toBe(0)
+  })
+})

@@ -1,9 +1,9 @@
 // The engine on its own: one database as an Electric-compatible HTTP service.
 import { timingSafeEqual } from 'node:crypto'
-import type { IncomingMessage } from 'node:http'
 import { Hono, type Context } from 'hono'
 import type { ShapeDatabase } from '../database.ts'
 import { deleteShape } from './delete-shape.ts'
+import { requestParts } from './node-request.ts'
 import {
   EXPOSED_HEADERS,
   jsonResponse,
@@ -26,19 +26,6 @@ function sameSecret(given: string | undefined, expected: string): boolean {
   const a = Buffer.from(given ?? '')
   const b = Buffer.from(expected)
   return a.length === b.length && timingSafeEqual(a, b)
-}
-
-/**
- * A request header from Node's own message under @hono/node-server (undefined elsewhere, and
- * the caller then reads the Request's headers): the Request's Headers object is built on first
- * use, and is the dearest part of a live answer.
- */
-function nodeHeader(c: Context, name: string): string | null | undefined {
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)
-    ?.incoming
-  if (!incoming) return undefined
-  const value = incoming.headers[name]
-  return Array.isArray(value) ? value.join(', ') : (value ?? null)
 }
 
 export function createEngineApp(options: EngineAppOptions): Hono {
@@ -71,11 +58,10 @@ export function createEngineApp(options: EngineAppOptions): Hono {
     return next()
   })
   const serve = (c: Context) =>
-    serveShapeQuery(database, new URL(c.req.url).searchParams, c.req.raw, {
+    serveShapeQuery(database, requestParts(c), c.req.raw, {
       chunkBytes: options.chunkBytes,
       sseTimeoutMs: options.sseTimeoutMs,
       keepAliveMs: options.keepAliveMs,
-      ifNoneMatch: nodeHeader(c, 'if-none-match'),
     })
   app.get('/v1/shape', serve)
   // Subsets too long for a URL: the shape in the query, the subset in a JSON body.

@@ -4,9 +4,10 @@ import { UnavailableError, type ShapeDatabase } from '../database.ts'
 import { ReplicationSetupError } from '../replication/publication.ts'
 import { DefinitionError, type ShapeDefinition } from '../shapes/definition.ts'
 import { BEFORE_ALL, formatOffset, type Offset } from '../shapes/offset.ts'
-import type { Shape } from '../shapes/shape.ts'
+import type { Shape, WaitSignal } from '../shapes/shape.ts'
 import { TableNotFoundError } from '../shapes/table-info.ts'
 import { WhereError } from '../shapes/where/index.ts'
+import type { RequestParts } from './node-request.ts'
 import { readJsonBody } from './read-body.ts'
 import { serveSse } from './serve-sse.ts'
 import { serveSubset } from './serve-subset.ts'
@@ -40,7 +41,7 @@ export type ServeOptions = {
   database: ShapeDatabase
   definition: ShapeDefinition
   request: ShapeRequest
-  signal?: AbortSignal
+  signal?: WaitSignal
   /**
    * A signed-in user's shape: never stored by any cache. Its rows (they may carry
    * secrets) must not outlive the session in the browser's HTTP cache.
@@ -59,7 +60,7 @@ export type ServeOptions = {
 }
 
 // Waits until the shape's snapshot is readable; false if the shape failed or was rotated.
-async function whenReady(shape: Shape, signal?: AbortSignal): Promise<boolean> {
+async function whenReady(shape: Shape, signal?: WaitSignal): Promise<boolean> {
   while (!shape.ready && !shape.failure && !signal?.aborted)
     await shape.waitForChange(1000, signal)
   return shape.ready && !shape.failure
@@ -262,13 +263,7 @@ function cacheControl(response: {
 export type QueryTuning = Pick<
   ServeOptions,
   'chunkBytes' | 'sseTimeoutMs' | 'keepAliveMs'
-> & {
-  /**
-   * The request's If-None-Match, when the caller has it cheaper than `raw.headers` (Node's own
-   * header object: building a Request's Headers costs more than the rest of a live answer).
-   */
-  ifNoneMatch?: string | null
-}
+>
 
 /**
  * A whole request whose query names the shape itself (table, where...): parsed, then served.
@@ -276,10 +271,11 @@ export type QueryTuning = Pick<
  */
 export async function serveShapeQuery(
   database: ShapeDatabase,
-  query: URLSearchParams,
+  parts: RequestParts,
   raw: Request,
   tuning: QueryTuning = {},
 ): Promise<Response> {
+  const { query } = parts
   let body: Record<string, unknown> | null = null
   if (raw.method === 'POST') {
     const read = await readJsonBody(raw)
@@ -294,12 +290,9 @@ export async function serveShapeQuery(
     database,
     definition,
     request,
-    signal: raw.signal,
+    signal: parts.signal,
     cors: true,
     ...tuning,
-    ifNoneMatch:
-      tuning.ifNoneMatch !== undefined
-        ? tuning.ifNoneMatch
-        : raw.headers.get('if-none-match'),
+    ifNoneMatch: parts.ifNoneMatch,
   })
 }

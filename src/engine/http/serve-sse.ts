@@ -4,7 +4,7 @@
 // timeout or when the shape is rotated (the client reconnects and then gets its 409).
 import type { ShapeDatabase } from '../database.ts'
 import { compareOffsets, formatOffset, type Offset } from '../shapes/offset.ts'
-import type { Shape } from '../shapes/shape.ts'
+import type { Shape, WaitSignal } from '../shapes/shape.ts'
 import { corsHeaders, nextCursor, upToDate } from './responses.ts'
 
 /** Electric's: a stream ends after a minute, and a cache may hold it just under that. */
@@ -22,7 +22,7 @@ export type SseOptions = {
   cursor: string | null
   chunkBytes: number
   longPollMs: number
-  signal?: AbortSignal
+  signal?: WaitSignal
   timeoutMs?: number
   keepAliveMs?: number
   cors?: boolean

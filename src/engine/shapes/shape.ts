@@ -29,6 +29,16 @@ import { TimeSlice } from './time-slice.ts'
 import { isVisible, type Visibility } from './visibility.ts'
 import type { CompiledWhere } from './where/types.ts'
 
+/**
+ * Tells a waiting request its client has gone: an AbortSignal, or the little of one a Node
+ * response can give without building an AbortController (http/node-request.ts).
+ */
+export type WaitSignal = {
+  readonly aborted: boolean
+  addEventListener(type: 'abort', listener: () => void): void
+  removeEventListener(type: 'abort', listener: () => void): void
+}
+
 export type ShapeMeta = {
   handle: string
   /** Log size when the snapshot completed: the yardstick for "this log has outgrown it". */
@@ -278,7 +288,7 @@ export class Shape {
   }
 
   /** Resolves at the next publish (or fail/close), or after the timeout. */
-  waitForChange(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+  waitForChange(timeoutMs: number, signal?: WaitSignal): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer)

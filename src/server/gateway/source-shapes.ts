@@ -6,6 +6,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { Hono, type Context } from 'hono'
 import { deleteShape } from '../../engine/http/delete-shape.ts'
+import { requestParts } from '../../engine/http/node-request.ts'
 import {
   EXPOSED_HEADERS,
   jsonResponse,
@@ -61,7 +62,7 @@ export const sourceShapeRoutes = new Hono<AppEnv>()
 async function serveSourceShape(c: Context<AppEnv>) {
   const opened = await openSource(c)
   if (opened instanceof Response) return opened
-  return serveShapeQuery(opened.database, opened.query, c.req.raw)
+  return serveShapeQuery(opened.database, opened.parts, c.req.raw)
 }
 
 /** The source's engine and the query without its credentials, or the answer that refuses. */
@@ -75,7 +76,7 @@ async function openSource(c: Context<AppEnv>) {
       { message: 'The source is not active yet' },
       { 'retry-after': '5' },
     )
-  const query = new URL(c.req.url).searchParams
-  for (const name of CREDENTIALS) query.delete(name)
-  return { database, query }
+  const parts = requestParts(c)
+  for (const name of CREDENTIALS) parts.query.delete(name)
+  return { database, parts, query: parts.query }
 }
