@@ -228,12 +228,20 @@ describe('DELETE /v1/shape', () => {
 
 describe('a client that goes away', () => {
   it('frees its long-poll at once: the shape stops holding a waiter for it', async () => {
-    const tip = await readToTip()
-    const shape = engine.database.byHandle(tip.handle)
+    // A shape of its own: other tests' clients long-poll the whole table.
+    const where = `where=${encodeURIComponent('id > 1000')}`
+    const first = await get(`offset=-1&${where}`)
+    const handle = first.headers.get('electric-handle') ?? ''
+    const tip = await get(
+      `offset=${first.headers.get('electric-offset')}&handle=${handle}&${where}`,
+    )
+    expect(tip.headers.has('electric-up-to-date')).toBe(true)
+    const shape = engine.database.byHandle(handle)
     const aborter = new AbortController()
-    const live = get(`offset=${tip.offset}&handle=${tip.handle}&live=true`, {
-      signal: aborter.signal,
-    }).catch((error: Error) => error)
+    const live = get(
+      `offset=${tip.headers.get('electric-offset')}&handle=${handle}&${where}&live=true`,
+      { signal: aborter.signal },
+    ).catch((error: Error) => error)
     await expect.poll(() => shape?.waitingRequests).toBe(1)
     aborter.abort()
     expect(await live).toBeInstanceOf(Error)

@@ -29,22 +29,27 @@ export function requestParts(c: Context): RequestParts {
   return {
     query: new URLSearchParams(q < 0 ? '' : url.slice(q + 1)),
     ifNoneMatch: incoming.headers['if-none-match'] ?? null,
-    signal: closeSignal(outgoing),
+    signal: new CloseSignal(outgoing),
   }
 }
 
 /**
  * The response's 'close' as a WaitSignal: Node emits it when the client goes away, and also once
- * the answer is sent, by when nothing waits on it any more.
+ * the answer is sent, by when nothing waits on it any more. A class: under tsx, an object of
+ * arrow functions per request also pays a call per arrow to set its name.
  */
-function closeSignal(response: ServerResponse): WaitSignal {
-  let closed = false
-  response.once('close', () => (closed = true))
-  return {
-    get aborted() {
-      return closed
-    },
-    addEventListener: (_type, listener) => response.once('close', listener),
-    removeEventListener: (_type, listener) => response.off('close', listener),
+class CloseSignal implements WaitSignal {
+  constructor(private readonly response: ServerResponse) {}
+
+  get aborted(): boolean {
+    return this.response.closed
+  }
+
+  addEventListener(_type: 'abort', listener: () => void): void {
+    this.response.once('close', listener)
+  }
+
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    this.response.off('close', listener)
   }
 }

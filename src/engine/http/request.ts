@@ -107,28 +107,34 @@ export function parseParams(
   return list.values
 }
 
+/** fn's value, or null with its DefinitionError recorded against param. */
+function guarded<T>(
+  errors: ProtocolErrors,
+  param: string,
+  fn: () => T,
+): T | null {
+  try {
+    return fn()
+  } catch (error) {
+    if (!(error instanceof DefinitionError)) throw error
+    errors[param] = [error.message]
+    return null
+  }
+}
+
 export function parseDefinition(
   query: URLSearchParams,
   errors: ProtocolErrors,
 ): ShapeDefinition | null {
-  const guard = <T>(param: string, fn: () => T): T | null => {
-    try {
-      return fn()
-    } catch (error) {
-      if (!(error instanceof DefinitionError)) throw error
-      errors[param] = [error.message]
-      return null
-    }
-  }
   const tableText = query.get('table')
   if (!tableText) {
     errors.table = ["can't be blank"]
     return null
   }
-  const table = guard('table', () => parseTable(tableText))
+  const table = guarded(errors, 'table', () => parseTable(tableText))
   const columnsText = query.get('columns')
   const columns = columnsText
-    ? guard('columns', () => parseColumns(columnsText))
+    ? guarded(errors, 'columns', () => parseColumns(columnsText))
     : null
   const replica = query.get('replica') ?? 'default'
   if (replica !== 'default' && replica !== 'full')

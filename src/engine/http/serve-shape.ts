@@ -99,17 +99,6 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
   }
 
   const before = request.offset !== 'now' && request.offset.tx < 0n
-  // The shape ended under this request (rotated): send the client to its successor.
-  const refetchOrUnavailable = async () => {
-    const current = await database.shapeFor(definition).catch(() => null)
-    return current
-      ? mustRefetch(current.handle, options.perUser)
-      : jsonResponse(
-          503,
-          { message: 'Shape unavailable' },
-          { 'retry-after': '5' },
-        )
-  }
   if (request.offset !== 'now' && !before && request.handle !== shape.handle)
     return mustRefetch(shape.handle, options.perUser)
   if (!(await whenReady(shape, signal))) {
@@ -119,42 +108,7 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
         { message: shape.failure.message },
         { 'retry-after': '5' },
       )
-    return refetchOrUnavailable()
-  }
-
-  const build = (
-    messages: string[],
-    offset: Offset,
-    isUpToDate: boolean,
-    live: boolean,
-  ) => {
-    shape.markRead()
-    if (isUpToDate) messages.push(upToDate(database.globalLsn))
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      ...corsHeaders(options.cors),
-      'electric-handle': shape.handle,
-      'electric-offset': formatOffset(offset),
-      'cache-control': options.perUser
-        ? 'private, no-store'
-        : cacheControl({ live, before, upToDate: isUpToDate }),
-    }
-    if (!live) headers['electric-schema'] = shape.schema
-    else
-      headers['electric-cursor'] = nextCursor(
-        request.cursor,
-        options.longPollMs ?? LONG_POLL_MS,
-        `${shape.handle}:${formatOffset(offset)}`,
-      )
-    if (isUpToDate) headers['electric-up-to-date'] = ''
-    // Electric's "no changes" answers (offset=now, a long-poll that timed out) say so, and
-    // the client can skip work for them.
-    const hasData = messages.length > (isUpToDate ? 1 : 0)
-    headers['electric-has-data'] = String(hasData)
-    headers.etag = etag(shape.handle, request.offset, offset, hasData)
-    if (matches(options.ifNoneMatch, headers.etag))
-      return new Response(null, { status: 304, headers })
-    return new Response(`[${messages.join(',')}]`, { status: 200, headers })
+    return successor(database, definition, options)
   }
 
   if (request.subset)
@@ -166,7 +120,8 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
       perUser: options.perUser,
       cors: options.cors,
     })
-  if (request.offset === 'now') return build([], shape.lastOffset, true, false)
+  if (request.offset === 'now')
+    return answer(shape, options, before, [], shape.lastOffset, true, false)
   // Answers end at transaction ends, so a client past any part of a transaction has all of it:
   // read from its end. (An SSE client resumes from `<lsn>_0`, the first of its last one.)
   const after = before
@@ -198,7 +153,10 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
   // never cached, and a snapshot that fits one chunk says so at once: a round trip less
   // before its rows count as synced, and the dashboard's shapes wait on each other's rows.
   if (before)
-    return build(
+    return answer(
+      shape,
+      options,
+      before,
       page.messages,
       page.lastOffset,
       options.perUser === true && page.atEnd,
@@ -206,10 +164,78 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
     )
   if (page.messages.length === 0 && page.atEnd && request.live) {
     await shape.waitForChange(options.longPollMs ?? LONG_POLL_MS, signal)
-    if (shape.failure) return refetchOrUnavailable()
+    if (shape.failure) return successor(database, definition, options)
     page = shape.log.read(after, chunkBytes)
   }
-  return build(page.messages, page.lastOffset, page.atEnd, request.live)
+  return answer(
+    shape,
+    options,
+    before,
+    page.messages,
+    page.lastOffset,
+    page.atEnd,
+    request.live,
+  )
+}
+
+/** The shape ended under this request (rotated): send the client to its successor. */
+async function successor(
+  database: ShapeDatabase,
+  definition: ShapeDefinition,
+  options: ServeOptions,
+): Promise<Response> {
+  const current = await database.shapeFor(definition).catch(() => null)
+  return current
+    ? mustRefetch(current.handle, options.perUser)
+    : jsonResponse(
+        503,
+        { message: 'Shape unavailable' },
+        { 'retry-after': '5' },
+      )
+}
+
+/**
+ * A page of the shape's log as Electric's answer: its headers, or a 304 when the client holds
+ * it. (Module-level rather than a closure of serveShape: under tsx each closure made per
+ * request also pays a call to set its name.)
+ */
+function answer(
+  shape: Shape,
+  options: ServeOptions,
+  before: boolean,
+  messages: string[],
+  offset: Offset,
+  isUpToDate: boolean,
+  live: boolean,
+): Response {
+  const { database, request } = options
+  shape.markRead()
+  if (isUpToDate) messages.push(upToDate(database.globalLsn))
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    ...corsHeaders(options.cors),
+    'electric-handle': shape.handle,
+    'electric-offset': formatOffset(offset),
+    'cache-control': options.perUser
+      ? 'private, no-store'
+      : cacheControl({ live, before, upToDate: isUpToDate }),
+  }
+  if (!live) headers['electric-schema'] = shape.schema
+  else
+    headers['electric-cursor'] = nextCursor(
+      request.cursor,
+      options.longPollMs ?? LONG_POLL_MS,
+      `${shape.handle}:${formatOffset(offset)}`,
+    )
+  if (isUpToDate) headers['electric-up-to-date'] = ''
+  // Electric's "no changes" answers (offset=now, a long-poll that timed out) say so, and
+  // the client can skip work for them.
+  const hasData = messages.length > (isUpToDate ? 1 : 0)
+  headers['electric-has-data'] = String(hasData)
+  headers.etag = etag(shape.handle, request.offset, offset, hasData)
+  if (matches(options.ifNoneMatch, headers.etag))
+    return new Response(null, { status: 304, headers })
+  return new Response(`[${messages.join(',')}]`, { status: 200, headers })
 }
 
 /**
