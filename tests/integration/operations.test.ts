@@ -34,6 +34,9 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true, maxRetries: 5 })
 })
 
+// A busy machine: a source takes seconds to become active, changes a moment to arrive.
+const WAIT = { timeout: 30_000, interval: 100 }
+
 /** Stops the process and waits for its exit. */
 async function stopServer(server: Server) {
   if (server.child.exitCode !== null) return
@@ -125,11 +128,13 @@ describe('metrics and JSON logs of a server under a known load', () => {
     const labels = { source_id: source.id, region: 'eu-west-1' }
 
     await expect
-      .poll(async () =>
-        sampleValue(await scrape(), 'sluice_source_state', {
-          ...labels,
-          state: 'active',
-        }),
+      .poll(
+        async () =>
+          sampleValue(await scrape(), 'sluice_source_state', {
+            ...labels,
+            state: 'active',
+          }),
+        WAIT,
       )
       .toBe(1)
     const text = await scrape()
@@ -137,12 +142,14 @@ describe('metrics and JSON logs of a server under a known load', () => {
     expect(sampleValue(text, 'sluice_source_shapes', labels)).toBe(0)
     // Measured on activation: the gauges are there once the reading is.
     await expect
-      .poll(async () =>
-        sampleValue(
-          await scrape(),
-          'sluice_source_replication_lag_bytes',
-          labels,
-        ),
+      .poll(
+        async () =>
+          sampleValue(
+            await scrape(),
+            'sluice_source_replication_lag_bytes',
+            labels,
+          ),
+        WAIT,
       )
       .toBeGreaterThanOrEqual(0)
 
@@ -185,8 +192,10 @@ describe('metrics and JSON logs of a server under a known load', () => {
       await user.query('delete from items where id = 1')
 
       await expect
-        .poll(async () =>
-          sampleValue(await scrape(), 'sluice_source_changes_total', labels),
+        .poll(
+          async () =>
+            sampleValue(await scrape(), 'sluice_source_changes_total', labels),
+          WAIT,
         )
         .toBe(5)
       const loaded = await scrape()
@@ -202,8 +211,10 @@ describe('metrics and JSON logs of a server under a known load', () => {
         signal: aborter.signal,
       }).catch(() => null)
       await expect
-        .poll(async () =>
-          sampleValue(await scrape(), 'sluice_source_live_clients', labels),
+        .poll(
+          async () =>
+            sampleValue(await scrape(), 'sluice_source_live_clients', labels),
+          WAIT,
         )
         .toBe(1)
       aborter.abort()
