@@ -223,6 +223,13 @@ describe('metrics and JSON logs of a server under a known load', () => {
       await user.end()
     }
 
+    const renamed = await fetch(`${base}/api/v1/sources/${source.id}`, {
+      method: 'PATCH',
+      headers: { cookie, origin: base, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Operated' }),
+    })
+    expect(renamed.status).toBe(200)
+
     const after = await scrape()
     // By route pattern, never the raw path: the source's id is in no route label.
     expect(
@@ -245,6 +252,13 @@ describe('metrics and JSON logs of a server under a known load', () => {
         status: '200',
       }),
     ).toBe(shapeRequests)
+    expect(
+      sampleValue(after, 'sluice_http_requests_total', {
+        route: '/api/v1/sources/:id',
+        method: 'PATCH',
+        status: '200',
+      }),
+    ).toBe(1)
     for (const sample of samples(after, 'sluice_http_requests_total'))
       expect(sample.labels.route).not.toContain(source.id)
     // The server's own: event-loop delay, memory, open descriptors.
