@@ -61,6 +61,7 @@ export class UnavailableError extends Error {}
 
 export class ShapeDatabase {
   globalLsn = 0n
+  private changes = 0
   private shapes = new Map<string, Shape>()
   private byKey = new Map<string, Shape>()
   private router = new ShapeRouter<Shape>()
@@ -183,6 +184,21 @@ export class ShapeDatabase {
     return this.byKey.get(key)
   }
 
+  /**
+   * Row changes (inserts, updates, deletes, truncates) received from replication since this
+   * database was attached, whether or not a shape wanted them: read by operators' metrics.
+   */
+  get changesReceived(): number {
+    return this.changes
+  }
+
+  /** Requests waiting on any of this database's shapes for a change: its live clients. */
+  waitingRequests(): number {
+    let waiting = 0
+    for (const shape of this.shapes.values()) waiting += shape.waitingRequests
+    return waiting
+  }
+
   /** Every live shape's facts, from memory. */
   shapeFacts(): ShapeFacts[] {
     return [...this.shapes.values()].map((shape) => shape.facts())
@@ -298,6 +314,7 @@ export class ShapeDatabase {
   }
 
   private async onTransaction(tx: Transaction): Promise<void> {
+    this.changes += tx.changes.length
     this.applying = true
     let touched: Shape[]
     try {

@@ -26,6 +26,7 @@ import {
 } from './http/body-limit.ts'
 import type { AppDeps, AppEnv } from './http/context.ts'
 import { localHostsOnly } from './http/host-guard.ts'
+import { requestIds } from './http/request-id.ts'
 import {
   inlineScriptSources,
   requestLog,
@@ -34,6 +35,8 @@ import {
 } from './http/security.ts'
 import { mountSpa, readIndexHtml } from './http/spa.ts'
 import { createLimiters } from './limits.ts'
+import { httpMetrics } from './ops/http-metrics.ts'
+import { readinessRoute } from './ops/readiness.ts'
 import { connectRoutes } from './providers/connect-routes.ts'
 import { neonRoutes, supabaseRoutes } from './providers/routes.ts'
 import { setupFormPublicRoutes } from './setup-forms/public-routes.ts'
@@ -55,6 +58,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     await next()
   })
   app.use(
+    requestIds,
+    httpMetrics,
     requestLog,
     securityHeaders(indexHtml ? inlineScriptSources(indexHtml) : []),
     localHostsOnly(deps.env),
@@ -78,7 +83,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       c.header('cache-control', 'no-store')
   })
 
+  // Liveness asks nothing of anyone; readiness asks the control plane (ops/readiness.ts).
   app.get('/api/public/health', (c) => c.json({ status: 'ok' }))
+  app.get('/api/public/ready', readinessRoute(deps.db))
   // Connecting a provider account shares the sign-in's prefix (and its binding cookie's path);
   // registered first, so these two names never reach the sign-in router's /:provider.
   app.route('/api/public/auth/supabase', connectRoutes('supabase'))

@@ -85,6 +85,21 @@ const schema = z.object({
   POSTHOG_KEY: optional,
   POSTHOG_HOST: z.url().default('https://us.i.posthog.com'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  /** json: one JSON object per line (time, level, msg, request_id, fields), for log collectors. */
+  LOG_FORMAT: z.preprocess(
+    blankIsUnset,
+    z.enum(['text', 'json']).default('text'),
+  ),
+  /** Serves GET /metrics (Prometheus text format) on its own port; unset, there is none. */
+  METRICS_PORT: z.preprocess(
+    blankIsUnset,
+    z.coerce.number().int().min(1).max(65535).optional(),
+  ),
+  /**
+   * Where the metrics port listens: loopback unless the operator opens it, since metrics
+   * name every source id and their load (no secrets, but not for the world either).
+   */
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   ALLOW_PRIVATE_DATABASE_TARGETS: flag,
   /** Apps may DELETE /v1/shape (with their source's credentials), as Electric's ALLOW_SHAPE_DELETION. */
   ALLOW_SHAPE_DELETION: flag,

@@ -2,18 +2,21 @@
 import { serve } from '@hono/node-server'
 import { EnvError, readEnv } from './env.ts'
 import { createLogger } from './log.ts'
+import { metricsApp } from './ops/metrics-app.ts'
 import { start } from './start.ts'
+
+/** A host as a URL writes it: IPv6 addresses in brackets. */
+const urlHost = (host: string) => (host.includes(':') ? `[${host}]` : host)
 
 async function main() {
   const env = readEnv()
-  const log = createLogger(env.LOG_LEVEL)
+  const log = createLogger(env.LOG_LEVEL, env.LOG_FORMAT)
   const sluice = await start(env, log)
   const server = serve(
     { fetch: sluice.app.fetch, port: env.PORT, hostname: env.HOST },
     (info) => {
-      const host = env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST
       log.info(
-        `Sluice is running on ${env.PUBLIC_URL ?? `http://${host}:${info.port}`}`,
+        `Sluice is running on ${env.PUBLIC_URL ?? `http://${urlHost(env.HOST)}:${info.port}`}`,
       )
       if (env.localLoginExposed)
         log.warn(
@@ -27,12 +30,27 @@ async function main() {
         )
     },
   )
+  const metrics =
+    sluice.metrics && env.METRICS_PORT
+      ? serve(
+          {
+            fetch: metricsApp(sluice.metrics).fetch,
+            port: env.METRICS_PORT,
+            hostname: env.METRICS_HOST,
+          },
+          (info) =>
+            log.info(
+              `metrics on http://${urlHost(env.METRICS_HOST)}:${info.port}/metrics`,
+            ),
+        )
+      : null
   let stopping = false
   const shutdown = (signal: string) => {
     if (stopping) return
     stopping = true
     log.info(`${signal}: shutting down`)
     server.close()
+    metrics?.close()
     sluice
       .stop()
       .then(() => process.exit(0))

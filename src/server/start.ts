@@ -13,6 +13,7 @@ import { migrateControlPlane } from './control/migrations.ts'
 import { deriveKey, loadSecret } from './crypto/secret.ts'
 import type { Env } from './env.ts'
 import type { Logger } from './log.ts'
+import { createMetrics, type Metrics } from './ops/metrics.ts'
 import { AlertWorker } from './alerts/worker.ts'
 import { EngineSourceRuntime } from './sources/engine-runtime.ts'
 import { sourceHostPinner } from './sources/pin-host.ts'
@@ -25,6 +26,8 @@ export type Started = {
   app: ReturnType<typeof createApp>
   db: Db
   secret: string
+  /** What GET /metrics serves; only when METRICS_PORT is set (index.ts listens for it). */
+  metrics?: Metrics
   stop(): Promise<void>
 }
 
@@ -106,10 +109,14 @@ export async function start(env: Env, log: Logger): Promise<Started> {
   })
   alerts.start()
 
+  const metrics = env.METRICS_PORT
+    ? createMetrics({ sources: () => sources.facts() })
+    : undefined
   const app = createApp({
     env,
     db,
     log,
+    metrics,
     distDir: DIST,
     shapes,
     sources,
@@ -122,6 +129,7 @@ export async function start(env: Env, log: Logger): Promise<Started> {
     app,
     db,
     secret,
+    metrics,
     async stop() {
       clearInterval(prune)
       // Every step runs even when one before it failed: a source that fails to stop must not

@@ -1,7 +1,6 @@
 // The real `src/server/index.ts` as a process: starts on embedded Postgres, stops cleanly on
 // SIGTERM, finds its data again on the next start, and refuses a DATABASE_URL without
 // logical WAL with a message that says how to fix it.
-import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { chmod, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -11,6 +10,7 @@ import {
   freePort,
   startEmbeddedPostgres,
 } from '../../src/server/control/embedded-postgres.ts'
+import { startServer, waitUntilUp } from '../support/server-process.ts'
 
 let root: string
 beforeAll(async () => {
@@ -20,43 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(root, { recursive: true, force: true, maxRetries: 5 })
 })
-
-type Server = {
-  child: ChildProcess
-  output: () => string
-  exited: Promise<number | null>
-}
-
-function startServer(env: Record<string, string>): Server {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src/server/index.ts'],
-    { env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: 'pipe' },
-  )
-  let output = ''
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  const exited = new Promise<number | null>((resolve) =>
-    child.on('exit', (code) => resolve(code)),
-  )
-  return { child, output: () => output, exited }
-}
-
-async function waitUntilUp(server: Server, url: string) {
-  await expect
-    .poll(
-      async () => {
-        if (server.child.exitCode !== null)
-          throw new Error(`server exited:\n${server.output()}`)
-        return fetch(url).then(
-          (r) => r.status,
-          () => 0,
-        )
-      },
-      { timeout: 60_000, interval: 100 },
-    )
-    .toBe(200)
-}
 
 describe('the server process', () => {
   it('stops cleanly on SIGTERM and finds the same data on the next start', async () => {

@@ -52,6 +52,19 @@ describe('parseEnv', () => {
     )
   })
 
+  it('has no metrics port and text logs unless asked, and names a bad value', () => {
+    const env = parseEnv({})
+    expect(env.METRICS_PORT).toBeUndefined()
+    expect(env.METRICS_HOST).toBe('127.0.0.1')
+    expect(env.LOG_FORMAT).toBe('text')
+    const asked = parseEnv({ METRICS_PORT: '9464', LOG_FORMAT: 'json' })
+    expect(asked.METRICS_PORT).toBe(9464)
+    expect(asked.LOG_FORMAT).toBe('json')
+    expect(parseEnv({ METRICS_PORT: '' }).METRICS_PORT).toBeUndefined()
+    expect(envError({ METRICS_PORT: '0' })).toContain('METRICS_PORT')
+    expect(envError({ LOG_FORMAT: 'xml' })).toContain('LOG_FORMAT')
+  })
+
   it('reads PORT as a number', () => {
     expect(parseEnv({ PORT: '8080' }).PORT).toBe(8080)
   })

@@ -5,6 +5,7 @@ import type { Db } from '../control/database.ts'
 import type { SessionRequests } from '../auth/session-requests.ts'
 import type { SessionUser } from '../auth/sessions.ts'
 import type { Logger } from '../log.ts'
+import type { Metrics } from '../ops/metrics.ts'
 import type { AlertWorker } from '../alerts/worker.ts'
 import type { SourceRuntime } from '../sources/runtime.ts'
 import type { DatabaseCheckSettings } from '../validation/settings.ts'
@@ -31,6 +32,8 @@ export type AppDeps = {
   providerOperations?: { pollMs: number; timeoutMs: number }
   /** The readiness check's resolver and limits; tests stub the one and tighten the other. */
   databaseChecks?: DatabaseCheckSettings
+  /** Where requests are counted for GET /metrics; absent when METRICS_PORT is unset. */
+  metrics?: Metrics
   /** The clock of the rate limits (limits.ts); tests move it instead of waiting. */
   now?: () => number
 }

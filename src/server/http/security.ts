@@ -83,6 +83,11 @@ export const sameOriginOnly = createMiddleware<AppEnv>(async (c, next) => {
 export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
   const started = performance.now()
   await next()
-  const ms = (performance.now() - started).toFixed(1)
-  c.var.deps.log.debug(`${c.req.method} ${c.req.path} ${c.res.status} ${ms}ms`)
+  const ms = Number((performance.now() - started).toFixed(1))
+  c.var.deps.log.debug('request', {
+    method: c.req.method,
+    path: c.req.path,
+    status: c.res.status,
+    duration_ms: ms,
+  })
 })

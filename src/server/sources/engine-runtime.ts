@@ -27,7 +27,7 @@ import {
 import { expireClaims } from '../control/claimable-sources.ts'
 import type { Db } from '../control/database.ts'
 import { openPassword } from '../crypto/source-passwords.ts'
-import type { Logger } from '../log.ts'
+import { outsideRequest, type Logger } from '../log.ts'
 import { SourceClaims } from './claims.ts'
 import { problemOf, roleOf, withPassword } from './connection-url.ts'
 import {
@@ -46,6 +46,7 @@ import {
   type RunnableSource,
 } from './rows.ts'
 import type { ShapeDeletion, SourceRuntime } from './runtime.ts'
+import { sourceFacts, type SourceFacts } from './source-facts.ts'
 
 export type EngineRuntimeOptions = {
   engine: Engine
@@ -73,6 +74,7 @@ export type EngineRuntimeOptions = {
 
 type Running = {
   id: string
+  region: string
   context: SourceContext
   password: string | null
   /** The state as last written; transitions are computed against it. */
@@ -138,14 +140,15 @@ export class EngineSourceRuntime implements SourceRuntime {
       this.again = true
       return this.reconciling
     }
-    this.reconciling = (async () => {
+    // A kick comes from a request; the pass and the streams it starts are no request's.
+    this.reconciling = outsideRequest(async () => {
       do {
         this.again = false
         await this.reconcileOnce().catch((error: Error) =>
           this.options.log.warn(`sources: reconcile failed: ${error.message}`),
         )
       } while (this.again && !this.stopped)
-    })().finally(() => (this.reconciling = null))
+    }).finally(() => (this.reconciling = null))
     return this.reconciling
   }
 
@@ -157,7 +160,7 @@ export class EngineSourceRuntime implements SourceRuntime {
   async restart(sourceId: string): Promise<boolean> {
     const database = this.running.get(sourceId)?.database
     if (!database) return false
-    await database.restartStream()
+    await outsideRequest(() => database.restartStream())
     return true
   }
 
@@ -179,6 +182,11 @@ export class EngineSourceRuntime implements SourceRuntime {
       password: entry.password,
       role: entry.context.role,
     })
+  }
+
+  /** Each source held here, as metrics read it: from memory, no query. */
+  facts(): SourceFacts[] {
+    return [...this.running.values()].map(sourceFacts)
   }
 
   async stop(): Promise<void> {
@@ -212,6 +220,7 @@ export class EngineSourceRuntime implements SourceRuntime {
     const names = replicationNames(row.id)
     const entry: Running = {
       id: row.id,
+      region: row.region,
       context: { ...names, role: roleOf(row.connection_url) },
       password: null,
       current: { state: row.state, reason: row.state_reason },

@@ -8,6 +8,7 @@ import { logSourceEvent } from '../control/sources.ts'
 
 export type RunnableSource = {
   id: string
+  region: string
   state: string
   state_reason: string | null
   connection_url: string
@@ -29,7 +30,7 @@ const toNumber = (text: string | null) => (text === null ? null : Number(text))
 /** Every source row, deleted ones included (their slots still need removing). */
 export async function listSources(db: Db): Promise<RunnableSource[]> {
   const { rows } = await db.query<Row>(
-    `select id, state, state_reason, connection_url, encrypted_password,
+    `select id, region, state, state_reason, connection_url, encrypted_password,
             deleted_at is not null as deleted, wal_status,
             wal_retained_bytes::text, wal_lag_bytes::text,
             (extract(epoch from health_checked_at) * 1000)::bigint::text as checked_at
@@ -37,6 +38,7 @@ export async function listSources(db: Db): Promise<RunnableSource[]> {
   )
   return rows.map((row) => ({
     id: row.id,
+    region: row.region,
     state: row.state,
     state_reason: row.state_reason,
     connection_url: row.connection_url,
