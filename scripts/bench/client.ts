@@ -1,6 +1,6 @@
-// A minimal Electric protocol follower over node:http keep-alive sockets (the official client
-// is too heavy to run a thousand of in one process): pages to up-to-date, then long-polls.
-import http from 'node:http'
+// A minimal Electric protocol follower, each over its own keep-alive connection (the official
+// client is too heavy to run a thousand of in one process): pages to up-to-date, then long-polls.
+import { HttpConnection, type Reply } from './http-connection.ts'
 import { now } from './workload.ts'
 
 export type ShapeSpec = { table: string; where?: string; params?: string[] }
@@ -11,68 +11,33 @@ export type Message = {
   headers: Record<string, unknown>
 }
 
-type Reply = { status: number; headers: http.IncomingHttpHeaders; body: string }
-
 const MAX_CONSECUTIVE_ERRORS = 20
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-const header = (headers: http.IncomingHttpHeaders, name: string) => {
-  const value = headers[name]
-  return Array.isArray(value) ? value[0] : value
-}
-
+/** Where followers connect: the engine, or the caching proxy in front of it. */
 export class ShapeClient {
-  private agent: http.Agent
+  readonly path: string
+  private readonly host: string
+  private readonly port: number
 
-  /** `maxFreeSockets`: idle sockets kept; past it a socket closes and the next request dials. */
-  constructor(
-    readonly shapeUrl: string,
-    maxFreeSockets = 4096,
-  ) {
-    this.agent = new http.Agent({
-      keepAlive: true,
-      maxSockets: Infinity,
-      maxFreeSockets,
-    })
+  constructor(readonly shapeUrl: string) {
+    const url = new URL(shapeUrl)
+    this.host = url.hostname
+    this.port = Number(url.port || 80)
+    this.path = url.pathname
   }
 
-  request(
-    query: URLSearchParams,
-    method = 'GET',
-    signal?: AbortSignal,
-  ): Promise<Reply> {
-    return new Promise((resolve, reject) => {
-      const req = http.request(
-        `${this.shapeUrl}?${query.toString()}`,
-        { method, agent: this.agent, signal },
-        (res) => {
-          let body = ''
-          res.setEncoding('utf8')
-          res.on('data', (chunk: string) => (body += chunk))
-          res.on('end', () =>
-            resolve({
-              status: res.statusCode ?? 0,
-              headers: res.headers,
-              body,
-            }),
-          )
-          res.on('error', reject)
-        },
-      )
-      req.on('error', reject)
-      req.end()
-    })
+  /** A connection of its own for one follower. */
+  connection(): HttpConnection {
+    return new HttpConnection(this.host, this.port)
   }
 
   /** Rotates a shape (the app is started with deletion allowed). */
   async deleteShape(handle: string): Promise<void> {
-    await this.request(new URLSearchParams({ handle }), 'DELETE')
-  }
-
-  /** Drops every socket, idle or not. */
-  close(): void {
-    this.agent.destroy()
+    const url = `${this.shapeUrl}?${new URLSearchParams({ handle }).toString()}`
+    const response = await fetch(url, { method: 'DELETE' })
+    await response.body?.cancel()
   }
 }
 
@@ -101,18 +66,23 @@ export class Follower {
   requests = 0
   failure: string | null = null
   private errors = 0
-  private controller = new AbortController()
+  private stopped = false
   private running: Promise<void> | null = null
   private resolveReady!: () => void
+  private readonly connection: HttpConnection
+  /** The shape's path and query (table, where, params), built once. */
+  private readonly base: string
   /** Resolves at the first up-to-date (or when the follower gives up). */
   readonly ready: Promise<void>
 
   constructor(
-    private readonly client: ShapeClient,
+    client: ShapeClient,
     readonly spec: ShapeSpec,
     private readonly options: FollowerOptions,
   ) {
     this.ready = new Promise((resolve) => (this.resolveReady = resolve))
+    this.connection = client.connection()
+    this.base = `${client.path}?${shapeQuery(spec).toString()}`
   }
 
   start(): this {
@@ -121,39 +91,40 @@ export class Follower {
   }
 
   async stop(): Promise<void> {
-    this.controller.abort()
+    this.stopped = true
+    this.connection.close()
     await this.running
   }
 
   private async loop(): Promise<void> {
-    const { signal } = this.controller
-    while (!signal.aborted && performance.now() < this.options.deadline) {
-      if (this.upToDate && !this.options.live) return
+    while (!this.stopped && performance.now() < this.options.deadline) {
+      if (this.upToDate && !this.options.live) break
       if (this.errors >= MAX_CONSECUTIVE_ERRORS) {
         this.failure ??= 'too many errors'
-        return
+        break
       }
-      const query = shapeQuery(this.spec)
-      query.set('offset', this.offset)
-      if (this.handle && this.offset !== '-1') query.set('handle', this.handle)
+      let path = `${this.base}&offset=${encodeURIComponent(this.offset)}`
+      if (this.handle && this.offset !== '-1')
+        path += `&handle=${encodeURIComponent(this.handle)}`
       if (this.upToDate) {
-        query.set('live', 'true')
-        if (this.cursor) query.set('cursor', this.cursor)
+        path += '&live=true'
+        if (this.cursor) path += `&cursor=${encodeURIComponent(this.cursor)}`
       }
       let reply: Reply
       try {
         this.requests++
-        reply = await this.client.request(query, 'GET', signal)
+        reply = await this.connection.get(path)
       } catch (error) {
-        if (signal.aborted) return
+        if (this.stopped) break
         this.errors++
         this.failure = (error as Error).message
         await sleep(50)
         continue
       }
       const at = now()
+      const headers = reply.headers
       if (reply.status === 409) {
-        this.handle = header(reply.headers, 'electric-handle') ?? null
+        this.handle = headers['electric-handle'] ?? null
         this.offset = '-1'
         this.upToDate = false
         continue
@@ -161,26 +132,25 @@ export class Follower {
       if (reply.status !== 200) {
         this.errors++
         this.failure = `HTTP ${reply.status}: ${reply.body.slice(0, 200)}`
-        if (reply.status === 400) return
+        if (reply.status === 400) break
         await sleep(reply.status === 503 ? 500 : 50)
         continue
       }
       this.errors = 0
-      this.handle = header(reply.headers, 'electric-handle') ?? this.handle
-      this.offset = header(reply.headers, 'electric-offset') ?? this.offset
-      this.cursor = header(reply.headers, 'electric-cursor') ?? this.cursor
+      this.handle = headers['electric-handle'] ?? this.handle
+      this.offset = headers['electric-offset'] ?? this.offset
+      this.cursor = headers['electric-cursor'] ?? this.cursor
       const messages = JSON.parse(reply.body) as Message[]
       const changes = messages.filter((m) => m.headers.operation !== undefined)
       this.received += changes.length
       if (changes.length > 0) this.options.onChanges?.(changes, at)
-      if (
-        !this.upToDate &&
-        header(reply.headers, 'electric-up-to-date') === ''
-      ) {
+      if (!this.upToDate && headers['electric-up-to-date'] === '') {
         this.upToDate = true
         this.resolveReady()
       }
     }
+    // A follower that ends by itself (non-live, out of time) lets its socket go.
+    this.connection.close()
   }
 }
 

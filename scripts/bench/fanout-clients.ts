@@ -15,11 +15,9 @@ export class FanoutClients {
   private arrivals = new Map<string, number[]>()
   private waiters = new Map<string, () => void>()
 
-  /** `clients`: how many followers will share the agent (each keeps its socket between polls). */
-  constructor(shapeUrl: string, clients: number) {
-    // Every follower's socket goes idle at once when a change is answered: keep them all, or
-    // the agent closes the excess and thousands of clients dial nginx again on every change.
-    this.client = new ShapeClient(shapeUrl, clients + 16)
+  /** Each follower keeps its own connection to the proxy between polls. */
+  constructor(shapeUrl: string) {
+    this.client = new ShapeClient(shapeUrl)
   }
 
   private onChanges = (changes: Message[], at: number) => {
@@ -70,6 +68,5 @@ export class FanoutClients {
   async stop() {
     await Promise.all(this.followers.map((f) => f.stop()))
     this.followers = []
-    this.client.close()
   }
 }

@@ -122,12 +122,12 @@ async function run<C extends Command>(
       return { created, failure }
     }
     case 'disconnect':
-      client?.close()
+      // Followers close their own connections when they stop; a new client starts afresh.
       client = null
       return null
     case 'fanout-follow':
       await fanout?.stop()
-      fanout = new FanoutClients(command.shapeUrl, command.clients)
+      fanout = new FanoutClients(command.shapeUrl)
       return fanout.start(command.spec, command.clients, DEADLINE)
     case 'fanout-arrivals': {
       if (!fanout) throw new Error('no fan-out clients')
@@ -144,7 +144,6 @@ async function run<C extends Command>(
     case 'close':
       await fanout?.stop()
       await Promise.all(followers.map((f) => f.stop()))
-      client?.close()
       if (pool)
         for (const c of [pool.single, ...pool.writers.map((w) => w.client)])
           await c.end().catch(() => {})
