@@ -171,11 +171,19 @@ describe('subset snapshots', () => {
   it('keeps the position of a client at offset=now: the answer names the shape’s last offset', async () => {
     const first = await fetch(url(`${SHAPE}&offset=-1`))
     const handle = first.headers.get('electric-handle') ?? ''
-    // A change in the log, so its last offset is past the snapshot's end.
+    // A change in the log, so its last offset is past the snapshot's end. Followed live until
+    // it is there: an earlier test's change could otherwise still be arriving.
     await source.db.query(`update tasks set title = 'three!' where id = 3`)
-    let now = await fetch(url(`${SHAPE}&offset=now`))
-    while (now.headers.get('electric-offset') === '0_inf')
-      now = await fetch(url(`${SHAPE}&offset=now`))
+    let offset = first.headers.get('electric-offset') ?? ''
+    for (let seen = false; !seen;) {
+      const page = await fetch(
+        url(`${SHAPE}&offset=${offset}&handle=${handle}&live=true`),
+      )
+      seen = (await page.text()).includes('three!')
+      offset = page.headers.get('electric-offset') ?? offset
+    }
+    const now = await fetch(url(`${SHAPE}&offset=now`))
+    expect(now.headers.get('electric-offset')).toBe(offset)
     const answer = await fetch(
       url(
         `${SHAPE}&offset=now&handle=${handle}&subset__where=${enc('id = 2')}`,

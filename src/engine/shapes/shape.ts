@@ -39,6 +39,25 @@ export type WaitSignal = {
   removeEventListener(type: 'abort', listener: () => void): void
 }
 
+// Shapes published since the last wake-up pass, woken together once the I/O already read is
+// processed (setImmediate runs after the replication data in hand, and before the next read).
+const toWake = new Set<Shape>()
+let wakeScheduled = false
+
+function wakeSoon(shape: Shape): void {
+  toWake.add(shape)
+  if (wakeScheduled) return
+  wakeScheduled = true
+  setImmediate(wakeAll)
+}
+
+function wakeAll(): void {
+  wakeScheduled = false
+  const shapes = [...toWake]
+  toWake.clear()
+  for (const shape of shapes) shape.wake()
+}
+
 export type ShapeMeta = {
   handle: string
   /** Log size when the snapshot completed: the yardstick for "this log has outgrown it". */
@@ -275,8 +294,18 @@ export class Shape {
     return new TransactionRecords(this.view, tx)
   }
 
+  /**
+   * Makes the appended records visible at once, and wakes the long-polls soon: after the
+   * transactions already received are applied too (wakeSoon), so an answer carries all of them
+   * rather than a request per transaction. The busier the engine, the more each answer holds.
+   */
   publish(): void {
     this.log.publish()
+    if (this.waiters.size > 0) wakeSoon(this)
+  }
+
+  /** Wakes every request waiting for a change (wakeSoon's end). */
+  wake(): void {
     const waiters = [...this.waiters]
     this.waiters.clear()
     for (const wake of waiters) wake()
