@@ -27,7 +27,9 @@ export type SmtpServer = {
 
 const MAX_LINE = 64 * 1024
 
-export async function startSmtpServer(): Promise<SmtpServer> {
+export async function startSmtpServer(
+  options: { onMessage?: (mail: ReceivedMail) => void } = {},
+): Promise<SmtpServer> {
   const received: ReceivedMail[] = []
   const queue: number[] = []
   const sockets = new Set<Socket>()
@@ -57,7 +59,9 @@ export async function startSmtpServer(): Promise<SmtpServer> {
         state.attempts += 1
         const code = queue.shift() ?? 250
         if (code === 250 && mail) {
-          received.push({ ...mail, login, data: data.join('\r\n') })
+          const accepted = { ...mail, login, data: data.join('\r\n') }
+          received.push(accepted)
+          options.onMessage?.(accepted)
           say('250 2.0.0 Ok: queued')
         } else say(`${code} Not now`)
         mail = null
