@@ -3,6 +3,7 @@
 // the source's page; a 4xx or 5xx SMTP answer is retried and logged with its code; the SMTP
 // login reaches the server and never a log; membership as for webhooks. Without SMTP_URL the
 // API refuses email destinations.
+import { createServer, type AddressInfo, type Socket } from 'node:net'
 import { describe, expect, it, vi } from 'vitest'
 import { createMailer } from '../../src/server/alerts/email.ts'
 import {
@@ -181,6 +182,34 @@ describe('email alert destinations', () => {
       statusCode: null,
       error: 'The mail server refused the connection.',
     })
+  })
+})
+
+describe('a mail server that never answers', () => {
+  it("is given up on within the timeout, in Sluice's words", async () => {
+    // Accepts connections and says nothing: no greeting ever comes.
+    const sockets = new Set<Socket>()
+    const silent = createServer((socket) => sockets.add(socket))
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const { port } = silent.address() as AddressInfo
+    const mailer = createMailer({
+      url: `smtp://u:${SMTP_PASSWORD}@127.0.0.1:${port}`,
+      from: 'a@localhost',
+      timeoutMs: 300,
+    })
+    const started = Date.now()
+    const outcome = await mailer.send({
+      to: 'x@example.com',
+      subject: 's',
+      text: 't',
+    })
+    mailer.close()
+    for (const socket of sockets) socket.destroy()
+    await new Promise((resolve) => silent.close(resolve))
+    expect(Date.now() - started).toBeLessThan(5_000)
+    expect(outcome.statusCode).toBeNull()
+    expect(outcome.error).toMatch(/^No answer from the mail server within/)
+    expect(outcome.error).not.toContain(SMTP_PASSWORD)
   })
 })
 
