@@ -13,3 +13,5 @@ export const posthogUrlFile = join(tmpdir(), `sluice-e2e-${port}.posthog-url`)
  */
 export const supabaseUrlFile = join(tmpdir(), `sluice-e2e-${port}.supabase-url`)
 export const neonUrlFile = join(tmpdir(), `sluice-e2e-${port}.neon-url`)
+/** Where the e2e launcher writes every email its local SMTP server (SMTP_URL) accepted: a JSON array. */
+export const smtpMailFile = join(tmpdir(), `sluice-e2e-${port}.smtp-mail.json`)

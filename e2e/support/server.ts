@@ -2,8 +2,8 @@
 // this launcher (tests write to it; its URL goes to databaseUrlFile), a fake PostHog the
 // server's analytics proxy forwards to (its URL goes to posthogUrlFile), fake Supabase and Neon
 // APIs with OAuth configured (their URLs go to supabaseUrlFile and neonUrlFile; tests script
-// them through each fake's /_control endpoint), and the server itself
-// as a child process. On SIGTERM the server stops first, then the fake and Postgres, then the
+// them through each fake's /_control endpoint), a local SMTP server for email alerts (SMTP_URL;
+// what it accepts goes to smtpMailFile), and the server itself as a child process. On SIGTERM the server stops first, then the fake and Postgres, then the
 // files go.
 import { spawn } from 'node:child_process'
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -13,11 +13,16 @@ import { startEmbeddedPostgres } from '../../src/server/control/embedded-postgre
 import { startFakeNeon } from '../../tests/support/fake-neon.ts'
 import { startFakePostHog } from '../../tests/support/fake-posthog.ts'
 import { startFakeSupabase } from '../../tests/support/fake-supabase.ts'
+import {
+  startSmtpServer,
+  type ReceivedMail,
+} from '../../tests/support/smtp-server.ts'
 import { enableTls } from './postgres-tls.ts'
 import {
   databaseUrlFile,
   neonUrlFile,
   posthogUrlFile,
+  smtpMailFile,
   supabaseUrlFile,
 } from './paths.ts'
 
@@ -36,6 +41,14 @@ const supabase = await startFakeSupabase()
 writeFileSync(supabaseUrlFile, supabase.url)
 const neon = await startFakeNeon()
 writeFileSync(neonUrlFile, neon.url)
+const mails: ReceivedMail[] = []
+writeFileSync(smtpMailFile, '[]')
+const smtp = await startSmtpServer({
+  onMessage: (mail) => {
+    mails.push(mail)
+    writeFileSync(smtpMailFile, JSON.stringify(mails))
+  },
+})
 
 const server = spawn(
   process.execPath,
@@ -55,6 +68,7 @@ const server = spawn(
       ...neon.env,
       // A Supabase project's "direct host" is this run's Postgres, whatever the project ref.
       SUPABASE_DB_HOST_TEMPLATE: `localhost:${postgres.port}`,
+      SMTP_URL: smtp.url('e2e-alerts', 'e2e-smtp-password'),
     },
   },
 )
@@ -70,12 +84,14 @@ async function stop(code: number) {
   await posthog.close()
   await supabase.close()
   await neon.close()
+  await smtp.close()
   await postgres.stop()
   for (const file of [
     databaseUrlFile,
     posthogUrlFile,
     supabaseUrlFile,
     neonUrlFile,
+    smtpMailFile,
   ])
     rmSync(file, { force: true })
   rmSync(dataDir, { recursive: true, force: true })

@@ -111,6 +111,13 @@ const schema = z.object({
   LOCAL_LOGINS_PER_MINUTE: positiveInt(10),
   /** Claimable sources that may wait to be claimed at once, across all clients. */
   MAX_UNCLAIMED_SOURCES: positiveInt(100),
+  /** The operator's SMTP server for email alerts; unset, teams cannot add email destinations. */
+  SMTP_URL: optional.refine(
+    (v) => !v || /^smtps?:\/\/[^/?#]+/.test(v),
+    'must be an smtp:// or smtps:// URL',
+  ),
+  /** The sender of email alerts; default alerts@ the public origin's host. */
+  SMTP_FROM: optional.pipe(z.email('must be an email address').optional()),
 })
 
 type RawEnv = z.infer<typeof schema>

@@ -15,6 +15,8 @@ import type { Env } from './env.ts'
 import type { Logger } from './log.ts'
 import { createMetrics, type Metrics } from './ops/metrics.ts'
 import { AlertWorker } from './alerts/worker.ts'
+import { createMailer, defaultFrom } from './alerts/email.ts'
+import { cliOrigin } from './admin/setup-forms.ts'
 import { EngineSourceRuntime } from './sources/engine-runtime.ts'
 import { sourceHostPinner } from './sources/pin-host.ts'
 import { systemResolver } from './validation/guard.ts'
@@ -97,7 +99,9 @@ export async function start(env: Env, log: Logger): Promise<Started> {
   sources.start()
 
   const alertSecretKey = deriveKey(secret, 'alert-secrets')
+  const origin = cliOrigin(env)
   // Webhooks follow the databases' address rule: private targets only where databases may be.
+  // The SMTP server is the operator's own, so it is not behind that guard.
   const alerts = new AlertWorker({
     db,
     key: alertSecretKey,
@@ -106,6 +110,14 @@ export async function start(env: Env, log: Logger): Promise<Started> {
       allowPrivate: env.allowPrivateDatabaseTargets,
       resolve: systemResolver,
     },
+    origin,
+    mailer: env.SMTP_URL
+      ? createMailer({
+          url: env.SMTP_URL,
+          from: env.SMTP_FROM ?? defaultFrom(origin),
+          timeoutMs: 10_000,
+        })
+      : undefined,
   })
   alerts.start()
 

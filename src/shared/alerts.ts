@@ -4,6 +4,10 @@
 import { z } from 'zod'
 
 export const ALERT_URL_MAX_LENGTH = 2000
+/** The longest address SMTP carries (RFC 5321's path limit less its angle brackets). */
+export const ALERT_EMAIL_MAX_LENGTH = 254
+/** An email destination's url: `mailto:` and the address. */
+const MAILTO = 'mailto:'
 /** Destinations a team may hold at once (not counting deleted ones). */
 export const ALERT_DESTINATIONS_MAX_PER_TEAM = 10
 
@@ -32,17 +36,39 @@ export type AlertPayload = {
 export const SIGNATURE_HEADER = 'sluice-signature'
 export const TIMESTAMP_HEADER = 'sluice-timestamp'
 
-/** POST /api/v1/teams/{teamId}/alert-destinations */
-export const createAlertDestinationSchema = z.object({
-  url: z
-    .string()
-    .trim()
-    .min(1, 'A webhook URL is required')
-    .max(
-      ALERT_URL_MAX_LENGTH,
-      `The URL must be at most ${ALERT_URL_MAX_LENGTH} characters`,
-    ),
-})
+/** The address of an email destination (its url is `mailto:<address>`); null for a webhook. */
+export function emailAddressOf(url: string): string | null {
+  return url.startsWith(MAILTO) ? url.slice(MAILTO.length) : null
+}
+
+export const emailDestinationUrl = (address: string) => `${MAILTO}${address}`
+
+/** POST /api/v1/teams/{teamId}/alert-destinations: `{url}` for a webhook or `{email}`. */
+export const createAlertDestinationSchema = z
+  .object({
+    url: z
+      .string()
+      .trim()
+      .min(1, 'A webhook URL is required')
+      .max(
+        ALERT_URL_MAX_LENGTH,
+        `The URL must be at most ${ALERT_URL_MAX_LENGTH} characters`,
+      )
+      .optional(),
+    email: z
+      .string()
+      .trim()
+      .min(1, 'An email address is required')
+      .max(
+        ALERT_EMAIL_MAX_LENGTH,
+        `The email address must be at most ${ALERT_EMAIL_MAX_LENGTH} characters`,
+      )
+      .pipe(z.email('The email address is not valid'))
+      .optional(),
+  })
+  .refine((body) => (body.url === undefined) !== (body.email === undefined), {
+    message: 'Give either a webhook url or an email address',
+  })
 
 /** PUT /api/v1/teams/{teamId}/alert-settings */
 export const alertSettingsSchema = z.object({
@@ -59,6 +85,11 @@ export const DEFAULT_ALERT_SETTINGS: AlertSettings = {
   wal_retained_threshold_bytes: 1024 ** 3,
   reconnecting_minutes: 5,
 }
+
+/** GET .../alert-settings: the thresholds, and whether this server can send email (SMTP_URL). */
+export const alertSettingsResponseSchema = alertSettingsSchema.extend({
+  email_available: z.boolean(),
+})
 
 /** A destination as listed: never its secret. */
 export type AlertDestination = {
@@ -93,12 +124,12 @@ export function webhookUrlProblem(
   return 'The webhook URL must start with https://.'
 }
 
-/** POST .../alert-destinations: the destination, its secret (this once) and the txid. */
+/** POST .../alert-destinations: the destination, a webhook's secret (this once) and the txid. */
 export const createAlertDestinationResponseSchema = z.object({
   id: z.uuid(),
   url: z.string(),
   created_at: z.string(),
-  secret: z.string(),
+  secret: z.string().nullable(),
   txid: z.number().int(),
 })
 

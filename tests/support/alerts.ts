@@ -1,7 +1,9 @@
 // The alert tests' world: a control-plane database, an app whose alert worker is driven by
 // the test (runOnce, or the kick a test alert gives it, never its timer), a capturing log,
-// and helpers to make a member with a destination on a local receiver.
+// and helpers to make a member with a destination on a local receiver. With `smtp`, the app
+// has SMTP_URL and the worker a mailer, both on a local SMTP server (smtp-server.ts).
 import { afterAll, afterEach, beforeAll, expect } from 'vitest'
+import { createMailer } from '../../src/server/alerts/email.ts'
 import { AlertWorker } from '../../src/server/alerts/worker.ts'
 import type { Db } from '../../src/server/control/database.ts'
 import type { AppDeps } from '../../src/server/http/context.ts'
@@ -10,11 +12,13 @@ import { systemResolver } from '../../src/server/validation/guard.ts'
 import {
   buildApp,
   signInLocally,
+  ORIGIN,
   TEST_ALERT_SECRET_KEY,
   type App,
   type Browser,
 } from './app.ts'
 import { useControlPlaneDatabase } from './database.ts'
+import { startSmtpServer, type SmtpServer } from './smtp-server.ts'
 import {
   startWebhookReceiver,
   type WebhookReceiver,
@@ -25,7 +29,11 @@ const TEST_RETRY_DELAYS_MS = [20, 20, 20]
 
 export type Member = { browser: Browser; teamId: string }
 
-export function useAlerts() {
+/** The SMTP login the `smtp` world's server is given: it must never show in a log. */
+export const SMTP_USER = 'sluice-alerts'
+export const SMTP_PASSWORD = 'smtp-pw-never-logged-7c1f'
+
+export function useAlerts(options: { smtp?: boolean } = {}) {
   const database = useControlPlaneDatabase()
   const logged: string[] = []
   const log: Logger = {
@@ -38,16 +46,24 @@ export function useAlerts() {
   const receivers: WebhookReceiver[] = []
   let worker: AlertWorker | undefined
   let app: App | undefined
+  let smtp: SmtpServer | undefined
+  const smtpUrl = () => smtp?.url(SMTP_USER, SMTP_PASSWORD)
 
-  const makeWorker = (allowPrivate: boolean): AlertWorker =>
-    new AlertWorker({
+  const makeWorker = (allowPrivate: boolean): AlertWorker => {
+    const url = smtpUrl()
+    return new AlertWorker({
       db: database.db,
       key: TEST_ALERT_SECRET_KEY,
       log,
       targets: { allowPrivate, resolve: systemResolver },
       retryDelaysMs: TEST_RETRY_DELAYS_MS,
       timeoutMs: 5_000,
+      origin: ORIGIN,
+      mailer: url
+        ? createMailer({ url, from: 'alerts@localhost', timeoutMs: 5_000 })
+        : undefined,
     })
+  }
   const build = (
     vars: Record<string, string>,
     deps: Partial<AppDeps> = {},
@@ -96,9 +112,14 @@ export function useAlerts() {
     ])
   }
 
-  beforeAll(() => {
+  beforeAll(async () => {
+    if (options.smtp) {
+      smtp = await startSmtpServer()
+      secrets.add(SMTP_PASSWORD)
+    }
+    const url = smtpUrl()
     worker = makeWorker(true)
-    app = build({}, { alerts: worker })
+    app = build(url ? { SMTP_URL: url } : {}, { alerts: worker })
   })
   afterEach(() => {
     for (const line of logged)
@@ -107,6 +128,7 @@ export function useAlerts() {
   afterAll(async () => {
     await worker?.stop()
     for (const receiver of receivers) await receiver.close()
+    await smtp?.close()
   })
 
   const helpers = {
@@ -115,6 +137,10 @@ export function useAlerts() {
     },
     get app(): App {
       return theApp()
+    },
+    get smtp(): SmtpServer {
+      if (!smtp) throw new Error('useAlerts({ smtp: true }) starts it')
+      return smtp
     },
     get alerts(): AlertWorker {
       if (!worker) throw new Error('the worker is built in beforeAll')

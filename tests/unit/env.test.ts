@@ -65,6 +65,22 @@ describe('parseEnv', () => {
     expect(envError({ LOG_FORMAT: 'xml' })).toContain('LOG_FORMAT')
   })
 
+  it('reads SMTP_URL and SMTP_FROM, never echoing the URL in an error', () => {
+    expect(parseEnv({}).SMTP_URL).toBeUndefined()
+    const env = parseEnv({
+      SMTP_URL: 'smtps://u:p@mail.example.com:465',
+      SMTP_FROM: 'alerts@example.com',
+    })
+    expect(env.SMTP_URL).toBe('smtps://u:p@mail.example.com:465')
+    expect(env.SMTP_FROM).toBe('alerts@example.com')
+    const message = envError({ SMTP_URL: 'http://u:hunter2@mail.example.com' })
+    expect(message).toContain('SMTP_URL: must be an smtp:// or smtps:// URL')
+    expect(message).not.toContain('hunter2')
+    expect(envError({ SMTP_FROM: 'nobody' })).toContain(
+      'SMTP_FROM: must be an email address',
+    )
+  })
+
   it('reads PORT as a number', () => {
     expect(parseEnv({ PORT: '8080' }).PORT).toBe(8080)
   })

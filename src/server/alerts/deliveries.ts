@@ -8,8 +8,10 @@ export type DueDelivery = {
   id: string
   teamId: string
   destinationId: string
+  /** The webhook's URL, or `mailto:<address>` for an email destination. */
   url: string
-  encryptedSecret: Buffer
+  /** A webhook's sealed secret; null for email, which is not signed. */
+  encryptedSecret: Buffer | null
   event: string
   state: string
   payload: AlertPayload
@@ -31,7 +33,7 @@ export async function takeDue(
     team_id: string
     destination_id: string
     url: string
-    encrypted_secret: Buffer
+    encrypted_secret: Buffer | null
     event: string
     state: string
     payload: AlertPayload
@@ -69,6 +71,8 @@ export type AttemptOutcome = {
   statusCode: number | null
   /** Sluice's own words for a failure; null when the receiver answered 2xx. */
   error: string | null
+  /** A failure no retry can mend: the delivery fails at once. */
+  final?: boolean
 }
 
 /**

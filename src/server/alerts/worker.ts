@@ -10,6 +10,7 @@ import {
   pruneDeliveries,
   recordAttempt,
   takeDue,
+  type AttemptOutcome,
   type DueDelivery,
 } from './deliveries.ts'
 import { planIncidents } from './incident-plan.ts'
@@ -19,6 +20,8 @@ import {
   readOpenIncidents,
   resolveIncident,
 } from './incidents.ts'
+import { emailAddressOf } from '../../shared/alerts.ts'
+import { alertEmail, type Mailer } from './email.ts'
 import { sendWebhook, type WebhookTargets } from './webhook.ts'
 
 /** Waits before the 2nd to the 6th attempt; the 6th failing fails the delivery. */
@@ -37,6 +40,10 @@ export type AlertWorkerOptions = {
   intervalMs?: number
   /** Each webhook call's whole deadline. */
   timeoutMs?: number
+  /** Sends email destinations' alerts; absent without SMTP_URL (they then fail, logged). */
+  mailer?: Mailer
+  /** The public origin, for the link to a source's page in an email. */
+  origin: string
 }
 
 const BATCH = 20
@@ -89,6 +96,7 @@ export class AlertWorker {
     this.stopped = true
     if (this.timer) clearInterval(this.timer)
     await this.running
+    this.options.mailer?.close()
   }
 
   private async loop(): Promise<void> {
@@ -128,32 +136,62 @@ export class AlertWorker {
   }
 
   private async deliver(delivery: DueDelivery): Promise<void> {
+    const email = emailAddressOf(delivery.url)
+    const outcome =
+      email === null
+        ? await this.sendWebhook(delivery)
+        : await this.sendEmail(delivery, email)
+    // No retry helps a secret this server cannot open.
+    const delays = outcome.final ? [] : this.retryDelaysMs
+    await recordAttempt(this.options.db, delivery, outcome, delays)
+  }
+
+  private async sendEmail(
+    delivery: DueDelivery,
+    to: string,
+  ): Promise<AttemptOutcome> {
+    const { mailer, db, origin } = this.options
+    if (!mailer)
+      return {
+        statusCode: null,
+        error: 'Email is not configured on this server (SMTP_URL).',
+      }
+    const sourceId = delivery.payload.source_id
+    const { rows } = sourceId
+      ? await db.query<{ name: string | null }>(
+          'select name from sources where id = $1',
+          [sourceId],
+        )
+      : { rows: [] }
+    const link = sourceId
+      ? new URL(`/teams/${delivery.teamId}/${sourceId}`, origin).toString()
+      : null
+    return mailer.send({
+      to,
+      ...alertEmail(delivery.payload, { name: rows[0]?.name ?? null, link }),
+    })
+  }
+
+  private async sendWebhook(delivery: DueDelivery): Promise<AttemptOutcome> {
     let secret: string
     try {
+      if (!delivery.encryptedSecret) throw new Error('no secret')
       secret = openPassword(
         this.options.key,
         delivery.destinationId,
         delivery.encryptedSecret,
       )
     } catch {
-      await recordAttempt(
-        this.options.db,
-        delivery,
-        {
-          statusCode: null,
-          error:
-            "The destination's secret cannot be opened with this server's key: delete the destination and add it again.",
-        },
-        [],
-      )
-      return
+      return {
+        statusCode: null,
+        final: true,
+        error:
+          "The destination's secret cannot be opened with this server's key: delete the destination and add it again.",
+      }
     }
-    const outcome = await sendWebhook(
-      delivery.url,
-      JSON.stringify(delivery.payload),
-      secret,
-      { ...this.options.targets, timeoutMs: this.timeoutMs },
-    )
-    await recordAttempt(this.options.db, delivery, outcome, this.retryDelaysMs)
+    return sendWebhook(delivery.url, JSON.stringify(delivery.payload), secret, {
+      ...this.options.targets,
+      timeoutMs: this.timeoutMs,
+    })
   }
 }

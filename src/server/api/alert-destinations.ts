@@ -1,6 +1,7 @@
-// /api/v1/teams/{teamId}/alert-destinations and /alert-settings: a team's webhooks and
-// thresholds, for its members (mounted by teams.ts; another team answers 404 like a missing
-// one). POST makes a destination and answers its secret, the only time it is shown; GET lists
+// /api/v1/teams/{teamId}/alert-destinations and /alert-settings: a team's webhooks, email
+// addresses and thresholds, for its members (mounted by teams.ts; another team answers 404 like
+// a missing one). POST makes a destination and answers a webhook's secret, the only time it is
+// shown (email needs SMTP_URL, else 400); GET lists
 // them (never a secret; the dashboard reads the synced shape instead); DELETE removes one;
 // POST .../{id}/test queues a test alert to it and kicks the worker.
 import { Hono, type Context } from 'hono'
@@ -8,6 +9,7 @@ import {
   ALERT_DESTINATIONS_MAX_PER_TEAM,
   alertSettingsSchema,
   createAlertDestinationSchema,
+  emailDestinationUrl,
   TEST_ALERT_EVENT,
 } from '../../shared/alerts.ts'
 import { idSchema } from '../../shared/entities.ts'
@@ -21,10 +23,35 @@ import {
   getDestination,
   listDestinations,
 } from '../control/alert-destinations.ts'
-import type { AppEnv } from '../http/context.ts'
+import type { AppDeps, AppEnv } from '../http/context.ts'
 import { readJson } from '../http/json.ts'
 import { memberTeamId, teamNotFound } from './member-team.ts'
 import { systemResolver } from '../validation/guard.ts'
+
+/**
+ * What a destination's row keeps as its url: a webhook URL past the URL rule and the address
+ * guard, or `mailto:` and an email address where this server can send email.
+ */
+async function destinationUrl(
+  deps: AppDeps,
+  body: { url?: string; email?: string },
+): Promise<{ ok: true; url: string } | { ok: false; message: string }> {
+  if (body.email !== undefined) {
+    if (!deps.env.SMTP_URL)
+      return {
+        ok: false,
+        message:
+          'Email alerts are not available: this server has no SMTP server configured (SMTP_URL).',
+      }
+    return { ok: true, url: emailDestinationUrl(body.email) }
+  }
+  const url = body.url ?? ''
+  const guarded = await guardWebhookUrl(url, {
+    allowPrivate: deps.env.allowPrivateDatabaseTargets,
+    resolve: deps.databaseChecks?.resolve ?? systemResolver,
+  })
+  return guarded.ok ? { ok: true, url } : guarded
+}
 
 const destinationNotFound = (c: Context) =>
   c.json({ message: 'Alert destination not found' }, 404)
@@ -39,14 +66,11 @@ export const alertDestinationRoutes = new Hono<AppEnv>()
       return c.json({ message: 'Alerts are not available' }, 503)
     const body = await readJson(c, createAlertDestinationSchema)
     if (!body.success) return body.response
-    const guarded = await guardWebhookUrl(body.data.url, {
-      allowPrivate: deps.env.allowPrivateDatabaseTargets,
-      resolve: deps.databaseChecks?.resolve ?? systemResolver,
-    })
-    if (!guarded.ok) return c.json({ message: guarded.message }, 400)
+    const url = await destinationUrl(deps, body.data)
+    if (!url.ok) return c.json({ message: url.message }, 400)
     const created = await createDestination(deps.db, deps.alertSecretKey, {
       teamId,
-      url: body.data.url,
+      url: url.url,
       createdBy: c.var.user.id,
       max: ALERT_DESTINATIONS_MAX_PER_TEAM,
     })
@@ -104,7 +128,11 @@ export const alertSettingsRoutes = new Hono<AppEnv>()
   .get('/', async (c) => {
     const teamId = await memberTeamId(c)
     if (!teamId) return teamNotFound(c)
-    return c.json(await readAlertSettings(c.var.deps.db, teamId))
+    const { db, env } = c.var.deps
+    return c.json({
+      ...(await readAlertSettings(db, teamId)),
+      email_available: Boolean(env.SMTP_URL),
+    })
   })
   .put('/', async (c) => {
     const teamId = await memberTeamId(c)

@@ -1,8 +1,8 @@
-// A team's webhook destinations (migration 0010). Membership is the caller's to check; these
-// take a team id. The secret is made here, sealed before it is written, and answered only by
-// createDestination, once.
+// A team's alert destinations (migrations 0010, 0011): webhooks, and email addresses as
+// `mailto:` URLs. Membership is the caller's to check; these take a team id. A webhook's secret
+// is made here, sealed before it is written, and answered only by createDestination, once.
 import { randomBytes, randomUUID } from 'node:crypto'
-import type { AlertDestination } from '../../shared/alerts.ts'
+import { emailAddressOf, type AlertDestination } from '../../shared/alerts.ts'
 import { sealPassword } from '../crypto/source-passwords.ts'
 import { transactionWithTxid, type Db } from './database.ts'
 
@@ -15,7 +15,8 @@ export type CreatedDestination =
   | {
       kind: 'created'
       destination: AlertDestination
-      secret: string
+      /** A webhook's signing secret; null for email. */
+      secret: string | null
       txid: number
     }
   | { kind: 'no_team' }
@@ -27,8 +28,11 @@ export async function createDestination(
   input: { teamId: string; url: string; createdBy: string; max: number },
 ): Promise<CreatedDestination> {
   const id = randomUUID()
-  // 256 random bits; the prefix tells a reader what the string is for.
-  const secret = `whsec_${randomBytes(32).toString('hex')}`
+  // 256 random bits; the prefix tells a reader what the string is for. Email is not signed.
+  const secret =
+    emailAddressOf(input.url) === null
+      ? `whsec_${randomBytes(32).toString('hex')}`
+      : null
   const { result, txid } = await transactionWithTxid(db, async (client) => {
     // Creates for one team queue here, so two at once cannot both pass the count.
     const team = await client.query(
@@ -49,7 +53,7 @@ export async function createDestination(
         id,
         input.teamId,
         input.url,
-        sealPassword(key, id, secret),
+        secret === null ? null : sealPassword(key, id, secret),
         input.createdBy,
       ],
     )

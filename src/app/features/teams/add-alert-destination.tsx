@@ -1,5 +1,6 @@
-// The team page's 'Add webhook' (issue 19): a dialog for the URL; once the new destination has
-// synced here it shows the signing secret, this one time, with a copy button.
+// The team page's 'Add webhook' and 'Add email' (issue 19): a dialog for the URL or the address;
+// once the new destination has synced here a webhook's dialog shows its signing secret, this
+// one time, with a copy button (an email's just closes: email is not signed).
 import {
   Alert,
   Button,
@@ -12,23 +13,52 @@ import {
   Typography,
 } from '@mui/material'
 import { useId, useState, type FormEvent } from 'react'
-import { ALERT_URL_MAX_LENGTH } from '../../../shared/alerts.ts'
+import {
+  ALERT_EMAIL_MAX_LENGTH,
+  ALERT_URL_MAX_LENGTH,
+} from '../../../shared/alerts.ts'
 import { NeedsNetwork } from '../../components/needs-network.tsx'
 import { useSyncedWrites } from '../../db/tab/hooks.ts'
 import { CopyButton } from '../sources/copy-button.tsx'
 import { createAlertDestination } from './alerts-api.ts'
 
-export function AddAlertDestination({ teamId }: { teamId: string }) {
+const KINDS = {
+  webhook: {
+    title: 'Add webhook',
+    label: 'Webhook URL',
+    placeholder: 'https://example.com/sluice-alerts',
+    helper: 'Sluice POSTs a signed JSON alert here.',
+    maxLength: ALERT_URL_MAX_LENGTH,
+    type: 'url',
+  },
+  email: {
+    title: 'Add email',
+    label: 'Email address',
+    placeholder: 'oncall@example.com',
+    helper: 'Sluice emails a plain-text alert here.',
+    maxLength: ALERT_EMAIL_MAX_LENGTH,
+    type: 'email',
+  },
+} as const
+
+export function AddAlertDestination({
+  teamId,
+  kind,
+}: {
+  teamId: string
+  kind: keyof typeof KINDS
+}) {
+  const text = KINDS[kind]
   const titleId = useId()
   const [open, setOpen] = useState(false)
-  const [url, setUrl] = useState('')
+  const [value, setValue] = useState('')
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const [secret, setSecret] = useState<string | null>(null)
   const { awaitCreated } = useSyncedWrites()
 
   const show = () => {
-    setUrl('')
+    setValue('')
     setError(null)
     setSecret(null)
     setOpen(true)
@@ -44,12 +74,17 @@ export function AddAlertDestination({ teamId }: { teamId: string }) {
     setBusy(true)
     setError(null)
     try {
-      const created = await createAlertDestination(teamId, url.trim())
+      const target = value.trim()
+      const created = await createAlertDestination(
+        teamId,
+        kind === 'email' ? { email: target } : { url: target },
+      )
       await awaitCreated('alert_destinations', created.id, created.txid)
-      setSecret(created.secret)
+      if (created.secret) setSecret(created.secret)
+      else close()
     } catch (e) {
       setError(
-        `Failed to add webhook: ${e instanceof Error ? e.message : String(e)}`,
+        `Failed to ${text.title.toLowerCase()}: ${e instanceof Error ? e.message : String(e)}`,
       )
     } finally {
       setBusy(false)
@@ -60,7 +95,7 @@ export function AddAlertDestination({ teamId }: { teamId: string }) {
     <>
       <NeedsNetwork>
         <Button variant="outlined" onClick={show}>
-          Add webhook
+          {text.title}
         </Button>
       </NeedsNetwork>
       <Dialog
@@ -70,7 +105,7 @@ export function AddAlertDestination({ teamId }: { teamId: string }) {
         maxWidth="sm"
         fullWidth
       >
-        <DialogTitle id={titleId}>Add webhook</DialogTitle>
+        <DialogTitle id={titleId}>{text.title}</DialogTitle>
         {secret ? (
           <>
             <DialogContent>
@@ -103,13 +138,14 @@ export function AddAlertDestination({ teamId }: { teamId: string }) {
             <DialogContent>
               <Stack spacing={2} sx={{ pt: 1 }}>
                 <TextField
-                  label="Webhook URL"
-                  value={url}
-                  onChange={(e) => setUrl(e.target.value)}
-                  placeholder="https://example.com/sluice-alerts"
-                  helperText="Sluice POSTs a signed JSON alert here."
+                  label={text.label}
+                  type={text.type}
+                  value={value}
+                  onChange={(e) => setValue(e.target.value)}
+                  placeholder={text.placeholder}
+                  helperText={text.helper}
                   slotProps={{
-                    htmlInput: { maxLength: ALERT_URL_MAX_LENGTH },
+                    htmlInput: { maxLength: text.maxLength },
                   }}
                   fullWidth
                 />
@@ -128,9 +164,9 @@ export function AddAlertDestination({ teamId }: { teamId: string }) {
                 <Button
                   type="submit"
                   variant="contained"
-                  disabled={busy || url.trim() === ''}
+                  disabled={busy || value.trim() === ''}
                 >
-                  {busy ? 'Adding...' : 'Add webhook'}
+                  {busy ? 'Adding...' : text.title}
                 </Button>
               </NeedsNetwork>
             </DialogActions>

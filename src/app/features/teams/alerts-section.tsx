@@ -1,6 +1,8 @@
-// The team page's 'Alerts' (issue 19): the team's webhook destinations (URL, created) with
-// 'Send test alert' and a delete that asks first, and the delivery log (time, event,
-// destination, status, attempt), all read from the synced store, never a secret.
+// The team page's 'Alerts' (issue 19): the team's destinations (webhook URL or email address,
+// created) with 'Send test alert' and a delete that asks first, and the delivery log (time,
+// event, destination, status, attempt), all read from the synced store, never a secret; and
+// the thresholds (read from the API: they are not synced). 'Add email' is there only where
+// the server can send email.
 import {
   Alert,
   Button,
@@ -15,7 +17,10 @@ import {
   Typography,
 } from '@mui/material'
 import { useState } from 'react'
-import type { AlertDestination } from '../../../shared/alerts.ts'
+import {
+  emailAddressOf,
+  type AlertDestination,
+} from '../../../shared/alerts.ts'
 import { NeedsNetwork } from '../../components/needs-network.tsx'
 import {
   useSyncedWrites,
@@ -27,7 +32,12 @@ import { ConfirmDialog } from '../sources/confirm-dialog.tsx'
 import { useConfirmedDelete } from '../sources/use-confirmed-delete.ts'
 import { formatDateTime } from '../sources/format.ts'
 import { AddAlertDestination } from './add-alert-destination.tsx'
+import { AlertThresholds } from './alert-thresholds.tsx'
 import { deleteAlertDestination, sendTestAlert } from './alerts-api.ts'
+import { useAlertSettings } from './use-alert-settings.ts'
+
+/** What a destination is shown as: a webhook's URL, or an email destination's address. */
+const shown = (url: string) => emailAddressOf(url) ?? url
 
 const outcome = (row: AlertDeliveryAttempt) =>
   row.delivered
@@ -59,7 +69,7 @@ function DeliveryLog({ teamId }: { teamId: string }) {
                 {row.event} ({row.state})
               </TableCell>
               <TableCell sx={{ wordBreak: 'break-all' }}>
-                {row.destination_url || '-'}
+                {row.destination_url ? shown(row.destination_url) : '-'}
               </TableCell>
               <TableCell>{outcome(row)}</TableCell>
               <TableCell>{row.attempt}</TableCell>
@@ -73,6 +83,8 @@ function DeliveryLog({ teamId }: { teamId: string }) {
 
 export function AlertsSection({ teamId }: { teamId: string }) {
   const destinations = useTeamAlertDestinations(teamId)
+  const settings = useAlertSettings(teamId)
+  const emailAvailable = settings.loaded?.emailAvailable
   const { awaitDestinationDeleted } = useSyncedWrites()
   const [notice, setNotice] = useState<string | null>(null)
   const removal = useConfirmedDelete(async (destination: AlertDestination) => {
@@ -101,21 +113,33 @@ export function AlertsSection({ teamId }: { teamId: string }) {
         <Typography variant="h5" component="h2">
           Alerts
         </Typography>
-        <AddAlertDestination teamId={teamId} />
+        <Stack direction="row" spacing={1}>
+          {emailAvailable && (
+            <AddAlertDestination teamId={teamId} kind="email" />
+          )}
+          <AddAlertDestination teamId={teamId} kind="webhook" />
+        </Stack>
       </Stack>
       <Stack spacing={2}>
+        {emailAvailable === false && (
+          <Typography color="text.secondary">
+            Email alerts are off: this server has no SMTP server configured (its
+            operator sets SMTP_URL).
+          </Typography>
+        )}
         {destinations && destinations.length === 0 && (
           <Typography color="text.secondary">
-            No webhooks yet. Sluice sends a signed alert to each webhook when a
-            source needs attention, and again when it recovers.
+            No alert destinations yet. Sluice sends an alert to each webhook or
+            email address when a source needs attention, and again when it
+            recovers.
           </Typography>
         )}
         {destinations && destinations.length > 0 && (
           <TableContainer component={Paper} variant="outlined">
-            <Table size="small" aria-label="Webhooks">
+            <Table size="small" aria-label="Alert destinations">
               <TableHead>
                 <TableRow>
-                  <TableCell>URL</TableCell>
+                  <TableCell>Destination</TableCell>
                   <TableCell>Created</TableCell>
                   <TableCell />
                 </TableRow>
@@ -124,7 +148,7 @@ export function AlertsSection({ teamId }: { teamId: string }) {
                 {destinations.map((destination) => (
                   <TableRow key={destination.id}>
                     <TableCell sx={{ wordBreak: 'break-all' }}>
-                      {destination.url}
+                      {shown(destination.url)}
                     </TableCell>
                     <TableCell>
                       {formatDateTime(destination.created_at)}
@@ -143,7 +167,7 @@ export function AlertsSection({ teamId }: { teamId: string }) {
                           color="error"
                           size="small"
                           onClick={() => removal.ask(destination)}
-                          aria-label={`Delete webhook ${destination.url}`}
+                          aria-label={`Delete ${shown(destination.url)}`}
                         >
                           Delete
                         </Button>
@@ -164,10 +188,30 @@ export function AlertsSection({ teamId }: { teamId: string }) {
           Delivery log
         </Typography>
         <DeliveryLog teamId={teamId} />
+        {settings.loaded && (
+          <AlertThresholds
+            key={teamId}
+            teamId={teamId}
+            saved={settings.loaded.settings}
+            onSaved={settings.saved}
+          />
+        )}
+        {settings.error && (
+          <Alert
+            severity="error"
+            action={
+              <Button color="inherit" size="small" onClick={settings.retry}>
+                Retry
+              </Button>
+            }
+          >
+            Failed to load the thresholds: {settings.error}
+          </Alert>
+        )}
       </Stack>
       <ConfirmDialog
         open={removal.deleting !== null}
-        title="Delete webhook"
+        title="Delete alert destination"
         confirmLabel="Delete"
         busyLabel="Deleting..."
         busy={removal.busy}
@@ -176,7 +220,7 @@ export function AlertsSection({ teamId }: { teamId: string }) {
         onClose={removal.cancel}
       >
         <Typography>
-          Alerts stop going to this URL at once, retries included.
+          Alerts stop going to this destination at once, retries included.
         </Typography>
       </ConfirmDialog>
     </section>
