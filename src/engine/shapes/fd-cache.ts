@@ -20,7 +20,8 @@ function fileLimit(): number {
   }
 }
 
-type Entry = { fd: number; pins: number }
+/** `closing`: closed while pinned; the descriptor closes when the last pin goes. */
+type Entry = { fd: number; pins: number; closing?: boolean }
 
 class FdCache {
   private entries = new Map<string, Entry>()
@@ -50,15 +51,21 @@ class FdCache {
       return await fn(fd)
     } finally {
       if (entry) entry.pins--
+      if (entry?.closing && entry.pins === 0) closeSync(entry.fd)
       this.evict()
     }
   }
 
+  /**
+   * Closes the file's descriptor, once no operation holds it: a write or fdatasync in flight on
+   * a closed descriptor would fail, or land in whatever file reused its number.
+   */
   close(path: string): void {
     const entry = this.entries.get(path)
     if (!entry) return
     this.entries.delete(path)
-    closeSync(entry.fd)
+    if (entry.pins > 0) entry.closing = true
+    else closeSync(entry.fd)
   }
 
   private evict(): void {

@@ -6,18 +6,17 @@
 import {
   appendFileSync,
   existsSync,
-  fdatasync,
   ftruncateSync,
   fstatSync,
   mkdirSync,
   readFileSync,
   readSync,
   rmSync,
-  writeSync,
 } from 'node:fs'
 import { join } from 'node:path'
 import { fdCache } from './fd-cache.ts'
 import { LogTail, type LogRecord } from './log-tail.ts'
+import { LogWriter } from './log-writer.ts'
 import {
   BEFORE_ALL,
   SNAPSHOT_END,
@@ -60,6 +59,7 @@ export class ShapeLog {
   private visibleOffset: Offset = BEFORE_ALL
   private sinceIndex = 0
   private tail = new LogTail()
+  private writer: LogWriter
   private dirty = false
   private closed = false
 
@@ -68,6 +68,7 @@ export class ShapeLog {
     this.logPath = join(dir, 'log')
     this.indexPath = join(dir, 'index')
     fdCache.use(this.logPath)
+    this.writer = new LogWriter(this.logPath, 0)
   }
 
   static create(dir: string): ShapeLog {
@@ -117,7 +118,7 @@ export class ShapeLog {
       .map((r) => `${formatOffset(r.offset)}\t${r.last ? 1 : 0}\t${r.json}\n`)
       .join('')
     const buffer = Buffer.from(text)
-    writeSync(fdCache.use(this.logPath), buffer, 0, buffer.length, this.endPos)
+    this.writer.append(buffer)
     this.endPos += buffer.length
     this.endRows += rowDelta
     this.sinceIndex += buffer.length
@@ -216,13 +217,7 @@ export class ShapeLog {
     if (!this.dirty || this.closed) return
     this.dirty = false
     try {
-      await fdCache.pinned(
-        this.logPath,
-        (fd) =>
-          new Promise<void>((resolve, reject) =>
-            fdatasync(fd, (error) => (error ? reject(error) : resolve())),
-          ),
-      )
+      await this.writer.sync()
     } catch (error) {
       // Not durable after all: the next flush must try again.
       this.dirty = true
@@ -233,6 +228,7 @@ export class ShapeLog {
   close(): void {
     if (this.closed) return
     this.closed = true
+    this.writer.close()
     fdCache.close(this.logPath)
   }
 
@@ -256,8 +252,7 @@ export class ShapeLog {
     let pending = ''
     scan: while (pos < this.visiblePos) {
       const size = Math.min(READ_BLOCK, this.visiblePos - pos)
-      const block = Buffer.alloc(size)
-      readSync(fdCache.use(this.logPath), block, 0, size, pos)
+      const block = this.writer.readAt(pos, size)
       pos += size
       const lines = (pending + block.toString('utf8')).split('\n')
       pending = lines.pop() ?? ''
@@ -291,6 +286,8 @@ export class ShapeLog {
       : ''
     const fd = fdCache.use(this.logPath)
     const size = fstatSync(fd).size
+    // Everything on file, for reading it; the torn end is cut below.
+    this.writer = new LogWriter(this.logPath, size)
     for (const line of indexText.split('\n')) {
       const [offsetText, posText, rowsText] = line.split('\t')
       const offset = parseOffset(offsetText ?? '')
@@ -330,6 +327,7 @@ export class ShapeLog {
       }
     }
     if (goodPos < size) ftruncateSync(fd, goodPos)
+    this.writer = new LogWriter(this.logPath, goodPos)
     this.endPos = this.visiblePos = goodPos
     this.endOffset = this.visibleOffset = goodOffset
     this.endRows = this.visibleRows = goodRows
@@ -342,8 +340,7 @@ export class ShapeLog {
     let pending = ''
     while (pos < end) {
       const size = Math.min(READ_BLOCK, end - pos)
-      const block = Buffer.alloc(size)
-      readSync(fdCache.use(this.logPath), block, 0, size, pos)
+      const block = this.writer.readAt(pos, size)
       pos += size
       const lines = (pending + block.toString('utf8')).split('\n')
       pending = lines.pop() ?? ''

@@ -1,0 +1,64 @@
+// A shape log's writer: appends reach the file off the event loop, grouped, and read the same
+// before they get there; a failed write (a full disk) refuses further appends and is never
+// reported durable.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, expect, it } from 'vitest'
+import { LogWriter } from '../../src/engine/shapes/log-writer.ts'
+
+const dirs: string[] = []
+afterEach(() => {
+  for (const dir of dirs.splice(0))
+    rmSync(dir, { recursive: true, force: true })
+})
+
+function fileWriter() {
+  const dir = mkdtempSync(join(tmpdir(), 'sluice-writer-'))
+  dirs.push(dir)
+  const path = join(dir, 'log')
+  return { path, writer: new LogWriter(path, 0) }
+}
+
+const lines = (from: number, to: number) =>
+  Array.from({ length: to - from }, (_, i) => `line ${from + i}\n`).join('')
+
+it('reads appended bytes at once, from file and memory alike, and syncs them all', async () => {
+  const { path, writer } = fileWriter()
+  for (let i = 0; i < 50; i++) writer.append(Buffer.from(lines(i, i + 1)))
+  const expected = lines(0, 50)
+  expect(writer.end).toBe(Buffer.byteLength(expected))
+  // Some of it may be on file, the rest queued: every range reads the same.
+  for (const [pos, size] of [
+    [0, expected.length],
+    [7, 100],
+    [expected.length - 30, 30],
+  ] as const)
+    expect(writer.readAt(pos, size).toString()).toBe(
+      expected.slice(pos, pos + size),
+    )
+  await writer.sync()
+  expect(readFileSync(path, 'utf8')).toBe(expected)
+  expect(writer.readAt(0, expected.length).toString()).toBe(expected)
+})
+
+it('keeps appending while a sync waits, and the file ends up whole and in order', async () => {
+  const { path, writer } = fileWriter()
+  writer.append(Buffer.from(lines(0, 10)))
+  const syncing = writer.sync()
+  for (let i = 10; i < 200; i++) writer.append(Buffer.from(lines(i, i + 1)))
+  await syncing
+  await writer.sync()
+  expect(readFileSync(path, 'utf8')).toBe(lines(0, 200))
+})
+
+it('refuses appends after a failed write, and a sync never says it is durable', async () => {
+  // Every write to /dev/full fails with ENOSPC, as on a full disk.
+  const writer = new LogWriter('/dev/full', 0)
+  writer.append(Buffer.from('first\n'))
+  await expect(writer.sync()).rejects.toThrow(/ENOSPC/)
+  expect(() => writer.append(Buffer.from('second\n'))).toThrow(/ENOSPC/)
+  // What failed is still there for the next try, and still reads.
+  expect(writer.readAt(0, 6).toString()).toBe('first\n')
+  await expect(writer.sync()).rejects.toThrow(/ENOSPC/)
+})
