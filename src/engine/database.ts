@@ -24,7 +24,10 @@ import { ReplicationSupervisor, type SupervisorEvents } from './supervisor.ts'
 export const SESSION_OPTIONS =
   '-c DateStyle=ISO,DMY -c TimeZone=UTC -c bytea_output=hex -c IntervalStyle=iso_8601 -c extra_float_digits=1'
 
-const FLUSH_EVERY_MS = 50
+// Logs are written and made durable this often (log-writer.ts: a write and an fdatasync per
+// busy shape per flush), and the slot confirmed up to what is durable. Clients see changes
+// before that; it bounds only what replication sends again after a crash.
+const FLUSH_EVERY_MS = 1_000
 // How often the catalog is asked whether shapes' tables were dropped or renamed (table-watch.ts).
 const TABLE_CHECK_MS = 2_000
 

@@ -271,8 +271,10 @@ type Message = {
 describe('the dashboard shape /v1/source-shapes', () => {
   it("serves a source's live shapes to its team's members only, and their deletes with the write's txid", async () => {
     const { handle } = await readShape('table=items&where=id = $1&params[1]=3')
+    // Its row is written as the shape is made (never read), then again with its read.
     await vi.waitFor(
-      async () => expect(await storedShape(handle)).toBeDefined(),
+      async () =>
+        expect((await storedShape(handle))?.last_read_at).toBeTruthy(),
       {
         timeout: 10_000,
         interval: 50,

@@ -1,10 +1,10 @@
 // A shape log's writer: appends reach the file off the event loop, grouped, and read the same
 // before they get there; a failed write (a full disk) refuses further appends and is never
 // reported durable.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, expect, it } from 'vitest'
+import { afterEach, expect, it, vi } from 'vitest'
 import { LogWriter } from '../../src/engine/shapes/log-writer.ts'
 
 const dirs: string[] = []
@@ -40,6 +40,21 @@ it('reads appended bytes at once, from file and memory alike, and syncs them all
   await writer.sync()
   expect(readFileSync(path, 'utf8')).toBe(expected)
   expect(writer.readAt(0, expected.length).toString()).toBe(expected)
+})
+
+const fileBytes = (path: string) =>
+  existsSync(path) ? readFileSync(path).length : 0
+
+it('holds appends in memory until the flush syncs, or until a megabyte waits', async () => {
+  const { path, writer } = fileWriter()
+  for (let i = 0; i < 1000; i++) writer.append(Buffer.from(lines(i, i + 1)))
+  expect(fileBytes(path)).toBe(0)
+  await writer.sync()
+  expect(fileBytes(path)).toBe(writer.end)
+  const big = Buffer.alloc(1024 * 1024, 'x')
+  writer.append(big)
+  // Written without a sync: wait for it on the file, not on a timer.
+  await vi.waitFor(() => expect(fileBytes(path)).toBe(writer.end))
 })
 
 it('keeps appending while a sync waits, and the file ends up whole and in order', async () => {

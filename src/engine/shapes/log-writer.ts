@@ -1,12 +1,17 @@
-// A shape log's appends reach the file off the event loop and grouped: one write in flight per
-// log, and whatever is appended meanwhile goes in the next one (group commit). A write per
-// transaction per shape, each a synchronous syscall, took 7-10% of the engine's time at 1,000
-// busy shapes (bench:engine --cpu-profile); the busier the engine now, the more each write holds.
-// Readers see appended bytes at once: what the file does not hold yet is read from memory
-// (readAt). Durability is unchanged: sync() writes everything appended, then fdatasyncs, and
-// only then may the slot be confirmed past it.
+// A shape log's appends reach the file grouped (group commit): they wait in memory until the
+// engine's next flush (sync), or until a megabyte is waiting, and go in one write off the event
+// loop. A write per transaction per shape, each a synchronous syscall, took 7-10% of the
+// engine's time at 1,000 busy shapes (bench:engine --cpu-profile), and so did the threadpool
+// calls that replaced them one for one: now a busy shape costs a write and an fdatasync per
+// flush, whatever its changes/s. Readers see appended bytes at once: what the file does not hold
+// yet is read from memory (readAt). Durability is unchanged: sync() writes everything appended,
+// then fdatasyncs, and only then may the slot be confirmed past it; a crash loses only what
+// replication sends again.
 import { fdatasync, readSync, writev } from 'node:fs'
 import { fdCache } from './fd-cache.ts'
+
+/** Appends held in memory before a write starts without waiting for the flush. */
+const WRITE_AFTER_BYTES = 1024 * 1024
 
 export class LogWriter {
   /** Appended, not yet handed to a write. */
@@ -40,7 +45,7 @@ export class LogWriter {
     if (this.failure) throw this.failure
     this.queued.push(buffer)
     this.queuedBytes += buffer.length
-    this.start()
+    if (this.queuedBytes >= WRITE_AFTER_BYTES) this.start()
   }
 
   /** Writes everything appended so far (not what is appended meanwhile), then makes it durable. */
