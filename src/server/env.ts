@@ -1,5 +1,7 @@
 // The only reader of process.env: parses configuration once, fails fast naming the bad variable.
+import { hostname } from 'node:os'
 import { z } from 'zod'
+import { REGIONS } from '../shared/sources.ts'
 
 const optional = z
   .string()
@@ -16,6 +18,27 @@ const flag = z
 
 const positiveInt = (fallback: number) =>
   z.preprocess(blankIsUnset, z.coerce.number().int().min(1).default(fallback))
+
+const REGION_IDS = REGIONS.map((region) => region.id)
+
+/** A comma list of region ids (spaces allowed around them); unset or blank: every region. */
+const regionList = z.preprocess(
+  blankIsUnset,
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return [...REGION_IDS]
+      const ids = [...new Set(v.split(',').map((id) => id.trim()))]
+      const unknown = ids.filter((id) => !(REGION_IDS as string[]).includes(id))
+      if (unknown.length > 0)
+        ctx.addIssue({
+          code: 'custom',
+          message: `unknown region ${unknown.map((id) => `'${id.slice(0, 40)}'`).join(', ')}; the regions are ${REGION_IDS.join(', ')}`,
+        })
+      return ids
+    }),
+)
 
 const url = z
   .url()
@@ -101,6 +124,20 @@ const schema = z.object({
    */
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   ALLOW_PRIVATE_DATABASE_TARGETS: flag,
+  /** The regions whose sources this server runs (claims); unset: all of them. */
+  SLUICE_REGIONS: regionList,
+  /**
+   * Names this server in the event logs it writes (`instance_id`); unset: host name and pid,
+   * stable for the process.
+   */
+  SLUICE_INSTANCE_ID: z.preprocess(
+    blankIsUnset,
+    z
+      .string()
+      .max(100, 'must be at most 100 characters')
+      .regex(/^[\w.:-]+$/, 'may hold only letters, digits, _ . : and -')
+      .optional(),
+  ),
   /** Apps may DELETE /v1/shape (with their source's credentials), as Electric's ALLOW_SHAPE_DELETION. */
   ALLOW_SHAPE_DELETION: flag,
   /** Sources a team may have that are not deleted. */
@@ -115,7 +152,10 @@ const schema = z.object({
 
 type RawEnv = z.infer<typeof schema>
 
-export type Env = RawEnv & {
+export type Env = Omit<RawEnv, 'SLUICE_INSTANCE_ID'> & {
+  SLUICE_INSTANCE_ID: string
+  /** SLUICE_INSTANCE_ID was set, so it is stable across restarts (not host name and pid). */
+  instanceIdGiven: boolean
   githubEnabled: boolean
   googleEnabled: boolean
   /** Connecting a Supabase or Neon account by OAuth (a personal token works without). */
@@ -192,6 +232,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     env.ALLOW_PRIVATE_DATABASE_TARGETS ?? env.SLUICE_MODE === 'local'
   return {
     ...env,
+    SLUICE_INSTANCE_ID:
+      env.SLUICE_INSTANCE_ID ?? `${hostname().slice(0, 80)}-${process.pid}`,
+    instanceIdGiven: env.SLUICE_INSTANCE_ID !== undefined,
     githubEnabled,
     googleEnabled,
     supabaseOAuthEnabled,

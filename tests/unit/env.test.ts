@@ -46,6 +46,26 @@ describe('parseEnv', () => {
     ).toBe(true)
   })
 
+  it('runs every region and names the instance by host and pid unless told', () => {
+    const env = parseEnv({})
+    expect(env.SLUICE_REGIONS).toEqual(['us-east-1', 'eu-west-1', 'ca-west-1'])
+    expect(env.SLUICE_INSTANCE_ID).toMatch(new RegExp(`-${process.pid}$`))
+    expect(env.instanceIdGiven).toBe(false)
+    const told = parseEnv({
+      SLUICE_REGIONS: ' eu-west-1, ca-west-1 ',
+      SLUICE_INSTANCE_ID: 'srv-eu-1',
+    })
+    expect(told.SLUICE_REGIONS).toEqual(['eu-west-1', 'ca-west-1'])
+    expect(told.SLUICE_INSTANCE_ID).toBe('srv-eu-1')
+    expect(told.instanceIdGiven).toBe(true)
+    expect(envError({ SLUICE_REGIONS: 'eu-west-1,mars-1' })).toMatch(
+      /SLUICE_REGIONS: unknown region 'mars-1'/,
+    )
+    expect(envError({ SLUICE_INSTANCE_ID: 'a b' })).toContain(
+      'SLUICE_INSTANCE_ID: ',
+    )
+  })
+
   it('requires a provider client id and secret together', () => {
     expect(envError({ SUPABASE_CLIENT_ID: 'id' })).toContain(
       'SUPABASE_CLIENT_ID and SUPABASE_CLIENT_SECRET must be set together',
