@@ -127,6 +127,18 @@ const schema = z.object({
   /** The regions whose sources this server runs (claims); unset: all of them. */
   SLUICE_REGIONS: regionList,
   /**
+   * Where other servers reach this one (recorded with its claims); unset: its listen address
+   * (HOST and PORT, loopback when HOST is every interface).
+   */
+  SLUICE_INTERNAL_URL: url,
+  /** Authenticates requests forwarded between servers; required in hosted mode with DATABASE_URL. */
+  SLUICE_INTERNAL_SECRET: z
+    .string()
+    .min(32, 'must be at least 32 characters')
+    .max(512, 'must be at most 512 characters')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /**
    * Names this server in the event logs it writes (`instance_id`); unset: host name and pid,
    * stable for the process.
    */
@@ -152,8 +164,9 @@ const schema = z.object({
 
 type RawEnv = z.infer<typeof schema>
 
-export type Env = Omit<RawEnv, 'SLUICE_INSTANCE_ID'> & {
+export type Env = Omit<RawEnv, 'SLUICE_INSTANCE_ID' | 'SLUICE_INTERNAL_URL'> & {
   SLUICE_INSTANCE_ID: string
+  SLUICE_INTERNAL_URL: string
   /** SLUICE_INSTANCE_ID was set, so it is stable across restarts (not host name and pid). */
   instanceIdGiven: boolean
   githubEnabled: boolean
@@ -217,6 +230,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       problems.push('  SLUICE_SECRET: required when SLUICE_MODE=hosted')
     if (!env.PUBLIC_URL)
       problems.push('  PUBLIC_URL: required when SLUICE_MODE=hosted')
+    // A shared control plane means other servers may forward to this one.
+    if (env.DATABASE_URL && !env.SLUICE_INTERNAL_SECRET)
+      problems.push(
+        '  SLUICE_INTERNAL_SECRET: required when SLUICE_MODE=hosted with DATABASE_URL (servers sharing a control plane forward requests to each other with it)',
+      )
     if (env.LOCAL_LOGIN && !env.DANGEROUSLY_ALLOW_LOCAL_LOGIN_IN_HOSTED_MODE)
       problems.push(
         '  LOCAL_LOGIN: true in hosted mode lets anyone sign in as any email address; configure an OAuth provider instead (to allow it anyway, also set DANGEROUSLY_ALLOW_LOCAL_LOGIN_IN_HOSTED_MODE=true)',
@@ -235,6 +253,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     SLUICE_INSTANCE_ID:
       env.SLUICE_INSTANCE_ID ?? `${hostname().slice(0, 80)}-${process.pid}`,
     instanceIdGiven: env.SLUICE_INSTANCE_ID !== undefined,
+    SLUICE_INTERNAL_URL: (
+      env.SLUICE_INTERNAL_URL ?? listenUrl(env.HOST, env.PORT)
+    ).replace(/\/+$/, ''),
     githubEnabled,
     googleEnabled,
     supabaseOAuthEnabled,
@@ -243,6 +264,12 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     localLoginExposed: localLoginEnabled && env.SLUICE_MODE === 'hosted',
     allowPrivateDatabaseTargets,
   }
+}
+
+/** The address this server listens on, as another server on the machine would call it. */
+function listenUrl(host: string, port: number): string {
+  const name = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host
+  return `http://${name.includes(':') ? `[${name}]` : name}:${port}`
 }
 
 /** Reads process.env; the rest of the server receives the parsed Env. */

@@ -96,6 +96,8 @@ export async function start(env: Env, log: Logger): Promise<Started> {
     key: sourcePasswordKey,
     log,
     regions: env.SLUICE_REGIONS,
+    // Only a shared control plane can have other servers to forward here.
+    internalUrl: env.DATABASE_URL ? env.SLUICE_INTERNAL_URL : undefined,
     pinHost: sourceHostPinner({
       allowPrivate: env.allowPrivateDatabaseTargets,
       resolve: systemResolver,

@@ -1,5 +1,7 @@
 // Several server processes on one control plane (issue 20): each claims only the sources of
-// its regions (SLUICE_REGIONS), and every event a server writes names it (SLUICE_INSTANCE_ID).
+// its regions (SLUICE_REGIONS), every event a server writes names it (SLUICE_INSTANCE_ID), and
+// a server that does not hold a source forwards its actions and apps' shapes to the holder.
+import { Shape, ShapeStream } from '@electric-sql/client'
 import { chmod, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -9,6 +11,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database.ts'
 import {
   createSource,
   dropLeftSlots,
+  INTERNAL_SECRET,
   signIn,
   sourceDatabase,
   startNode,
@@ -89,4 +92,160 @@ describe('two servers in two regions on one control plane', () => {
         .poll(() => node.output(), WAIT)
         .toContain('control-plane sync active')
   }, 120_000)
+})
+
+describe('an action or an app’s shape through a server that does not hold the source', () => {
+  let holder: Node
+  let front: Node
+  beforeAll(async () => {
+    // The front runs another region only, so it never takes the source over: it forwards.
+    ;[holder, front] = await Promise.all([
+      startNode(control, root, 'srv-holder', { SLUICE_REGIONS: 'eu-west-1' }),
+      startNode(control, root, 'srv-front', { SLUICE_REGIONS: 'us-east-1' }),
+    ])
+  }, 120_000)
+  afterAll(async () => {
+    await Promise.all([stopNode(holder), stopNode(front)])
+  })
+
+  it('is answered by the holder: restart, clear cache, explorer, live shapes, delete, /v1/shape live', async () => {
+    const user = await signIn(front.base, 'forward@example.com')
+    const database = await sourceDatabase()
+    const doomed = await sourceDatabase()
+    databases.push(database, doomed)
+    await database.query(
+      'create table items (id int primary key, title text not null)',
+    )
+    await database.query(`insert into items values (1, 'one'), (2, 'two')`)
+    const source = await createSource(
+      front.base,
+      user,
+      'eu-west-1',
+      database.url,
+    )
+    const other = await createSource(front.base, user, 'eu-west-1', doomed.url)
+    await expect.poll(() => stateOf(source.id), WAIT).toBe('active')
+    await expect.poll(() => stateOf(other.id), WAIT).toBe('active')
+    const { rows: holders } = await control.db.query(
+      'select instance_id, internal_url from source_holders where source_id = $1',
+      [source.id],
+    )
+    expect(holders).toEqual([
+      { instance_id: 'srv-holder', internal_url: holder.base },
+    ])
+
+    const api = (path: string, init: RequestInit = {}) =>
+      fetch(`${front.base}/api/v1/sources/${path}`, {
+        ...init,
+        headers: {
+          cookie: user.cookie,
+          origin: front.base,
+          ...(init.body ? { 'content-type': 'application/json' } : {}),
+        },
+      })
+
+    // The explorer's reads.
+    const schema = await api(`${source.id}/schema`)
+    expect(schema.status).toBe(200)
+    expect(await schema.json()).toContainEqual({
+      schema: 'public',
+      name: 'items',
+    })
+    const count = await api(`${source.id}/count?schema=public&name=items`)
+    expect(await count.json()).toEqual({ count: 2 })
+
+    // An app's shape, live, through the front (the official client).
+    const aborter = new AbortController()
+    const stream = new ShapeStream({
+      url: `${front.base}/v1/shape`,
+      params: {
+        table: 'items',
+        source_id: source.id,
+        source_secret: source.source_secret,
+      },
+      signal: aborter.signal,
+    })
+    const shape = new Shape(stream)
+    try {
+      expect((await shape.rows).map((row) => row.title).sort()).toEqual([
+        'one',
+        'two',
+      ])
+      await database.query(`insert into items values (3, 'three')`)
+      await expect
+        .poll(() => shape.currentRows.map((row) => row.title).sort(), WAIT)
+        .toEqual(['one', 'three', 'two'])
+    } finally {
+      aborter.abort()
+    }
+
+    // Restart and clear cache: the holder acts, and its events name it.
+    const restart = await api(`${source.id}/restart`, {
+      method: 'POST',
+      body: JSON.stringify({}),
+    })
+    expect(restart.status).toBe(200)
+    expect(await restart.json()).toMatchObject({ id: source.id })
+    const cleared = await api(`${source.id}/restart`, {
+      method: 'POST',
+      body: JSON.stringify({ clear_cache: true }),
+    })
+    expect(cleared.status).toBe(200)
+    const { rows: events } = await control.db.query(
+      `select event_name, instance_id from source_event_logs
+        where source_id = $1 and event_name = any($2) order by event_name`,
+      [source.id, [SOURCE_EVENTS.restarted, SOURCE_EVENTS.cacheCleared]],
+    )
+    expect(events).toEqual([
+      { event_name: SOURCE_EVENTS.cacheCleared, instance_id: 'srv-holder' },
+      { event_name: SOURCE_EVENTS.restarted, instance_id: 'srv-holder' },
+    ])
+
+    // A live shape's delete.
+    const fresh = await fetch(
+      `${front.base}/v1/shape?${new URLSearchParams({ table: 'items', offset: '-1', source_id: source.id, source_secret: source.source_secret })}`,
+    )
+    expect(fresh.status).toBe(200)
+    const handle = fresh.headers.get('electric-handle') ?? ''
+    await fresh.arrayBuffer()
+    await expect
+      .poll(async () => {
+        const { rows } = await control.db.query(
+          'select 1 from source_shapes where source_id = $1 and handle = $2',
+          [source.id, handle],
+        )
+        return rows.length
+      }, WAIT)
+      .toBe(1)
+    const deletedShape = await api(`${source.id}/shapes/${handle}`, {
+      method: 'DELETE',
+    })
+    expect(deletedShape.status).toBe(200)
+    expect(await deletedShape.json()).toMatchObject({ handle })
+
+    // Delete: the holder marks it and removes its slot at once (it was kicked, not polled).
+    const deleted = await api(other.id, { method: 'DELETE' })
+    expect(deleted.status).toBe(200)
+    await expect.poll(() => stateOf(other.id), WAIT).toBeUndefined()
+
+    // A forwarded request with a wrong secret is refused by the holder.
+    const forged = await fetch(
+      `${holder.base}/api/v1/sources/${source.id}/schema`,
+      {
+        headers: { cookie: user.cookie, 'x-sluice-internal-secret': 'wrong' },
+      },
+    )
+    expect(forged.status).toBe(401)
+
+    // The holder dies; the front says so rather than hanging or passing on what the network said.
+    holder.child.kill('SIGKILL')
+    await holder.exited
+    const orphan = await api(`${source.id}/schema`)
+    expect(orphan.status).toBe(503)
+    expect(await orphan.json()).toEqual({
+      message:
+        'The source is held by a server that does not answer. Try again shortly.',
+    })
+    expect(front.output()).not.toContain(INTERNAL_SECRET)
+  }, 180_000)
 })

@@ -3,6 +3,7 @@
 // source's password) and the internal secret; plus a signed-in user and real source databases.
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
+import pg from 'pg'
 import { inject } from 'vitest'
 import { freePort } from '../../src/server/control/embedded-postgres.ts'
 import { adminQuery, uniqueName, type TestDatabase } from './database.ts'
@@ -26,6 +27,7 @@ export async function startNode(
     DATA_DIR: join(root, instanceId),
     DATABASE_URL: control.url,
     SLUICE_SECRET: SHARED_SECRET,
+    SLUICE_INTERNAL_SECRET: INTERNAL_SECRET,
     SLUICE_INSTANCE_ID: instanceId,
     ...env,
   })
@@ -69,9 +71,14 @@ export async function sourceDatabase() {
   )
   url.username = role
   url.password = password
+  // As the owner, so its tables can go into the publication.
+  const owner = new pg.Client({ connectionString: url.toString() })
+  await owner.connect()
   return {
     url: url.toString(),
+    query: (sql: string) => owner.query(sql),
     async drop() {
+      await owner.end()
       await adminQuery(`drop database if exists ${name} with (force)`)
       await adminQuery(`drop role if exists ${role}`)
     },

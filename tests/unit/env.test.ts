@@ -66,6 +66,31 @@ describe('parseEnv', () => {
     )
   })
 
+  it('reaches this server at its listen address unless told, and needs the internal secret in hosted mode with a shared control plane', () => {
+    expect(parseEnv({ PORT: '4000' }).SLUICE_INTERNAL_URL).toBe(
+      'http://localhost:4000',
+    )
+    expect(
+      parseEnv({ HOST: '0.0.0.0', PORT: '4000' }).SLUICE_INTERNAL_URL,
+    ).toBe('http://127.0.0.1:4000')
+    expect(
+      parseEnv({ SLUICE_INTERNAL_URL: 'http://10.0.0.5:3001/' })
+        .SLUICE_INTERNAL_URL,
+    ).toBe('http://10.0.0.5:3001')
+    const shared = { ...hosted, DATABASE_URL: 'postgres://db/sluice' }
+    expect(envError(shared)).toContain(
+      'SLUICE_INTERNAL_SECRET: required when SLUICE_MODE=hosted with DATABASE_URL',
+    )
+    expect(envError({ SLUICE_INTERNAL_SECRET: 'short' })).toContain(
+      'SLUICE_INTERNAL_SECRET: must be at least 32 characters',
+    )
+    const secret = 's'.repeat(32)
+    expect(
+      parseEnv({ ...shared, SLUICE_INTERNAL_SECRET: secret })
+        .SLUICE_INTERNAL_SECRET,
+    ).toBe(secret)
+  })
+
   it('requires a provider client id and secret together', () => {
     expect(envError({ SUPABASE_CLIENT_ID: 'id' })).toContain(
       'SUPABASE_CLIENT_ID and SUPABASE_CLIENT_SECRET must be set together',

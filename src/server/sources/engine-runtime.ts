@@ -62,6 +62,11 @@ export type EngineRuntimeOptions = {
   liveShapesIntervalMs?: number
   /** The regions whose sources this server claims (SLUICE_REGIONS); unset: every region. */
   regions?: readonly string[]
+  /**
+   * Where other servers reach this one (SLUICE_INTERNAL_URL), recorded with each claim so
+   * they forward the source's requests here; unset (one server), nothing is recorded.
+   */
+  internalUrl?: string
 }
 
 const UNDECRYPTABLE =
@@ -82,7 +87,13 @@ export class EngineSourceRuntime implements SourceRuntime {
 
   constructor(private readonly options: EngineRuntimeOptions) {
     this.instanceId = options.engine.instanceId
-    this.claims = new SourceClaims(options.db, () => this.onClaimsLost())
+    this.claims = new SourceClaims(
+      options.db,
+      () => this.onClaimsLost(),
+      options.internalUrl
+        ? { instanceId: this.instanceId, internalUrl: options.internalUrl }
+        : undefined,
+    )
     this.explorers = new ExplorerPools(options.pinHost, {
       ...DEFAULT_EXPLORER_LIMITS,
       ...options.explorer,
@@ -144,6 +155,10 @@ export class EngineSourceRuntime implements SourceRuntime {
     return true
   }
 
+  holds(sourceId: string): boolean {
+    return this.claims.held.has(sourceId)
+  }
+
   database(sourceId: string): ShapeDatabase | undefined {
     const database = this.running.get(sourceId)?.database
     return database?.status === 'active' ? database : undefined
@@ -177,7 +192,7 @@ export class EngineSourceRuntime implements SourceRuntime {
     await Promise.all([...this.running.keys()].map((id) => this.detach(id)))
     await this.liveShapes.stop()
     await this.explorers.closeAll()
-    this.claims.close()
+    await this.claims.close()
   }
 
   private async reconcileOnce(): Promise<void> {
