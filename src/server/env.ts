@@ -124,6 +124,14 @@ const schema = z.object({
    */
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   ALLOW_PRIVATE_DATABASE_TARGETS: flag,
+  /**
+   * How often the sources table is read and unheld sources of this server's regions claimed:
+   * after a holder dies, its sources are taken over within about this long.
+   */
+  SLUICE_CLAIM_INTERVAL_MS: z.preprocess(
+    blankIsUnset,
+    z.coerce.number().int().min(100).max(600_000).default(5_000),
+  ),
   /** The regions whose sources this server runs (claims); unset: all of them. */
   SLUICE_REGIONS: regionList,
   /**

@@ -96,6 +96,7 @@ export async function start(env: Env, log: Logger): Promise<Started> {
     key: sourcePasswordKey,
     log,
     regions: env.SLUICE_REGIONS,
+    pollIntervalMs: env.SLUICE_CLAIM_INTERVAL_MS,
     // Only a shared control plane can have other servers to forward here.
     internalUrl: env.DATABASE_URL ? env.SLUICE_INTERNAL_URL : undefined,
     pinHost: sourceHostPinner({

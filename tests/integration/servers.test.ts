@@ -6,7 +6,9 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Db } from '../../src/server/control/database.ts'
 import { SOURCE_EVENTS } from '../../src/shared/sources.ts'
+import { compare, explain, follow, truthOf } from '../faults/support.ts'
 import { createTestDatabase, type TestDatabase } from '../support/database.ts'
 import {
   createSource,
@@ -18,6 +20,7 @@ import {
   stopNode,
   type Node,
 } from '../support/servers.ts'
+import { waitUntil } from '../support/wait.ts'
 
 // A busy machine: a source takes seconds to become active.
 const WAIT = { timeout: 60_000, interval: 100 }
@@ -247,5 +250,100 @@ describe('an action or an app’s shape through a server that does not hold the 
         'The source is held by a server that does not answer. Try again shortly.',
     })
     expect(front.output()).not.toContain(INTERNAL_SECRET)
+  }, 180_000)
+})
+
+describe('takeover: the holder is killed under a client', () => {
+  const COLUMNS = ['id', 'title']
+
+  /** Two servers of one region; the client follows through the second, which holds nothing. */
+  async function killTheHolder(shared: boolean) {
+    const name = shared ? 'shared' : 'own'
+    const fast = {
+      SLUICE_REGIONS: 'eu-west-1',
+      SLUICE_CLAIM_INTERVAL_MS: '300',
+    }
+    const first = await startNode(control, root, `srv-${name}-1`, fast)
+    let second: Node | undefined
+    try {
+      const user = await signIn(first.base, `takeover-${name}@example.com`)
+      const database = await sourceDatabase()
+      databases.push(database)
+      await database.query(
+        'create table items (id int primary key, title text not null)',
+      )
+      await database.query(
+        `insert into items select n, 'row ' || n from generate_series(1, 200) n`,
+      )
+      const source = await createSource(
+        first.base,
+        user,
+        'eu-west-1',
+        database.url,
+      )
+      await expect.poll(() => stateOf(source.id), WAIT).toBe('active')
+      second = await startNode(control, root, `srv-${name}-2`, {
+        ...fast,
+        // Shared storage: the same data dir path, so the shape logs are the same files.
+        ...(shared ? { DATA_DIR: join(root, `srv-${name}-1`) } : {}),
+      })
+      const query = new URLSearchParams({
+        source_id: source.id,
+        source_secret: source.source_secret,
+      })
+      const follower = follow(`${second.base}/v1/shape?${query}`, 'items')
+      const truth = () =>
+        truthOf(database.client as unknown as Db, 'items', COLUMNS)
+      try {
+        await waitUntil(
+          'the first rows',
+          async () => compare(follower, await truth(), COLUMNS).same,
+        ).catch(explain(follower))
+        const handle = follower.handles.at(-1)
+
+        first.child.kill('SIGKILL')
+        await first.exited
+        // Writes while nobody holds the source, and after.
+        await database.query(
+          `insert into items select n, 'row ' || n from generate_series(201, 300) n`,
+        )
+        await database.query(
+          `update items set title = 'changed' where id <= 10`,
+        )
+        await database.query('delete from items where id between 11 and 20')
+        await expect
+          .poll(async () => {
+            const { rows } = await control.db.query(
+              'select instance_id from source_holders where source_id = $1',
+              [source.id],
+            )
+            return rows[0]?.instance_id
+          }, WAIT)
+          .toBe(second.instanceId)
+        await database.query(`insert into items values (301, 'after')`)
+        await waitUntil(
+          'the client to match the source',
+          async () => compare(follower, await truth(), COLUMNS).same,
+          60_000,
+        ).catch(explain(follower))
+        return { follower, handle }
+      } finally {
+        follower.stop()
+      }
+    } finally {
+      await Promise.all([stopNode(first), stopNode(second)])
+    }
+  }
+
+  it('with its own storage, the new holder answers 409 and the client refetches and converges', async () => {
+    const { follower, handle } = await killTheHolder(false)
+    expect(follower.refetches).toBeGreaterThanOrEqual(1)
+    expect(follower.handles.at(-1)).not.toBe(handle)
+  }, 180_000)
+
+  it('with shared storage, the new holder continues the same handle', async () => {
+    const { follower, handle } = await killTheHolder(true)
+    expect(follower.refetches).toBe(0)
+    expect(follower.handles).toEqual([handle])
   }, 180_000)
 })

@@ -77,6 +77,8 @@ export async function sourceDatabase() {
   return {
     url: url.toString(),
     query: (sql: string) => owner.query(sql),
+    /** For truthOf (tests/faults/support.ts). */
+    client: owner,
     async drop() {
       await owner.end()
       await adminQuery(`drop database if exists ${name} with (force)`)

@@ -58,6 +58,13 @@ describe('parseEnv', () => {
     expect(told.SLUICE_REGIONS).toEqual(['eu-west-1', 'ca-west-1'])
     expect(told.SLUICE_INSTANCE_ID).toBe('srv-eu-1')
     expect(told.instanceIdGiven).toBe(true)
+    expect(env.SLUICE_CLAIM_INTERVAL_MS).toBe(5_000)
+    expect(
+      parseEnv({ SLUICE_CLAIM_INTERVAL_MS: '250' }).SLUICE_CLAIM_INTERVAL_MS,
+    ).toBe(250)
+    expect(envError({ SLUICE_CLAIM_INTERVAL_MS: '10' })).toContain(
+      'SLUICE_CLAIM_INTERVAL_MS: ',
+    )
     expect(envError({ SLUICE_REGIONS: 'eu-west-1,mars-1' })).toMatch(
       /SLUICE_REGIONS: unknown region 'mars-1'/,
     )
