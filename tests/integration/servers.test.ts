@@ -27,14 +27,17 @@ const WAIT = { timeout: 60_000, interval: 100 }
 
 let root: string
 let control: TestDatabase
-const databases: { drop(): Promise<void> }[] = []
+const databases: { name: string; drop(): Promise<void> }[] = []
+/** Slots of servers stopped so far (each server has one on the control plane). */
+const dropSlots = () =>
+  dropLeftSlots([control.name, ...databases.map((db) => db.name)])
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'sluice-servers-'))
   await chmod(root, 0o755)
   control = await createTestDatabase()
 })
 afterAll(async () => {
-  await dropLeftSlots(control)
+  await dropSlots()
   await control.drop()
   for (const database of databases) await database.drop()
   await rm(root, { recursive: true, force: true, maxRetries: 5 })
@@ -69,6 +72,7 @@ describe('two servers in two regions on one control plane', () => {
   }, 120_000)
   afterAll(async () => {
     await Promise.all([stopNode(eu), stopNode(us)])
+    await dropSlots()
   })
 
   it('each holds only its region’s sources, and the events name the server that wrote them', async () => {
@@ -109,6 +113,7 @@ describe('an action or an app’s shape through a server that does not hold the 
   }, 120_000)
   afterAll(async () => {
     await Promise.all([stopNode(holder), stopNode(front)])
+    await dropSlots()
   })
 
   it('is answered by the holder: restart, clear cache, explorer, live shapes, delete, /v1/shape live', async () => {
@@ -332,6 +337,7 @@ describe('takeover: the holder is killed under a client', () => {
       }
     } finally {
       await Promise.all([stopNode(first), stopNode(second)])
+      await dropSlots()
     }
   }
 

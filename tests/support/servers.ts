@@ -75,6 +75,7 @@ export async function sourceDatabase() {
   const owner = new pg.Client({ connectionString: url.toString() })
   await owner.connect()
   return {
+    name,
     url: url.toString(),
     query: (sql: string) => owner.query(sql),
     /** For truthOf (tests/faults/support.ts). */
@@ -112,10 +113,14 @@ export async function createSource(
   return (await created.json()) as { id: string; source_secret: string }
 }
 
-/** Drops the replication slots servers left on a control-plane database, so it can be dropped. */
-export async function dropLeftSlots(control: TestDatabase) {
+/**
+ * Drops the replication slots stopped servers left in these databases: the run's Postgres has
+ * a few slots for every test file, and a database with slots cannot be dropped.
+ */
+export async function dropLeftSlots(databaseNames: string[]) {
+  const names = databaseNames.map((name) => `'${name}'`).join(', ')
   await adminQuery(
     `select pg_drop_replication_slot(slot_name) from pg_replication_slots
-      where database = '${control.name}' and not active`,
+      where database in (${names}) and not active`,
   )
 }
