@@ -162,6 +162,28 @@ describe('an action or an app’s shape through a server that does not hold the 
     const count = await api(`${source.id}/count?schema=public&name=items`)
     expect(await count.json()).toEqual({ count: 2 })
 
+    // A plain shape request through the front, then that live shape's delete.
+    const fresh = await fetch(
+      `${front.base}/v1/shape?${new URLSearchParams({ table: 'items', offset: '-1', source_id: source.id, source_secret: source.source_secret })}`,
+    )
+    expect(fresh.status).toBe(200)
+    const handle = fresh.headers.get('electric-handle') ?? ''
+    await fresh.arrayBuffer()
+    await expect
+      .poll(async () => {
+        const { rows } = await control.db.query(
+          'select 1 from source_shapes where source_id = $1 and handle = $2',
+          [source.id, handle],
+        )
+        return rows.length
+      }, WAIT)
+      .toBe(1)
+    const deletedShape = await api(`${source.id}/shapes/${handle}`, {
+      method: 'DELETE',
+    })
+    expect(deletedShape.status).toBe(200)
+    expect(await deletedShape.json()).toMatchObject({ handle })
+
     // An app's shape, live, through the front (the official client).
     const aborter = new AbortController()
     const stream = new ShapeStream({
@@ -208,28 +230,6 @@ describe('an action or an app’s shape through a server that does not hold the 
       { event_name: SOURCE_EVENTS.cacheCleared, instance_id: 'srv-holder' },
       { event_name: SOURCE_EVENTS.restarted, instance_id: 'srv-holder' },
     ])
-
-    // A live shape's delete.
-    const fresh = await fetch(
-      `${front.base}/v1/shape?${new URLSearchParams({ table: 'items', offset: '-1', source_id: source.id, source_secret: source.source_secret })}`,
-    )
-    expect(fresh.status).toBe(200)
-    const handle = fresh.headers.get('electric-handle') ?? ''
-    await fresh.arrayBuffer()
-    await expect
-      .poll(async () => {
-        const { rows } = await control.db.query(
-          'select 1 from source_shapes where source_id = $1 and handle = $2',
-          [source.id, handle],
-        )
-        return rows.length
-      }, WAIT)
-      .toBe(1)
-    const deletedShape = await api(`${source.id}/shapes/${handle}`, {
-      method: 'DELETE',
-    })
-    expect(deletedShape.status).toBe(200)
-    expect(await deletedShape.json()).toMatchObject({ handle })
 
     // Delete: the holder marks it and removes its slot at once (it was kicked, not polled).
     const deleted = await api(other.id, { method: 'DELETE' })
