@@ -9,7 +9,7 @@ import { freePort } from '../../src/server/control/embedded-postgres.ts'
 import { adminQuery, uniqueName, type TestDatabase } from './database.ts'
 import { startServer, waitUntilUp, type Server } from './server-process.ts'
 
-export const SHARED_SECRET = `servers-test-${randomBytes(12).toString('hex')}`
+const SHARED_SECRET = `servers-test-${randomBytes(12).toString('hex')}`
 export const INTERNAL_SECRET = `internal-${randomBytes(16).toString('hex')}`
 
 export type Node = Server & { base: string; instanceId: string }
