@@ -107,8 +107,15 @@ describe('an action or an app’s shape through a server that does not hold the 
   beforeAll(async () => {
     // The front runs another region only, so it never takes the source over: it forwards.
     ;[holder, front] = await Promise.all([
-      startNode(control, root, 'srv-holder', { SLUICE_REGIONS: 'eu-west-1' }),
-      startNode(control, root, 'srv-front', { SLUICE_REGIONS: 'us-east-1' }),
+      // Debug: request lines show which request id each server handled the call under.
+      startNode(control, root, 'srv-holder', {
+        SLUICE_REGIONS: 'eu-west-1',
+        LOG_LEVEL: 'debug',
+      }),
+      startNode(control, root, 'srv-front', {
+        SLUICE_REGIONS: 'us-east-1',
+        LOG_LEVEL: 'debug',
+      }),
     ])
   }, 120_000)
   afterAll(async () => {
@@ -155,6 +162,11 @@ describe('an action or an app’s shape through a server that does not hold the 
     // The explorer's reads.
     const schema = await api(`${source.id}/schema`)
     expect(schema.status).toBe(200)
+    // One request id across both servers: the front's goes along to the holder.
+    const frontId = schema.headers.get('x-request-id')
+    expect(frontId).toBeTruthy()
+    for (const node of [front, holder])
+      await expect.poll(() => node.output()).toContain(frontId)
     expect(await schema.json()).toContainEqual({
       schema: 'public',
       name: 'items',
@@ -254,7 +266,8 @@ describe('an action or an app’s shape through a server that does not hold the 
       message:
         'The source is held by a server that does not answer. Try again shortly.',
     })
-    expect(front.output()).not.toContain(INTERNAL_SECRET)
+    for (const node of [front, holder])
+      expect(node.output()).not.toContain(INTERNAL_SECRET)
   }, 180_000)
 })
 

@@ -8,6 +8,8 @@ import type { ReadableStream as WebStream } from 'node:stream/web'
 import type { Context } from 'hono'
 import { findHolder, type Holder } from '../control/source-holders.ts'
 import type { AppEnv } from '../http/context.ts'
+import { REQUEST_ID_HEADER } from '../http/request-id.ts'
+import { currentRequestId } from '../log.ts'
 import {
   answerHeaders,
   INTERNAL_SECRET_HEADER,
@@ -90,10 +92,14 @@ async function send(
   const body =
     method === 'GET' || method === 'HEAD' ? undefined : await bodyOf(c)
   if (body === null) return null
+  // The holder logs under this request's id, so one id follows the call across servers.
+  const headers = new Headers(c.req.raw.headers)
+  const id = currentRequestId()
+  if (id) headers.set(REQUEST_ID_HEADER, id)
   return sendToHolder({
     url,
     method,
-    headers: c.req.raw.headers,
+    headers,
     body: body && body.length > 0 ? body : undefined,
     secret: target.secret,
     timeoutMs,
