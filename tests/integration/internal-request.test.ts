@@ -45,6 +45,7 @@ describe('a request to the holder', () => {
         host: 'sluice.example.com',
         cookie: 'sluice_session=abc',
         connection: 'close, x-private',
+        'x-private': 'for the first hop only',
         'content-type': 'application/json',
         'content-length': '999',
       }),
@@ -57,6 +58,7 @@ describe('a request to the holder', () => {
     expect(seen?.headers.cookie).toBe('sluice_session=abc')
     expect(seen?.headers[INTERNAL_SECRET_HEADER]).toBe('s'.repeat(32))
     expect(seen?.headers['content-length']).toBe('20')
+    expect(seen?.headers['x-private']).toBeUndefined()
     expect(seen?.body).toBe('{"clear_cache":true}')
     const headers = answerHeaders(answer)
     expect(headers.get('electric-handle')).toBe('h-1')

@@ -45,10 +45,14 @@ export type HolderRequest = {
 
 /** Sends the request; resolves with the holder's answer as it starts, rejects when it does not. */
 export function sendToHolder(request: HolderRequest): Promise<IncomingMessage> {
+  // Headers the client's Connection header names are for its hop only, too.
+  const named = (request.headers.get('connection') ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
   const headers: Record<string, string> = {}
   request.headers.forEach((value, name) => {
-    if (!HOP_BY_HOP.has(name) && name !== 'content-length')
-      headers[name] = value
+    const local = HOP_BY_HOP.has(name) || named.includes(name)
+    if (!local && name !== 'content-length') headers[name] = value
   })
   if (request.body) headers['content-length'] = String(request.body.length)
   headers[INTERNAL_SECRET_HEADER] = request.secret
