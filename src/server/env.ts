@@ -1,5 +1,7 @@
 // The only reader of process.env: parses configuration once, fails fast naming the bad variable.
+import { hostname } from 'node:os'
 import { z } from 'zod'
+import { REGIONS } from '../shared/sources.ts'
 
 const optional = z
   .string()
@@ -16,6 +18,27 @@ const flag = z
 
 const positiveInt = (fallback: number) =>
   z.preprocess(blankIsUnset, z.coerce.number().int().min(1).default(fallback))
+
+const REGION_IDS = REGIONS.map((region) => region.id)
+
+/** A comma list of region ids (spaces allowed around them); unset or blank: every region. */
+const regionList = z.preprocess(
+  blankIsUnset,
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return [...REGION_IDS]
+      const ids = [...new Set(v.split(',').map((id) => id.trim()))]
+      const unknown = ids.filter((id) => !(REGION_IDS as string[]).includes(id))
+      if (unknown.length > 0)
+        ctx.addIssue({
+          code: 'custom',
+          message: `unknown region ${unknown.map((id) => `'${id.slice(0, 40)}'`).join(', ')}; the regions are ${REGION_IDS.join(', ')}`,
+        })
+      return ids
+    }),
+)
 
 const url = z
   .url()
@@ -101,6 +124,40 @@ const schema = z.object({
    */
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   ALLOW_PRIVATE_DATABASE_TARGETS: flag,
+  /**
+   * How often the sources table is read and unheld sources of this server's regions claimed:
+   * after a holder dies, its sources are taken over within about this long.
+   */
+  SLUICE_CLAIM_INTERVAL_MS: z.preprocess(
+    blankIsUnset,
+    z.coerce.number().int().min(100).max(600_000).default(5_000),
+  ),
+  /** The regions whose sources this server runs (claims); unset: all of them. */
+  SLUICE_REGIONS: regionList,
+  /**
+   * Where other servers reach this one (recorded with its claims); unset: its listen address
+   * (HOST and PORT, loopback when HOST is every interface).
+   */
+  SLUICE_INTERNAL_URL: url,
+  /** Authenticates requests forwarded between servers; required in hosted mode with DATABASE_URL. */
+  SLUICE_INTERNAL_SECRET: z
+    .string()
+    .min(32, 'must be at least 32 characters')
+    .max(512, 'must be at most 512 characters')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /**
+   * Names this server in the event logs it writes (`instance_id`); unset: host name and pid,
+   * stable for the process.
+   */
+  SLUICE_INSTANCE_ID: z.preprocess(
+    blankIsUnset,
+    z
+      .string()
+      .max(100, 'must be at most 100 characters')
+      .regex(/^[\w.:-]+$/, 'may hold only letters, digits, _ . : and -')
+      .optional(),
+  ),
   /** Apps may DELETE /v1/shape (with their source's credentials), as Electric's ALLOW_SHAPE_DELETION. */
   ALLOW_SHAPE_DELETION: flag,
   /** Sources a team may have that are not deleted. */
@@ -122,7 +179,11 @@ const schema = z.object({
 
 type RawEnv = z.infer<typeof schema>
 
-export type Env = RawEnv & {
+export type Env = Omit<RawEnv, 'SLUICE_INSTANCE_ID' | 'SLUICE_INTERNAL_URL'> & {
+  SLUICE_INSTANCE_ID: string
+  SLUICE_INTERNAL_URL: string
+  /** SLUICE_INSTANCE_ID was set, so it is stable across restarts (not host name and pid). */
+  instanceIdGiven: boolean
   githubEnabled: boolean
   googleEnabled: boolean
   /** Connecting a Supabase or Neon account by OAuth (a personal token works without). */
@@ -184,6 +245,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       problems.push('  SLUICE_SECRET: required when SLUICE_MODE=hosted')
     if (!env.PUBLIC_URL)
       problems.push('  PUBLIC_URL: required when SLUICE_MODE=hosted')
+    // A shared control plane means other servers may forward to this one.
+    if (env.DATABASE_URL && !env.SLUICE_INTERNAL_SECRET)
+      problems.push(
+        '  SLUICE_INTERNAL_SECRET: required when SLUICE_MODE=hosted with DATABASE_URL (servers sharing a control plane forward requests to each other with it)',
+      )
     if (env.LOCAL_LOGIN && !env.DANGEROUSLY_ALLOW_LOCAL_LOGIN_IN_HOSTED_MODE)
       problems.push(
         '  LOCAL_LOGIN: true in hosted mode lets anyone sign in as any email address; configure an OAuth provider instead (to allow it anyway, also set DANGEROUSLY_ALLOW_LOCAL_LOGIN_IN_HOSTED_MODE=true)',
@@ -199,6 +265,12 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     env.ALLOW_PRIVATE_DATABASE_TARGETS ?? env.SLUICE_MODE === 'local'
   return {
     ...env,
+    SLUICE_INSTANCE_ID:
+      env.SLUICE_INSTANCE_ID ?? `${hostname().slice(0, 80)}-${process.pid}`,
+    instanceIdGiven: env.SLUICE_INSTANCE_ID !== undefined,
+    SLUICE_INTERNAL_URL: (
+      env.SLUICE_INTERNAL_URL ?? listenUrl(env.HOST, env.PORT)
+    ).replace(/\/+$/, ''),
     githubEnabled,
     googleEnabled,
     supabaseOAuthEnabled,
@@ -207,6 +279,12 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     localLoginExposed: localLoginEnabled && env.SLUICE_MODE === 'hosted',
     allowPrivateDatabaseTargets,
   }
+}
+
+/** The address this server listens on, as another server on the machine would call it. */
+function listenUrl(host: string, port: number): string {
+  const name = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host
+  return `http://${name.includes(':') ? `[${name}]` : name}:${port}`
 }
 
 /** Reads process.env; the rest of the server receives the parsed Env. */

@@ -70,13 +70,19 @@ export async function start(env: Env, log: Logger): Promise<Started> {
 
   // The dashboard dogfoods the engine: the control plane is attached like any database.
   // Replication slots are per cluster, so the database's name keeps two Sluice servers that
-  // share one Postgres (each with its own database) off each other's slot.
+  // share one Postgres (each with its own database) off each other's slot. Servers sharing one
+  // control-plane database each need their own slot: a given SLUICE_INSTANCE_ID names it (a
+  // default one changes with every start, and each would leave a slot retaining WAL behind).
   const { rows } = await db.query<{ name: string }>(
     'select current_database() as name',
   )
-  const engine = new Engine({ dataDir: resolve(dataDir, 'engine') })
+  const engine = new Engine({
+    dataDir: resolve(dataDir, 'engine'),
+    instanceId: env.SLUICE_INSTANCE_ID,
+  })
   // The operator's own database (often loopback): no address guard, unlike users' sources.
-  const shapes = engine.attach(`control_plane_${rows[0]?.name}`, url, {
+  const controlPlaneId = `control_plane_${rows[0]?.name}${env.instanceIdGiven ? `_${env.SLUICE_INSTANCE_ID}` : ''}`
+  const shapes = engine.attach(controlPlaneId, url, {
     events: {
       onStatus: (status, reason) =>
         log[status === 'active' ? 'info' : 'warn'](
@@ -91,6 +97,10 @@ export async function start(env: Env, log: Logger): Promise<Started> {
     db,
     key: sourcePasswordKey,
     log,
+    regions: env.SLUICE_REGIONS,
+    pollIntervalMs: env.SLUICE_CLAIM_INTERVAL_MS,
+    // Only a shared control plane can have other servers to forward here.
+    internalUrl: env.DATABASE_URL ? env.SLUICE_INTERNAL_URL : undefined,
     pinHost: sourceHostPinner({
       allowPrivate: env.allowPrivateDatabaseTargets,
       resolve: systemResolver,

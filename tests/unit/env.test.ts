@@ -46,6 +46,58 @@ describe('parseEnv', () => {
     ).toBe(true)
   })
 
+  it('runs every region and names the instance by host and pid unless told', () => {
+    const env = parseEnv({})
+    expect(env.SLUICE_REGIONS).toEqual(['us-east-1', 'eu-west-1', 'ca-west-1'])
+    expect(env.SLUICE_INSTANCE_ID).toMatch(new RegExp(`-${process.pid}$`))
+    expect(env.instanceIdGiven).toBe(false)
+    const told = parseEnv({
+      SLUICE_REGIONS: ' eu-west-1, ca-west-1 ',
+      SLUICE_INSTANCE_ID: 'srv-eu-1',
+    })
+    expect(told.SLUICE_REGIONS).toEqual(['eu-west-1', 'ca-west-1'])
+    expect(told.SLUICE_INSTANCE_ID).toBe('srv-eu-1')
+    expect(told.instanceIdGiven).toBe(true)
+    expect(env.SLUICE_CLAIM_INTERVAL_MS).toBe(5_000)
+    expect(
+      parseEnv({ SLUICE_CLAIM_INTERVAL_MS: '250' }).SLUICE_CLAIM_INTERVAL_MS,
+    ).toBe(250)
+    expect(envError({ SLUICE_CLAIM_INTERVAL_MS: '10' })).toContain(
+      'SLUICE_CLAIM_INTERVAL_MS: ',
+    )
+    expect(envError({ SLUICE_REGIONS: 'eu-west-1,mars-1' })).toMatch(
+      /SLUICE_REGIONS: unknown region 'mars-1'/,
+    )
+    expect(envError({ SLUICE_INSTANCE_ID: 'a b' })).toContain(
+      'SLUICE_INSTANCE_ID: ',
+    )
+  })
+
+  it('reaches this server at its listen address unless told, and needs the internal secret in hosted mode with a shared control plane', () => {
+    expect(parseEnv({ PORT: '4000' }).SLUICE_INTERNAL_URL).toBe(
+      'http://localhost:4000',
+    )
+    expect(
+      parseEnv({ HOST: '0.0.0.0', PORT: '4000' }).SLUICE_INTERNAL_URL,
+    ).toBe('http://127.0.0.1:4000')
+    expect(
+      parseEnv({ SLUICE_INTERNAL_URL: 'http://10.0.0.5:3001/' })
+        .SLUICE_INTERNAL_URL,
+    ).toBe('http://10.0.0.5:3001')
+    const shared = { ...hosted, DATABASE_URL: 'postgres://db/sluice' }
+    expect(envError(shared)).toContain(
+      'SLUICE_INTERNAL_SECRET: required when SLUICE_MODE=hosted with DATABASE_URL',
+    )
+    expect(envError({ SLUICE_INTERNAL_SECRET: 'short' })).toContain(
+      'SLUICE_INTERNAL_SECRET: must be at least 32 characters',
+    )
+    const secret = 's'.repeat(32)
+    expect(
+      parseEnv({ ...shared, SLUICE_INTERNAL_SECRET: secret })
+        .SLUICE_INTERNAL_SECRET,
+    ).toBe(secret)
+  })
+
   it('requires a provider client id and secret together', () => {
     expect(envError({ SUPABASE_CLIENT_ID: 'id' })).toContain(
       'SUPABASE_CLIENT_ID and SUPABASE_CLIENT_SECRET must be set together',

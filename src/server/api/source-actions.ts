@@ -16,6 +16,7 @@ import {
   renameSource,
   type SourceEvent,
 } from '../sources/actions.ts'
+import { forwardAction } from '../servers/forward.ts'
 import { memberSource, notRunning, sourceNotFound } from './member-source.ts'
 
 type C = Context<AppEnv>
@@ -35,6 +36,8 @@ export async function renameRoute(c: C) {
 export async function restartRoute(c: C) {
   const source = await memberSource(c)
   if (!source) return sourceNotFound(c)
+  const forwarded = await forwardAction(c, source.id)
+  if (forwarded) return forwarded
   // The dashboard always sends a body; a bare POST means a plain restart.
   const body =
     c.req.header('content-type') === undefined
@@ -70,6 +73,8 @@ export async function restartRoute(c: C) {
 export async function deleteRoute(c: C) {
   const source = await memberSource(c)
   if (!source) return sourceNotFound(c)
+  const forwarded = await forwardAction(c, source.id)
+  if (forwarded) return forwarded
   const runtime = c.var.deps.sources
   if (c.req.query('force_delete') === 'true') {
     const txid = await forgetSource(c.var.deps.db, source.id)

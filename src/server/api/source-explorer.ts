@@ -10,6 +10,7 @@ import type { AppEnv } from '../http/context.ts'
 import { invalid, type Answer } from '../sources/explorer-answers.ts'
 import type { CountRequest } from '../sources/explorer-count.ts'
 import type { SourceExplorer } from '../sources/explorer-pools.ts'
+import { forwardAction } from '../servers/forward.ts'
 import { memberSource, notRunning, sourceNotFound } from './member-source.ts'
 
 type C = Context<AppEnv>
@@ -35,6 +36,8 @@ function explorerOf(c: C, source: MemberSource): SourceExplorer | Response {
 export async function schemaRoute(c: C) {
   const source = await memberSource(c)
   if (!source) return sourceNotFound(c)
+  const forwarded = await forwardAction(c, source.id)
+  if (forwarded) return forwarded
   const explorer = explorerOf(c, source)
   if (explorer instanceof Response) return explorer
   return reply(c, await explorer.tables())
@@ -47,6 +50,8 @@ export async function schemaRoute(c: C) {
 export async function countRoute(c: C) {
   const source = await memberSource(c)
   if (!source) return sourceNotFound(c)
+  const forwarded = await forwardAction(c, source.id)
+  if (forwarded) return forwarded
   const read = readCountQuery(new URL(c.req.url).searchParams)
   if (!read.ok) return reply(c, invalid(read.errors))
   const explorer = explorerOf(c, source)

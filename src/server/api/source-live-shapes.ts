@@ -6,6 +6,7 @@
 import type { Context } from 'hono'
 import { shapeHandleSchema } from '../../shared/sources.ts'
 import type { AppEnv } from '../http/context.ts'
+import { forwardAction } from '../servers/forward.ts'
 import { memberSource, notRunning, sourceNotFound } from './member-source.ts'
 
 type C = Context<AppEnv>
@@ -15,6 +16,8 @@ const shapeNotFound = (c: C) => c.json({ message: 'Shape not found' }, 404)
 export async function deleteShapeRoute(c: C) {
   const source = await memberSource(c)
   if (!source) return sourceNotFound(c)
+  const forwarded = await forwardAction(c, source.id)
+  if (forwarded) return forwarded
   const handle = shapeHandleSchema.safeParse(c.req.param('handle'))
   // A source being deleted holds no shapes any more.
   if (!handle.success || source.deleted_at) return shapeNotFound(c)

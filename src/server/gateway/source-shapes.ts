@@ -14,10 +14,18 @@ import {
 } from '../../engine/http/serve-shape.ts'
 import { idSchema } from '../../shared/entities.ts'
 import type { AppEnv } from '../http/context.ts'
+import { proxyShape } from '../servers/forward.ts'
 
 const CREDENTIALS = ['source_id', 'source_secret']
 
 const unauthorized = () => jsonResponse(401, { message: 'Unauthorized' })
+
+const notActive = () =>
+  jsonResponse(
+    503,
+    { message: 'The source is not active yet' },
+    { 'retry-after': '5' },
+  )
 
 // Digests have one length, so the comparison takes the same time whatever was sent.
 const digest = (text: string) => createHash('sha256').update(text).digest()
@@ -70,12 +78,9 @@ async function openSource(c: Context<AppEnv>) {
   const sourceId = await authorize(c)
   if (!sourceId) return unauthorized()
   const database = c.var.deps.sources?.database(sourceId)
-  if (!database)
-    return jsonResponse(
-      503,
-      { message: 'The source is not active yet' },
-      { 'retry-after': '5' },
-    )
+  // Held by another server: its answer, streamed through (so any server behind a load
+  // balancer serves every source).
+  if (!database) return (await proxyShape(c, sourceId)) ?? notActive()
   const parts = requestParts(c)
   for (const name of CREDENTIALS) parts.query.delete(name)
   return { database, parts, query: parts.query }

@@ -1,8 +1,16 @@
 // Which sources this server runs: a session advisory lock per source, held on one dedicated
 // control-plane connection, so several servers sharing a control plane never stream the same
 // slot. When that connection drops every lock is gone with it, and the runtime lets go of all.
+// With a `holder`, each claim also records where this server is reached (source_holders), so
+// other servers forward the source's requests here; letting go removes the record.
 import type pg from 'pg'
 import type { Db } from '../control/database.ts'
+import {
+  clearHolder,
+  clearHolders,
+  recordHolder,
+  type Holder,
+} from '../control/source-holders.ts'
 
 // A fixed prefix keeps these keys apart from any other advisory lock on the control plane.
 const LOCK_KEY = `pg_try_advisory_lock(hashtextextended('sluice-source:' || $1, 0))`
@@ -17,6 +25,7 @@ export class SourceClaims {
     private readonly db: Db,
     /** Called once when the connection (and so every lock) is lost. */
     private readonly onLost: () => void,
+    private readonly holder?: Holder,
   ) {}
 
   /** Takes the source's lock unless another server holds it; true when this server does. */
@@ -28,20 +37,32 @@ export class SourceClaims {
       [sourceId],
     )
     // Locks are re-entrant per session: take each at most once, so one unlock releases it.
-    if (rows[0]?.ok && this.client === client) this.held.add(sourceId)
+    if (rows[0]?.ok && this.client === client) {
+      this.held.add(sourceId)
+      if (this.holder) await recordHolder(client, sourceId, this.holder)
+    }
     return this.held.has(sourceId)
   }
 
   async release(sourceId: string): Promise<void> {
     if (!this.held.delete(sourceId)) return
-    await this.client?.query(`select ${UNLOCK_KEY}`, [sourceId]).catch(() => {})
+    const client = this.client
+    if (this.holder)
+      await clearHolder(
+        client ?? this.db,
+        sourceId,
+        this.holder.instanceId,
+      ).catch(() => {})
+    await client?.query(`select ${UNLOCK_KEY}`, [sourceId]).catch(() => {})
   }
 
-  /** Releases every lock by ending the session. */
-  close(): void {
+  /** Releases every lock by ending the session, first removing this server's records. */
+  async close(): Promise<void> {
     const client = this.client
     this.client = null
     this.held.clear()
+    if (this.holder && client)
+      await clearHolders(client, this.holder.instanceId).catch(() => {})
     client?.release(true)
   }
 

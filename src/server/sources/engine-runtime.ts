@@ -5,25 +5,15 @@
 // Each pass first marks expired unclaimed (claimable) sources deleted, so they go the same way.
 // It also holds the shape explorer's small pool per active source (explorer-pools.ts) and
 // closes it when the source stops being active or leaves this server, and keeps the rows of
-// the shapes each source's engine holds (live-shapes.ts).
+// the shapes each source's engine holds (live-shapes.ts). It claims only sources of its
+// regions (`regions`), so servers in one region never hold a slot on another's databases.
 import type { ShapeDatabase } from '../../engine/database.ts'
 import type { Engine } from '../../engine/engine.ts'
 import type { HostPinner } from '../../engine/net/pinned-socket.ts'
 import { replicationNames } from '../../engine/replication/names.ts'
-import {
-  DEFAULT_HEALTH_LIMITS,
-  healthWarning,
-  measureSlot,
-  type HealthLimits,
-  type HealthRecord,
-} from './health.ts'
-import {
-  transition,
-  type LifecycleSignal,
-  type Problem,
-  type SourceContext,
-  type SourceSnapshot,
-} from './lifecycle.ts'
+import type { HealthLimits } from './health.ts'
+import { HealthLoop } from './health-loop.ts'
+import { transition, type LifecycleSignal, type Problem } from './lifecycle.ts'
 import { expireClaims } from '../control/claimable-sources.ts'
 import type { Db } from '../control/database.ts'
 import { openPassword } from '../crypto/source-passwords.ts'
@@ -41,10 +31,10 @@ import { dropReplication } from './removal.ts'
 import {
   deleteSourceRow,
   listSources,
-  writeHealth,
   writeTransition,
   type RunnableSource,
 } from './rows.ts'
+import type { Running } from './running-source.ts'
 import type { ShapeDeletion, SourceRuntime } from './runtime.ts'
 import { sourceFacts, type SourceFacts } from './source-facts.ts'
 
@@ -70,22 +60,13 @@ export type EngineRuntimeOptions = {
   explorer?: Partial<ExplorerLimits>
   /** How often changed shape counters are written (live-shapes.ts): 5 s. */
   liveShapesIntervalMs?: number
-}
-
-type Running = {
-  id: string
-  region: string
-  context: SourceContext
-  password: string | null
-  /** The state as last written; transitions are computed against it. */
-  current: SourceSnapshot
-  health: HealthRecord
-  /** The measurement under way: the one on activation may meet the interval's. */
-  measuring: Promise<void> | null
-  /** Null when the source could not be started (its password does not decrypt). */
-  database: ShapeDatabase | null
-  /** State writes, one after another, in the order the supervisor reported. */
-  writes: Promise<void>
+  /** The regions whose sources this server claims (SLUICE_REGIONS); unset: every region. */
+  regions?: readonly string[]
+  /**
+   * Where other servers reach this one (SLUICE_INTERNAL_URL), recorded with each claim so
+   * they forward the source's requests here; unset (one server), nothing is recorded.
+   */
+  internalUrl?: string
 }
 
 const UNDECRYPTABLE =
@@ -98,27 +79,37 @@ export class EngineSourceRuntime implements SourceRuntime {
   private readonly claims: SourceClaims
   private readonly explorers: ExplorerPools
   private readonly liveShapes: LiveShapes
+  private readonly health: HealthLoop
   private timers: NodeJS.Timeout[] = []
   private reconciling: Promise<void> | null = null
   private again = false
-  private measuring: Promise<void> | null = null
   private stopped = false
 
   constructor(private readonly options: EngineRuntimeOptions) {
     this.instanceId = options.engine.instanceId
-    this.claims = new SourceClaims(options.db, () => this.onClaimsLost())
+    this.claims = new SourceClaims(
+      options.db,
+      () => this.onClaimsLost(),
+      options.internalUrl
+        ? { instanceId: this.instanceId, internalUrl: options.internalUrl }
+        : undefined,
+    )
     this.explorers = new ExplorerPools(options.pinHost, {
       ...DEFAULT_EXPLORER_LIMITS,
       ...options.explorer,
     })
     this.liveShapes = new LiveShapes(options)
+    this.health = new HealthLoop({ ...options, instanceId: this.instanceId })
   }
 
   start(): void {
     const { pollIntervalMs = 5_000, healthIntervalMs = 15_000 } = this.options
     this.timers.push(
       setInterval(() => this.kick(), pollIntervalMs),
-      setInterval(() => void this.measureAll(), healthIntervalMs),
+      setInterval(
+        () => void this.health.measureAll(this.running.values()),
+        healthIntervalMs,
+      ),
     )
     this.liveShapes.start()
     this.kick()
@@ -164,6 +155,10 @@ export class EngineSourceRuntime implements SourceRuntime {
     return true
   }
 
+  holds(sourceId: string): boolean {
+    return this.claims.held.has(sourceId)
+  }
+
   database(sourceId: string): ShapeDatabase | undefined {
     const database = this.running.get(sourceId)?.database
     return database?.status === 'active' ? database : undefined
@@ -193,11 +188,11 @@ export class EngineSourceRuntime implements SourceRuntime {
     this.stopped = true
     for (const timer of this.timers) clearInterval(timer)
     await this.reconciling
-    await this.measuring
+    await this.health.stop()
     await Promise.all([...this.running.keys()].map((id) => this.detach(id)))
     await this.liveShapes.stop()
     await this.explorers.closeAll()
-    this.claims.close()
+    await this.claims.close()
   }
 
   private async reconcileOnce(): Promise<void> {
@@ -208,8 +203,11 @@ export class EngineSourceRuntime implements SourceRuntime {
     // Force-deleted: the record is gone; the user's database is not ours to touch any more.
     for (const id of new Set([...this.claims.held, ...this.running.keys()]))
       if (!present.has(id)) await this.forget(id)
+    const regions = this.options.regions
     for (const row of rows) {
       if (this.stopped) return
+      // Another region's source is never claimed, not even to remove it: its servers do.
+      if (regions && !regions.includes(row.region)) continue
       if (!(await this.claims.claim(row.id))) continue
       if (row.deleted) await this.remove(row)
       else if (!this.running.has(row.id)) this.attach(row)
@@ -351,51 +349,14 @@ export class EngineSourceRuntime implements SourceRuntime {
           `sources: ${entry.id} ${change.event.name} (${change.state})`,
         )
         // Measured at once, not up to an interval later: an active source has health to show.
-        if (change.state === 'active') void this.measure(entry).catch(() => {})
+        if (change.state === 'active')
+          void this.health.measure(entry).catch(() => {})
       })
       .catch((error: Error) =>
         this.options.log.warn(
           `sources: ${entry.id} state not written: ${error.message}`,
         ),
       )
-  }
-
-  private measureAll(): Promise<void> {
-    this.measuring ??= (async () => {
-      for (const entry of [...this.running.values()])
-        await this.measure(entry).catch(() => {})
-    })().finally(() => (this.measuring = null))
-    return this.measuring
-  }
-
-  /**
-   * Measures the slot and stores the reading with its time, every time: the dashboard shows
-   * when it was last measured, so even an unchanged reading is written. That is one row
-   * update per active source per health interval (15 s), synced to its team's browsers.
-   */
-  private measure(entry: Running): Promise<void> {
-    entry.measuring ??= this.measureOnce(entry).finally(
-      () => (entry.measuring = null),
-    )
-    return entry.measuring
-  }
-
-  private async measureOnce(entry: Running): Promise<void> {
-    const database = entry.database
-    if (this.stopped || database?.status !== 'active') return
-    const reading = await measureSlot(database.pool, entry.context.slot)
-    if (!reading) return
-    const limits = this.options.healthLimits ?? DEFAULT_HEALTH_LIMITS
-    const now = Date.now()
-    const warning = healthWarning(entry.health, reading, limits)
-    await writeHealth(
-      this.options.db,
-      entry.id,
-      reading,
-      warning,
-      this.instanceId,
-    )
-    entry.health = { ...reading, checkedAt: now }
   }
 
   // Another server may claim these sources now: stop streaming them at once.

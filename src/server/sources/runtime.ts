@@ -28,6 +28,8 @@ export interface SourceRuntime {
   retryRemoval(sourceId: string): void
   /** Restarts the source's replication stream without clearing its shapes. */
   restart(sourceId: string): Promise<boolean>
+  /** This server holds the source's claim (it may not be active yet). */
+  holds(sourceId: string): boolean
   /** The engine database serving an active source here; undefined otherwise. */
   database(sourceId: string): ShapeDatabase | undefined
   /**
