@@ -115,6 +115,9 @@ const schema = z.object({
 
 type RawEnv = z.infer<typeof schema>
 
+/** Every variable Sluice reads: deployment files are checked against it (deploy.test.ts). */
+export const ENV_NAMES: readonly string[] = Object.keys(schema.shape)
+
 export type Env = RawEnv & {
   githubEnabled: boolean
   googleEnabled: boolean
