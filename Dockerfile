@@ -12,7 +12,8 @@ RUN npm ci --no-audit --no-fund
 
 # The dashboard (dist/), built exactly as `npm run build` builds it.
 FROM deps AS build
-COPY index.html vite.config.ts tsconfig.json tsconfig.base.json tsconfig.app.json tsconfig.node.json tsconfig.sw.json ./
+# Vite reads every project tsconfig.json references, the tests' included.
+COPY index.html vite.config.ts tsconfig.json tsconfig.base.json tsconfig.app.json tsconfig.node.json tsconfig.sw.json tsconfig.test.json ./
 COPY public ./public
 COPY sw ./sw
 COPY scripts ./scripts
