@@ -100,6 +100,14 @@ const schema = z.object({
    * name every source id and their load (no secrets, but not for the world either).
    */
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /**
+   * Proxies in front of Sluice that each append the address they saw to X-Forwarded-For (nginx,
+   * a load balancer). 0: the socket's peer is the client, and the header is never read.
+   */
+  TRUST_PROXY_HOPS: z.preprocess(
+    blankIsUnset,
+    z.coerce.number().int().min(0).max(10).default(0),
+  ),
   ALLOW_PRIVATE_DATABASE_TARGETS: flag,
   /** Apps may DELETE /v1/shape (with their source's credentials), as Electric's ALLOW_SHAPE_DELETION. */
   ALLOW_SHAPE_DELETION: flag,
