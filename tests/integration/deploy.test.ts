@@ -235,6 +235,11 @@ describe('the image, built and run in a clean directory', () => {
     // nginx's request id reaches the server and comes back.
     expect(ready.headers['x-request-id']).toMatch(/^[0-9a-f]{32}$/)
 
+    // The dashboard, built by the image's build stage, served through the proxy.
+    const page = await httpsGet(httpsPort, '/sources', ca)
+    expect(page.status).toBe(200)
+    expect(page.body).toContain('<title>Sluice</title>')
+
     const shape = await httpsGet(
       httpsPort,
       '/v1/shape?table=items&offset=-1&source_id=00000000-0000-0000-0000-000000000000&source_secret=x',
