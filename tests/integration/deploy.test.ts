@@ -5,7 +5,7 @@
 // image's own health check; the compose nginx config serves it over TLS with the shape cache.
 import { execFileSync, spawnSync } from 'node:child_process'
 import { request } from 'node:https'
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises'
+import { chmod, chown, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -27,6 +27,7 @@ import {
   type Server,
 } from '../support/server-process.ts'
 
+const NOBODY = { uid: 65534, gid: 65534 }
 const repo = resolve(import.meta.dirname, '../..')
 const read = (path: string) => readFile(join(repo, path), 'utf8')
 
@@ -154,7 +155,16 @@ describe('the image, built and run in a clean directory', () => {
       METRICS_PORT: String(metricsPort),
       DATA_DIR: join(root, 'volume'),
     }
-    server = startServer(env, { command: image.cmd, cwd: image.workdir })
+    await mkdir(env.DATA_DIR ?? '')
+    // The image runs as a user who owns nothing but its volume; as root here, so does the test
+    // (nobody standing in for the image's `node`), so a write anywhere else fails it.
+    const user = process.getuid?.() === 0 ? NOBODY : undefined
+    if (user) await chown(env.DATA_DIR ?? '', user.uid, user.gid)
+    server = startServer(env, {
+      command: image.cmd,
+      cwd: image.workdir,
+      ...user,
+    })
     await waitUntilUp(server, `http://127.0.0.1:${port}/api/public/ready`)
   }, 600_000)
 

@@ -12,11 +12,16 @@ export type Server = {
 /**
  * Starts the server with `env` on top of this process's environment. `command` and `cwd` run
  * another command line instead (the deploy test runs the image's own, in its directory, with
- * `env` alone).
+ * `env` alone), `uid` and `gid` as another user (only root may).
  */
 export function startServer(
   env: Record<string, string>,
-  { command, cwd }: { command?: string[]; cwd?: string } = {},
+  {
+    command,
+    cwd,
+    uid,
+    gid,
+  }: { command?: string[]; cwd?: string; uid?: number; gid?: number } = {},
 ): Server {
   const [file, ...args] = command ?? [
     process.execPath,
@@ -26,6 +31,8 @@ export function startServer(
   ]
   const child = spawn(file ?? '', args, {
     cwd,
+    uid,
+    gid,
     env: command ? env : { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: 'pipe',
   })
