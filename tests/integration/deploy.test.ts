@@ -201,6 +201,33 @@ describe('the image, built and run in a clean directory', () => {
     expect(result.stderr).toContain('DATABASE_URL is required')
   })
 
+  it('stops cleanly on SIGTERM, as the orchestrator stops a container', async () => {
+    const other = await createTestDatabase()
+    try {
+      const otherPort = await freePort()
+      const stopping = startServer(
+        {
+          ...env,
+          DATABASE_URL: other.url,
+          PORT: String(otherPort),
+          METRICS_PORT: '',
+          DATA_DIR: join(root, 'stopping'),
+        },
+        { command: image.cmd, cwd: image.workdir },
+      )
+      await waitUntilUp(
+        stopping,
+        `http://127.0.0.1:${otherPort}/api/public/ready`,
+      )
+      // The command's process is the container's first: tsx after the script's exec.
+      stopping.child.kill('SIGTERM')
+      expect(await stopping.exited).toBe(0)
+      expect(stopping.output()).toContain('SIGTERM: shutting down')
+    } finally {
+      await other.drop()
+    }
+  }, 120_000)
+
   it('runs in hosted mode on the given Postgres: healthy, metrics on their port, JSON logs', async () => {
     const [file = '', ...args] = image.healthcheck
     const health = spawnSync(file, args, { cwd: image.workdir, env })
