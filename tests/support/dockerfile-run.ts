@@ -224,9 +224,10 @@ async function run(
   // The test runs as the user it is; there is no `node` user to hand a directory to.
   if (/^chown [\w:]+ \/[\w./-]+$/.test(command)) return
   if (command === 'npm run build') {
+    // A build stage's environment is its ENV alone: not the test runner's (NODE_ENV=test).
     const result = spawnSync('npm', ['run', 'build'], {
       cwd: state.workdirPath,
-      env: { ...process.env, ...state.env },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...state.env },
       encoding: 'utf8',
     })
     if (result.status !== 0)
