@@ -106,6 +106,17 @@ describe('docker-compose.yml', () => {
     }
   })
 
+  it('reads from .env only values docs/deploy.md lists', async () => {
+    const text = await read('docker-compose.yml')
+    const docs = await read('docs/deploy.md')
+    const names = new Set(
+      [...text.matchAll(/\$\{([A-Z_][A-Z0-9_]*)/g)].map((m) => m[1]),
+    )
+    expect([...names].filter((name) => !docs.includes(`\`${name}\``))).toEqual(
+      [],
+    )
+  })
+
   it('stops on a missing required value', () => {
     const { SLUICE_SECRET: _, ...partial } = dotEnv
     expect(() => serviceEnv(compose, 'sluice-us-east', partial)).toThrow(
