@@ -128,7 +128,12 @@ export async function startNginx(
     await mkdir(join(dir, sub))
     await chmod(join(dir, sub), 0o777)
   }
-  await writeFile(join(dir, 'nginx.conf'), await makeConfig(dir))
+  try {
+    await writeFile(join(dir, 'nginx.conf'), await makeConfig(dir))
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true })
+    throw error
+  }
   const child: ChildProcess = spawn(
     NGINX,
     ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf')],
