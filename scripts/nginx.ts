@@ -1,7 +1,7 @@
 // nginx as the caching proxy in front of the engine (the fan-out test and bench), the way an
 // operator runs it: the shape endpoint's part of the config is the repo's
 // deploy/nginx/shape-cache.conf, included as is. It runs under a temp prefix (own pid, logs,
-// cache and temp dirs).
+// cache and temp dirs). startNginx runs any config so (the deploy test runs the compose one).
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import {
@@ -95,6 +95,28 @@ export async function startCachingProxy(
   upstream: string,
   { connections = 2_000 }: { connections?: number } = {},
 ): Promise<CachingProxy> {
+  const port = await freePort()
+  const nginx = await startNginx(
+    (dir) => config(dir, port, new URL(upstream), connections),
+    [port],
+  )
+  return { origin: `http://127.0.0.1:${port}`, stop: nginx.stop }
+}
+
+export type RunningNginx = {
+  /** Its prefix: a temp dir holding its config, pid, logs, cache and temp dirs. */
+  dir: string
+  stop(): Promise<void>
+}
+
+/**
+ * Runs nginx (in the foreground, `daemon off`) on the config `makeConfig` writes for its temp
+ * prefix, and waits until every port in `ports` accepts connections.
+ */
+export async function startNginx(
+  makeConfig: (dir: string) => string | Promise<string>,
+  ports: number[],
+): Promise<RunningNginx> {
   if (!existsSync(NGINX))
     throw new Error(
       `nginx not found at ${NGINX}: install Debian's nginx-light (npm test's setup does as root) or set NGINX_PATH`,
@@ -106,14 +128,15 @@ export async function startCachingProxy(
     await mkdir(join(dir, sub))
     await chmod(join(dir, sub), 0o777)
   }
-  const port = await freePort()
-  await writeFile(
-    join(dir, 'nginx.conf'),
-    config(dir, port, new URL(upstream), connections),
-  )
+  try {
+    await writeFile(join(dir, 'nginx.conf'), await makeConfig(dir))
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true })
+    throw error
+  }
   const child: ChildProcess = spawn(
     NGINX,
-    ['-p', dir, '-c', join(dir, 'nginx.conf')],
+    ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf')],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   )
   let stderr = ''
@@ -125,17 +148,21 @@ export async function startCachingProxy(
   void exited.then(() => (gone = true))
 
   const deadline = Date.now() + 15_000
-  while (!(await connects(port))) {
-    if (gone || Date.now() > deadline) {
-      child.kill('SIGKILL')
-      const log = await readFile(join(dir, 'error.log'), 'utf8').catch(() => '')
-      await rm(dir, { recursive: true, force: true })
-      throw new Error(`nginx did not start: ${stderr}${log}`)
+  for (const port of ports) {
+    while (!(await connects(port))) {
+      if (gone || Date.now() > deadline) {
+        child.kill('SIGKILL')
+        const log = await readFile(join(dir, 'error.log'), 'utf8').catch(
+          () => '',
+        )
+        await rm(dir, { recursive: true, force: true })
+        throw new Error(`nginx did not start: ${stderr}${log}`)
+      }
+      await new Promise((r) => setTimeout(r, 20))
     }
-    await new Promise((r) => setTimeout(r, 20))
   }
   return {
-    origin: `http://127.0.0.1:${port}`,
+    dir,
     async stop() {
       if (!gone) {
         // QUIT waits for live requests to finish; TERM closes at once.

@@ -123,6 +123,14 @@ const schema = z.object({
    * name every source id and their load (no secrets, but not for the world either).
    */
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /**
+   * Proxies in front of Sluice that each append the address they saw to X-Forwarded-For (nginx,
+   * a load balancer). 0: the socket's peer is the client, and the header is never read.
+   */
+  TRUST_PROXY_HOPS: z.preprocess(
+    blankIsUnset,
+    z.coerce.number().int().min(0).max(10).default(0),
+  ),
   ALLOW_PRIVATE_DATABASE_TARGETS: flag,
   /**
    * How often the sources table is read and unheld sources of this server's regions claimed:
@@ -178,6 +186,9 @@ const schema = z.object({
 })
 
 type RawEnv = z.infer<typeof schema>
+
+/** Every variable Sluice reads: deployment files are checked against it (deploy.test.ts). */
+export const ENV_NAMES: readonly string[] = Object.keys(schema.shape)
 
 export type Env = Omit<RawEnv, 'SLUICE_INSTANCE_ID' | 'SLUICE_INTERNAL_URL'> & {
   SLUICE_INSTANCE_ID: string

@@ -9,12 +9,33 @@ export type Server = {
   exited: Promise<number | null>
 }
 
-export function startServer(env: Record<string, string>): Server {
-  const child = spawn(
+/**
+ * Starts the server with `env` on top of this process's environment. `command` and `cwd` run
+ * another command line instead (the deploy test runs the image's own, in its directory, with
+ * `env` alone), `uid` and `gid` as another user (only root may).
+ */
+export function startServer(
+  env: Record<string, string>,
+  {
+    command,
+    cwd,
+    uid,
+    gid,
+  }: { command?: string[]; cwd?: string; uid?: number; gid?: number } = {},
+): Server {
+  const [file, ...args] = command ?? [
     process.execPath,
-    ['--import', 'tsx', 'src/server/index.ts'],
-    { env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: 'pipe' },
-  )
+    '--import',
+    'tsx',
+    'src/server/index.ts',
+  ]
+  const child = spawn(file ?? '', args, {
+    cwd,
+    uid,
+    gid,
+    env: command ? env : { ...process.env, LOG_LEVEL: 'info', ...env },
+    stdio: 'pipe',
+  })
   let output = ''
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))

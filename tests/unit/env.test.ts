@@ -133,6 +133,14 @@ describe('parseEnv', () => {
     )
   })
 
+  it('trusts no proxy unless told how many there are, and names a bad count', () => {
+    expect(parseEnv({}).TRUST_PROXY_HOPS).toBe(0)
+    expect(parseEnv({ TRUST_PROXY_HOPS: '' }).TRUST_PROXY_HOPS).toBe(0)
+    expect(parseEnv({ TRUST_PROXY_HOPS: '2' }).TRUST_PROXY_HOPS).toBe(2)
+    for (const bad of ['-1', 'one', '1.5', '11'])
+      expect(envError({ TRUST_PROXY_HOPS: bad })).toContain('TRUST_PROXY_HOPS')
+  })
+
   it('reads PORT as a number', () => {
     expect(parseEnv({ PORT: '8080' }).PORT).toBe(8080)
   })

@@ -12,7 +12,7 @@ export const REQUEST_ID_HEADER = 'x-request-id'
 const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
 /** The request's id: the incoming one when sane, else a new UUID. */
-export function requestIdOf(incoming: string | undefined): string {
+function requestIdOf(incoming: string | undefined): string {
   return incoming && SANE_ID.test(incoming) ? incoming : randomUUID()
 }
 

@@ -8,7 +8,7 @@ import { loadMigrations } from '../control/migrations.ts'
 export type Readiness = { ready: true } | { ready: false; reason: string }
 
 /** How long the control plane may take to answer before the server is not ready. */
-export const READY_TIMEOUT_MS = 2_000
+const READY_TIMEOUT_MS = 2_000
 
 let shipped: Promise<string[]> | null = null
 const shippedMigrations = () =>
