@@ -4,6 +4,7 @@ import { f3 } from './f3-source-crash.ts'
 import { f4 } from './f4-partition.ts'
 import { f5 } from './f5-slot-lost.ts'
 import { f6 } from './f6-schema-changes.ts'
+import { f10 } from './f10-tab-closed.ts'
 import type { FaultScenario, PlannedFault } from './scenario.ts'
 
 const planned = (id: string, title: string): PlannedFault => ({
@@ -22,7 +23,7 @@ export const FAULTS: (FaultScenario | PlannedFault)[] = [
   planned('F7', 'a 5-million-row transaction'),
   planned('F8', 'a transaction open 10 minutes during a snapshot'),
   planned('F9', 'browser offline/online 100 times'),
-  planned('F10', 'two tabs, the syncing tab closed'),
+  f10,
   planned('F11', 'control-plane Postgres restarted'),
   planned('F12', "the engine's disk fills"),
   planned('SOAK', '30-minute soak, RSS and fds flat'),
