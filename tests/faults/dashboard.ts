@@ -187,7 +187,7 @@ export async function settleStores(
   }
 }
 
-export type NetworkWatch = {
+type NetworkWatch = {
   /** Most live requests for one shape in flight at once: one sync never has two. */
   readonly maxLive: number
   /** Answers with a status of 500 or more, by path, in order. */
