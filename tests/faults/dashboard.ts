@@ -54,7 +54,11 @@ export async function openDashboard(
     serviceWorkers: 'block',
   })
   const pageErrors: string[] = []
-  context.on('weberror', (e) => pageErrors.push(e.error().message))
+  context.on('weberror', (e) =>
+    pageErrors.push(
+      `${e.error().message} ${e.error().stack ?? ''}`.slice(0, 1500),
+    ),
+  )
   const network = watchNetwork(context)
   const login = await context.request.post('/api/public/auth/local/login', {
     data: user,

@@ -1,7 +1,7 @@
 // F10: two tabs of one browser profile on a source's page while the control plane writes its
 // events; the tab whose store worker holds the database (and so syncs) is closed mid-sync. The
-// other tab's worker must take over: its store ends with every row once, its queries work,
-// and a reload opens it again.
+// other tab's worker must take over: its store ends with every row once, its screen follows
+// (a rename shows), its queries work, and a reload opens it again.
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createPool } from '../../src/server/control/database.ts'
@@ -75,13 +75,21 @@ export const f10: FaultScenario = {
       )
       await load.stop()
       const result = await settleStores([second], db, sourceId, closed)
+      // The tab's screen follows its own worker now: a rename shows without a reload.
+      const renamed = await dashboard.context.request.patch(
+        `/api/v1/sources/${sourceId}`,
+        { data: { name: 'taken-over' }, headers: { origin: server.url } },
+      )
+      if (renamed.status() !== 200)
+        throw new Error(`the rename answered ${renamed.status()}`)
+      await sourceHeading(second, 'taken-over').waitFor({ timeout: 30_000 })
       // Not corrupted: every synced table answers, and the store opens again after a reload
       // (with the same rows, synced on from where it was).
       for (const table of ['users', 'user_teams', 'team_members', 'sources'])
         if (!(await storeRead(second, `select count(*) from ${table}`, [])))
           throw new Error(`the store did not answer for ${table}`)
       await second.reload()
-      await sourceHeading(second, 'two-tabs').waitFor({ timeout: 60_000 })
+      await sourceHeading(second, 'taken-over').waitFor({ timeout: 60_000 })
       const reopened = await settleStores([second], db, sourceId, closed)
       if (dashboard.pageErrors.length)
         throw new Error(`a page failed: ${dashboard.pageErrors.join('; ')}`)
@@ -93,7 +101,7 @@ export const f10: FaultScenario = {
         lost: result.lost + reopened.lost,
         duplicated: result.duplicated + reopened.duplicated,
         recoverMs: reopened.recoverMs === null ? null : result.recoverMs,
-        notes: `${result.notes}; the other tab held the store ${tookOver} ms after the close; reloaded, it holds the same rows`,
+        notes: `${result.notes}; the other tab held the store ${tookOver} ms after the close, its screen followed a rename; reloaded, it holds the same rows`,
       }
     } finally {
       await browser.close()
