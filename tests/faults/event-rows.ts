@@ -42,13 +42,14 @@ export type EventLoad = WriteLoad & {
 /**
  * Writes `fault_load` events for the source one at a time until stopped, riding out a control
  * plane that goes away: each event's id is fixed by its number, so a retried insert that had
- * landed is a unique violation, not a second row.
+ * landed is a unique violation, not a second row. `gapMs` paces it: a fault that lasts minutes
+ * would otherwise pile up more rows than the page's event log is meant to show.
  */
-export function eventLoad(db: Db, sourceId: string): EventLoad {
+export function eventLoad(db: Db, sourceId: string, gapMs = 0): EventLoad {
   // A uuid's first four groups, random per load; the last group is the event's number.
   const prefix = randomUUID().slice(0, 24)
-  const load = insertLoad((n) =>
-    db.query(
+  const load = insertLoad(async (n) => {
+    await db.query(
       `insert into source_event_logs (id, source_id, event_name, event_details, instance_id)
        values ($1, $2, 'fault_load', $3, 'fault-harness')`,
       [
@@ -56,8 +57,9 @@ export function eventLoad(db: Db, sourceId: string): EventLoad {
         sourceId,
         JSON.stringify({ n }),
       ],
-    ),
-  )
+    )
+    if (gapMs) await new Promise((r) => setTimeout(r, gapMs))
+  })
   return Object.assign(load, {
     async landed() {
       const { rows } = await db.query<{ n: number }>(
