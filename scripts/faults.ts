@@ -1,8 +1,11 @@
 // `npm run faults [-- F1 F3 ...]`: runs the fault scenarios of issue 19 (default: all) against
 // real processes and prints a table of rows lost, duplicated and the time to recover, then a
 // `FAULTS_JSON {...}` line. Exits 1 when any scenario lost or duplicated a row, or failed.
+// The browser scenarios need the dashboard built: it is built first when stale.
+import { spawnSync } from 'node:child_process'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { startEmbeddedPostgres } from '../src/server/control/embedded-postgres.ts'
 import { FAULTS } from '../tests/faults/index.ts'
 import type { FaultResult } from '../tests/faults/scenario.ts'
@@ -26,6 +29,21 @@ type Row = {
   status: 'ok' | 'FAIL' | 'not built'
   result?: FaultResult
   error?: string
+}
+
+// The browser scenarios (F2, F9, F10, F11) serve the built dashboard from dist/: built here when
+// its sources changed since the last build, as `npm start` does.
+if (chosen.some((f) => 'browser' in f && f.browser)) {
+  console.log('— the browser scenarios serve dist/: building it if stale')
+  const build = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/build.ts', '--if-changed'],
+    { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: 'inherit' },
+  )
+  if (build.status !== 0) {
+    console.error('the dashboard build failed (npm run build says why)')
+    process.exit(1)
+  }
 }
 
 const root = await scratchDir('run')

@@ -1,5 +1,6 @@
 // The shape of a fault scenario (issue 19's fault matrix): `npm run faults` runs them and prints
-// a table, the quick ones also run in `npm test` (tests/integration/faults-quick.test.ts).
+// a table, the quick ones also run in `npm test` (tests/integration/faults-quick.test.ts, and
+// e2e/faults.spec.ts for those that drive a browser).
 
 export type FaultResult = {
   /** Source rows the client does not hold, or holds with other values. */
@@ -25,6 +26,11 @@ export type FaultScenario = {
   title: string
   /** Short enough (under a minute) for `npm test`. */
   quick: boolean
+  /**
+   * Drives a dashboard in Chromium against the built app (`npm run build`): `npm test` runs it
+   * as a Playwright spec (e2e/faults.spec.ts), after the build, not in vitest.
+   */
+  browser?: boolean
   /** Throws when the system under test breaks a rule the counts cannot show (e.g. a 409). */
   run(ctx: FaultContext): Promise<FaultResult>
 }

@@ -87,7 +87,7 @@ export const explain =
   }
 
 /** A row as compared: its id and its columns in a fixed order, as text. */
-const rowText = (row: Row, columns: string[]) =>
+const rowText = (row: Record<string, unknown>, columns: string[]) =>
   columns
     .map((c) => (row[c] === null || row[c] === undefined ? '' : String(row[c])))
     .join('\u0001')
@@ -106,7 +106,11 @@ export async function truthOf(
   return digest(rows, columns)
 }
 
-function digest(rows: Row[], columns: string[]): Truth {
+/** Rows by id as compared, and a checksum over them in id order. */
+export function digest(
+  rows: Record<string, unknown>[],
+  columns: string[],
+): Truth {
   const byId = new Map<string, string>()
   for (const row of rows) byId.set(String(row.id), rowText(row, columns))
   const hash = createHash('sha256')
@@ -120,12 +124,28 @@ export function compare(
   truth: Truth,
   columns: string[],
 ): { lost: number; duplicated: number; same: boolean } {
-  const client = digest([...follower.rows.values()], columns)
+  let repeats = 0
+  for (const n of follower.inserts.values()) if (n > 1) repeats += n - 1
+  return compareDigests(
+    digest([...follower.rows.values()], columns),
+    truth,
+    repeats,
+  )
+}
+
+/**
+ * A client's rows (digested) against the source's. `repeats`: rows the client was given more
+ * than once, which its digest (one row per id) cannot show.
+ */
+export function compareDigests(
+  client: Truth,
+  truth: Truth,
+  repeats: number,
+): { lost: number; duplicated: number; same: boolean } {
   let lost = 0
   for (const [id, text] of truth.byId) if (client.byId.get(id) !== text) lost++
-  let duplicated = 0
+  let duplicated = repeats
   for (const id of client.byId.keys()) if (!truth.byId.has(id)) duplicated++
-  for (const n of follower.inserts.values()) if (n > 1) duplicated += n - 1
   return {
     lost,
     duplicated,
@@ -171,19 +191,34 @@ export type WriteLoad = {
 
 /**
  * Inserts rows `start`, `start + 1`, ... into `table (id, body)` one at a time until stopped,
- * riding out a source that goes away: an insert whose commit is in doubt is retried and a
- * unique violation then means it had landed.
+ * riding out a source that goes away (insertLoad).
  */
 export function writeLoad(db: Db, table: string, start = 1): WriteLoad {
+  return insertLoad(
+    (n) =>
+      db.query(`insert into ${table} (id, body) values ($1, $2)`, [
+        n,
+        `row ${n}`,
+      ]),
+    start,
+  )
+}
+
+/**
+ * Runs `insert(start)`, `insert(start + 1)`, ... one at a time until stopped, riding out a
+ * database that goes away: an insert whose commit is in doubt is retried, and a unique
+ * violation then means it had landed (so `insert(n)` must always write the same key).
+ */
+export function insertLoad(
+  insert: (n: number) => Promise<unknown>,
+  start = 1,
+): WriteLoad {
   let next = start
   let stopped = false
   const running = (async () => {
     while (!stopped) {
       try {
-        await db.query(`insert into ${table} (id, body) values ($1, $2)`, [
-          next,
-          `row ${next}`,
-        ])
+        await insert(next)
         next++
       } catch (error) {
         if ((error as { code?: string }).code === '23505') next++

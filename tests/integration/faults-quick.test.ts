@@ -5,8 +5,10 @@ import { describe, expect, inject, it } from 'vitest'
 import { FAULTS } from '../faults/index.ts'
 import type { FaultScenario } from '../faults/scenario.ts'
 
+// Those that drive a browser need the build, which `npm test` makes after vitest: they run in
+// e2e/faults.spec.ts.
 const quick = FAULTS.filter(
-  (f): f is FaultScenario => !('notBuilt' in f) && f.quick,
+  (f): f is FaultScenario => !('notBuilt' in f) && f.quick && !f.browser,
 )
 
 describe('fault scenarios', () => {

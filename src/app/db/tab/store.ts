@@ -1,6 +1,7 @@
 // The tab's handle on the local store: PGlite in a shared worker-backed database, opened after
 // first paint, and told whose data it holds (a different user empties it first).
 import { live, type LiveNamespace } from '@electric-sql/pglite/live'
+import { LeaderChangedError } from '@electric-sql/pglite/worker'
 import { whenTrue } from '../shared/await-txid.ts'
 import { readOnce } from './direct-requests.ts'
 import { rememberStore, rememberSyncedFor, syncedFor } from './hints.ts'
@@ -21,11 +22,22 @@ let opening: Promise<LocalStore> | null = null
  * rows renders with it before that, see last-screen.ts). openStore says when it is, or why not.
  */
 export function storeHandle(): LocalStore {
+  if (handle) return handle
   // Usually started at boot already (main.tsx); then this returns the running thread.
-  handle ??= new StoreClient(startWorkerThread().port, {
+  handle = new StoreClient(startWorkerThread().port, {
     extensions: { live },
   }) as LocalStore
+  addEventListener('unhandledrejection', absorbLeaderChange)
   return handle
+}
+
+// When the tab whose worker held the database closes, another tab's worker is elected, and
+// PGliteWorker rejects this tab's statements then in flight with LeaderChangedError, among them
+// live queries' own refreshes that nothing awaits. The live queries carry on against the new
+// holder (fault F10, tests/faults/f10-tab-closed.ts, checks that the screen follows a change
+// and the rows are whole), so only that rejection is absorbed; any other still surfaces.
+function absorbLeaderChange(event: PromiseRejectionEvent) {
+  if (event.reason instanceof LeaderChangedError) event.preventDefault()
 }
 
 export function openStore(): Promise<LocalStore> {

@@ -1,0 +1,30 @@
+// The fault matrix's browser faults (issue 19: F2, F9, F10, F11) in `npm test`, which builds the
+// dashboard after vitest and before Playwright: each runs its scenario (tests/faults/) with its
+// own Postgres, server and Chromium, and must lose nothing, repeat nothing and recover. The
+// shared e2e server is not used.
+import { expect, test } from '@playwright/test'
+import { readFileSync } from 'node:fs'
+import { FAULTS } from '../tests/faults/index.ts'
+import type { FaultScenario } from '../tests/faults/scenario.ts'
+import { databaseUrlFile } from './support/paths.ts'
+
+const browserFaults = FAULTS.filter(
+  (f): f is FaultScenario => !('notBuilt' in f) && f.quick && !!f.browser,
+)
+
+for (const fault of browserFaults)
+  test(`${fault.id}: ${fault.title}`, async () => {
+    test.setTimeout(150_000)
+    const lines: string[] = []
+    const result = await fault.run({
+      adminUrl: readFileSync(databaseUrlFile, 'utf8'),
+      quick: true,
+      log: (line) => lines.push(line),
+    })
+    // The log is kept for a failure: it is what says where the time went.
+    expect({ ...result, log: lines.slice(-60) }).toMatchObject({
+      lost: 0,
+      duplicated: 0,
+      recoverMs: expect.any(Number),
+    })
+  })

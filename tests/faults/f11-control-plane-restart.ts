@@ -1,0 +1,124 @@
+// F11: the control-plane Postgres stopped in immediate mode and started again on the same data
+// dir and port, with two dashboards (two browser profiles) open on a source's page while
+// events are written. The server must reconnect by itself, both dashboards resume (a rename
+// made after the restart shows in both, no reload) with every row once, and the outage must
+// not bring a storm of 5xx answers: the figure is in the notes, and past a bound it fails.
+import { rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { createPool } from '../../src/server/control/database.ts'
+import {
+  freePort,
+  startEmbeddedPostgres,
+} from '../../src/server/control/embedded-postgres.ts'
+import { waitUntil } from '../support/wait.ts'
+import {
+  launchChromium,
+  openDashboard,
+  settleStores,
+  showSource,
+  sourceHeading,
+} from './dashboard.ts'
+import { addWatchedSource, eventLoad } from './event-rows.ts'
+import type { FaultScenario } from './scenario.ts'
+import { startServerProcess } from './server-process.ts'
+import { scratchDir } from './support.ts'
+
+// How long Postgres stays down: the fault's length, as F4's partition.
+const DOWN_MS = 30_000
+const QUICK_DOWN_MS = 5_000
+
+export const f11: FaultScenario = {
+  id: 'F11',
+  title: 'control-plane Postgres restarted with dashboards open',
+  quick: true,
+  browser: true,
+  async run(ctx) {
+    const root = await scratchDir('f11')
+    const dir = join(root, 'pg')
+    let postgres = await startEmbeddedPostgres({ dir, database: 'sluice' })
+    const db = createPool(postgres.url)
+    const server = await startServerProcess({
+      databaseUrl: postgres.url,
+      port: await freePort(),
+      dataDir: join(root, 'data'),
+      log: ctx.log,
+    })
+    const browser = await launchChromium()
+    try {
+      const one = await openDashboard(browser, server.url)
+      const two = await openDashboard(browser, server.url, one.user)
+      const sourceId = await addWatchedSource(db, one.teamId, 'restarted')
+      const pages = [
+        await showSource(one, sourceId, 'restarted'),
+        await showSource(two, sourceId, 'restarted'),
+      ]
+      const load = eventLoad(db, sourceId)
+      await waitUntil('the load to write', () => load.written >= 20)
+      const errorsBefore =
+        one.network.serverErrors.length + two.network.serverErrors.length
+      await postgres.crash()
+      const downMs = ctx.quick ? QUICK_DOWN_MS : DOWN_MS
+      ctx.log(`F11: Postgres stopped after ${load.written} rows written`)
+      await new Promise((r) => setTimeout(r, downMs))
+      postgres = await startEmbeddedPostgres({
+        dir,
+        database: 'sluice',
+        port: postgres.port,
+      })
+      const restarted = performance.now()
+      // The server is back on its database: a write through it works.
+      await waitUntil(
+        'a rename through the server to work',
+        async () => {
+          const response = await one.context.request.patch(
+            `/api/v1/sources/${sourceId}`,
+            {
+              data: { name: 'renamed-after' },
+              headers: { origin: server.url },
+            },
+          )
+          return response.status() === 200
+        },
+        60_000,
+      )
+      const serverErrors =
+        one.network.serverErrors.length +
+        two.network.serverErrors.length -
+        errorsBefore
+      for (const page of pages)
+        await sourceHeading(page, 'renamed-after').waitFor({ timeout: 30_000 })
+      const atRestart = load.written
+      await waitUntil(
+        'writes after the restart',
+        () => load.written >= atRestart + 20,
+      )
+      await load.stop()
+      const result = await settleStores(pages, db, sourceId, restarted)
+      const landed = await load.landed()
+      if (landed !== load.written)
+        throw new Error(
+          `the control plane holds ${landed} of the ${load.written} rows it committed`,
+        )
+      const errors = [...one.pageErrors, ...two.pageErrors]
+      if (errors.length) throw new Error(`a page failed: ${errors.join('; ')}`)
+      // Two dashboards of six shapes each, backing off (spec §9) or waiting on the probe:
+      // well under this in any outage of half a minute.
+      if (serverErrors > MAX_SERVER_ERRORS)
+        throw new Error(
+          `a storm of ${serverErrors} 5xx answers in ${downMs} ms down`,
+        )
+      return {
+        ...result,
+        notes: `${result.notes}; down ${downMs} ms; the browsers got ${serverErrors} 5xx answers meanwhile`,
+      }
+    } finally {
+      await browser.close()
+      await server.kill()
+      await db.end()
+      await postgres.stop()
+      await rm(root, { recursive: true, force: true })
+    }
+  },
+}
+
+const MAX_SERVER_ERRORS = 400
