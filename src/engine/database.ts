@@ -28,6 +28,8 @@ export const SESSION_OPTIONS =
 // busy shape per flush), and the slot confirmed up to what is durable. Clients see changes
 // before that; it bounds only what replication sends again after a crash.
 const FLUSH_EVERY_MS = 1_000
+/** Logs written and fdatasynced at once in a flush (the threadpool has four threads). */
+const SYNCS_AT_ONCE = 8
 // How often the catalog is asked whether shapes' tables were dropped or renamed (table-watch.ts).
 const TABLE_CHECK_MS = 2_000
 
@@ -369,10 +371,17 @@ export class ShapeDatabase {
     for (const hold of this.holds.values()) if (hold < target) target = hold
     const dirty = [...this.dirty]
     this.dirty.clear()
-    const results = await Promise.allSettled(
-      dirty.map((shape) => shape.log.sync()),
-    )
-    const failed = dirty.filter((_, i) => results[i]?.status === 'rejected')
+    // A few logs at a time: a thousand writes and fdatasyncs started in one go held the event
+    // loop for tens of milliseconds each second, and live answers waited behind them.
+    const failed: Shape[] = []
+    let next = 0
+    const worker = async () => {
+      while (next < dirty.length) {
+        const shape = dirty[next++] as Shape
+        await shape.log.sync().catch(() => failed.push(shape))
+      }
+    }
+    await Promise.all(Array.from({ length: SYNCS_AT_ONCE }, worker))
     if (failed.length > 0) {
       for (const shape of failed)
         if (this.shapes.has(shape.handle)) this.dirty.add(shape)
