@@ -44,6 +44,9 @@ test('a user added to a team by npm run admin sees it appear live', async ({
   await expect(page.getByRole('link', { name })).toBeVisible()
   await page.getByRole('link', { name }).click()
   await expect(page.getByRole('heading', { name })).toBeVisible()
+  // The team page has read its alert thresholds from the API: removed before that answer, the
+  // member would get the 404 a non-member gets (a console error).
+  await expect(page.getByLabel('Reconnecting minutes')).toHaveValue(/\d/)
 
   await admin(['teams', 'remove-user', '--team', team.id, '--user', me.id])
   await expect(page.getByRole('link', { name })).toHaveCount(0)

@@ -2,16 +2,8 @@
 // events; the tab whose store worker holds the database (and so syncs) is closed mid-sync. The
 // other tab's worker must take over: its store ends with every row once, its screen follows
 // (a rename shows), its queries work, and a reload opens it again.
-import { rm } from 'node:fs/promises'
-import { join } from 'node:path'
-import { createPool } from '../../src/server/control/database.ts'
-import {
-  freePort,
-  startEmbeddedPostgres,
-} from '../../src/server/control/embedded-postgres.ts'
 import { waitUntil } from '../support/wait.ts'
 import {
-  launchChromium,
   openDashboard,
   settleStores,
   showSource,
@@ -20,9 +12,8 @@ import {
   storeRead,
 } from './dashboard.ts'
 import { addWatchedSource, eventLoad } from './event-rows.ts'
+import { withBrowserStack } from './browser-stack.ts'
 import type { FaultScenario } from './scenario.ts'
-import { startServerProcess } from './server-process.ts'
-import { scratchDir } from './support.ts'
 
 export const f10: FaultScenario = {
   id: 'F10',
@@ -30,20 +21,7 @@ export const f10: FaultScenario = {
   quick: true,
   browser: true,
   async run(ctx) {
-    const root = await scratchDir('f10')
-    const postgres = await startEmbeddedPostgres({
-      dir: join(root, 'pg'),
-      database: 'sluice',
-    })
-    const db = createPool(postgres.url)
-    const server = await startServerProcess({
-      databaseUrl: postgres.url,
-      port: await freePort(),
-      dataDir: join(root, 'data'),
-      log: ctx.log,
-    })
-    const browser = await launchChromium()
-    try {
+    return withBrowserStack('f10', ctx.log, async ({ db, server, browser }) => {
       const dashboard = await openDashboard(browser, server.url)
       const sourceId = await addWatchedSource(db, dashboard.teamId, 'two-tabs')
       const first = await showSource(dashboard, sourceId, 'two-tabs')
@@ -103,12 +81,6 @@ export const f10: FaultScenario = {
         recoverMs: reopened.recoverMs === null ? null : result.recoverMs,
         notes: `${result.notes}; the other tab held the store ${tookOver} ms after the close, its screen followed a rename; reloaded, it holds the same rows`,
       }
-    } finally {
-      await browser.close()
-      await server.kill()
-      await db.end()
-      await postgres.stop()
-      await rm(root, { recursive: true, force: true })
-    }
+    })
   },
 }

@@ -3,25 +3,17 @@
 // events are written. The server must reconnect by itself, both dashboards resume (a rename
 // made after the restart shows in both, no reload) with every row once, and the outage must
 // not bring a storm of 5xx answers: the figure is in the notes, and past a bound it fails.
-import { rm } from 'node:fs/promises'
-import { join } from 'node:path'
-import { createPool } from '../../src/server/control/database.ts'
-import {
-  freePort,
-  startEmbeddedPostgres,
-} from '../../src/server/control/embedded-postgres.ts'
+import { startEmbeddedPostgres } from '../../src/server/control/embedded-postgres.ts'
 import { waitUntil } from '../support/wait.ts'
 import {
-  launchChromium,
   openDashboard,
   settleStores,
   showSource,
   sourceHeading,
 } from './dashboard.ts'
 import { addWatchedSource, eventLoad } from './event-rows.ts'
+import { withBrowserStack } from './browser-stack.ts'
 import type { FaultScenario } from './scenario.ts'
-import { startServerProcess } from './server-process.ts'
-import { scratchDir } from './support.ts'
 
 // How long Postgres stays down: the fault's length, as F4's partition.
 const DOWN_MS = 30_000
@@ -33,18 +25,8 @@ export const f11: FaultScenario = {
   quick: true,
   browser: true,
   async run(ctx) {
-    const root = await scratchDir('f11')
-    const dir = join(root, 'pg')
-    let postgres = await startEmbeddedPostgres({ dir, database: 'sluice' })
-    const db = createPool(postgres.url)
-    const server = await startServerProcess({
-      databaseUrl: postgres.url,
-      port: await freePort(),
-      dataDir: join(root, 'data'),
-      log: ctx.log,
-    })
-    const browser = await launchChromium()
-    try {
+    return withBrowserStack('f11', ctx.log, async (stack) => {
+      const { db, server, browser } = stack
       const one = await openDashboard(browser, server.url)
       const two = await openDashboard(browser, server.url, one.user)
       const sourceId = await addWatchedSource(db, one.teamId, 'restarted')
@@ -56,14 +38,14 @@ export const f11: FaultScenario = {
       await waitUntil('the load to write', () => load.written >= 20)
       const errorsBefore =
         one.network.serverErrors.length + two.network.serverErrors.length
-      await postgres.crash()
+      await stack.postgres.crash()
       const downMs = ctx.quick ? QUICK_DOWN_MS : DOWN_MS
       ctx.log(`F11: Postgres stopped after ${load.written} rows written`)
       await new Promise((r) => setTimeout(r, downMs))
-      postgres = await startEmbeddedPostgres({
-        dir,
+      stack.postgres = await startEmbeddedPostgres({
+        dir: stack.postgresDir,
         database: 'sluice',
-        port: postgres.port,
+        port: stack.postgres.port,
       })
       const restarted = performance.now()
       // The server is back on its database: a write through it works.
@@ -111,13 +93,7 @@ export const f11: FaultScenario = {
         ...result,
         notes: `${result.notes}; down ${downMs} ms; the browsers got ${serverErrors} 5xx answers meanwhile`,
       }
-    } finally {
-      await browser.close()
-      await server.kill()
-      await db.end()
-      await postgres.stop()
-      await rm(root, { recursive: true, force: true })
-    }
+    })
   },
 }
 

@@ -4,25 +4,16 @@
 // state, then catch up by itself with no reload: a rename made while the server was down shows,
 // and its store ends with every row once. Nothing the control plane committed is lost: every
 // row of the load, and a rename the server answered just before it died.
-import { rm } from 'node:fs/promises'
-import { join } from 'node:path'
-import { createPool } from '../../src/server/control/database.ts'
-import {
-  freePort,
-  startEmbeddedPostgres,
-} from '../../src/server/control/embedded-postgres.ts'
 import { waitUntil } from '../support/wait.ts'
 import {
-  launchChromium,
   OFFLINE_TEXT,
   openDashboard,
   settleStores,
   showSource,
 } from './dashboard.ts'
 import { addWatchedSource, eventLoad } from './event-rows.ts'
+import { withBrowserStack } from './browser-stack.ts'
 import type { FaultScenario } from './scenario.ts'
-import { startServerProcess } from './server-process.ts'
-import { scratchDir } from './support.ts'
 
 export const f2: FaultScenario = {
   id: 'F2',
@@ -30,20 +21,7 @@ export const f2: FaultScenario = {
   quick: true,
   browser: true,
   async run(ctx) {
-    const root = await scratchDir('f2')
-    const postgres = await startEmbeddedPostgres({
-      dir: join(root, 'pg'),
-      database: 'sluice',
-    })
-    const db = createPool(postgres.url)
-    const server = await startServerProcess({
-      databaseUrl: postgres.url,
-      port: await freePort(),
-      dataDir: join(root, 'data'),
-      log: ctx.log,
-    })
-    const browser = await launchChromium()
-    try {
+    return withBrowserStack('f2', ctx.log, async ({ db, server, browser }) => {
       const dashboard = await openDashboard(browser, server.url)
       const { context } = dashboard
       const sourceId = await addWatchedSource(db, dashboard.teamId, 'killed')
@@ -101,12 +79,6 @@ export const f2: FaultScenario = {
         ...result,
         notes: `${result.notes}; offline shown ${noticedMs} ms after the kill; no reload`,
       }
-    } finally {
-      await browser.close()
-      await server.kill()
-      await db.end()
-      await postgres.stop()
-      await rm(root, { recursive: true, force: true })
-    }
+    })
   },
 }

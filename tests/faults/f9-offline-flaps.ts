@@ -2,25 +2,16 @@
 // the source its dashboard shows. The store must end with exactly the control plane's rows
 // (none lost, none twice) and only one sync may ever run: no shape has two live requests at
 // once.
-import { rm } from 'node:fs/promises'
-import { join } from 'node:path'
-import { createPool } from '../../src/server/control/database.ts'
-import {
-  freePort,
-  startEmbeddedPostgres,
-} from '../../src/server/control/embedded-postgres.ts'
 import { waitUntil } from '../support/wait.ts'
 import {
-  launchChromium,
   OFFLINE_TEXT,
   openDashboard,
   settleStores,
   showSource,
 } from './dashboard.ts'
 import { addWatchedSource, eventLoad } from './event-rows.ts'
+import { withBrowserStack } from './browser-stack.ts'
 import type { FaultScenario } from './scenario.ts'
-import { startServerProcess } from './server-process.ts'
-import { scratchDir } from './support.ts'
 
 const FLAPS = 100
 // In `npm test`: half, so the scenario stays near a minute on a busy machine.
@@ -32,20 +23,7 @@ export const f9: FaultScenario = {
   quick: true,
   browser: true,
   async run(ctx) {
-    const root = await scratchDir('f9')
-    const postgres = await startEmbeddedPostgres({
-      dir: join(root, 'pg'),
-      database: 'sluice',
-    })
-    const db = createPool(postgres.url)
-    const server = await startServerProcess({
-      databaseUrl: postgres.url,
-      port: await freePort(),
-      dataDir: join(root, 'data'),
-      log: ctx.log,
-    })
-    const browser = await launchChromium()
-    try {
+    return withBrowserStack('f9', ctx.log, async ({ db, server, browser }) => {
       const dashboard = await openDashboard(browser, server.url)
       const { context, network } = dashboard
       const sourceId = await addWatchedSource(db, dashboard.teamId, 'flapping')
@@ -89,12 +67,6 @@ export const f9: FaultScenario = {
         ...result,
         notes: `${result.notes}; ${flaps} flaps, ${network.failedShapes} shape requests failed offline, at most ${network.maxLive} live request per shape; indicator cleared ${indicatorMs} ms after the last flap`,
       }
-    } finally {
-      await browser.close()
-      await server.kill()
-      await db.end()
-      await postgres.stop()
-      await rm(root, { recursive: true, force: true })
-    }
+    })
   },
 }
