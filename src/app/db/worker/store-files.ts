@@ -6,7 +6,7 @@ export const LOCAL_DATABASE = 'sluice'
 
 // IDBFS's own layout (Emscripten's library_idbfs.js): one object store of entries by path.
 const IDBFS_VERSION = 21
-const IDBFS_STORE = 'FILE_DATA'
+export const IDBFS_STORE = 'FILE_DATA'
 // PGlite mounts the IndexedDB file system at /pglite/<dataDir>; IDBFS names the database so.
 const MOUNT_ROOT = '/pglite'
 
@@ -58,6 +58,25 @@ export async function readStoredFiles(
   } finally {
     db.close()
   }
+}
+
+/**
+ * A connection to the store's IndexedDB database (named by its mount path) for writing; made
+ * as IDBFS makes it when it is not there yet.
+ */
+export function openStoreDatabase(name: string): Promise<IDBDatabase> {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(name, IDBFS_VERSION)
+    request.onupgradeneeded = () => {
+      const store = request.result.objectStoreNames.contains(IDBFS_STORE)
+        ? request.transaction!.objectStore(IDBFS_STORE)
+        : request.result.createObjectStore(IDBFS_STORE)
+      if (!store.indexNames.contains('timestamp'))
+        store.createIndex('timestamp', 'timestamp', { unique: false })
+    }
+    request.onsuccess = () => resolve(request.result)
+    request.onerror = () => reject(request.error)
+  })
 }
 
 function result<T>(request: IDBRequest<T>): Promise<T> {

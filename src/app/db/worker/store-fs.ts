@@ -15,11 +15,13 @@
 // about 9 MB), and its write-back, run while the first screen reads, delayed that screen by up
 // to 0.3 s: the tab asks for it (flush) once that screen shows, and the delay only has to
 // outlast that. What a closed tab can lose grows from "the statements of the last moment" to
-// that long; a write-back is one IndexedDB transaction, so the store is always a consistent earlier
-// state, and the sync fetches what is missing again.
+// that long. A write-back stores the files of one instant in one IndexedDB transaction
+// (store-write-back.ts, not IDBFS's own, which mixes two), so the store is always a state
+// Postgres recovers from, and the sync fetches what is missing again.
 import { IdbFs } from '@electric-sql/pglite'
 import type { SeedFile } from './seed-files.ts'
 import { mountPath, readStoredFiles, type StoredFile } from './store-files.ts'
+import { listFiles, StoreWriteBack } from './store-write-back.ts'
 
 const WRITE_BACK_DELAY_MS = 200
 const FIRST_WRITE_BACK_DELAY_MS = 3_000
@@ -31,6 +33,7 @@ export class StoreFs extends IdbFs {
   #delay = FIRST_WRITE_BACK_DELAY_MS
   #stored: Promise<StoredFile[] | null> | null
   #seed: (() => Promise<SeedFile[] | undefined>) | null
+  #writeBack: StoreWriteBack | null = null
 
   /**
    * `stored`: the files, if their reading has begun already (readStoredFiles). `seed`: what a
@@ -59,13 +62,21 @@ export class StoreFs extends IdbFs {
     this.#stored = null
     // A new store (no database, or nothing in it yet): IDBFS creates what it needs (and
     // leaves in memory only what IndexedDB holds), then the seed's files go in.
+    const fs = this.pg!.Module.FS
+    const root = mountPath(this.dataDir!)
     if (!files?.length) {
+      // IDBFS's read leaves in memory exactly what IndexedDB holds: that is what is stored.
       await super.initialSyncFs()
+      this.#writeBack = new StoreWriteBack(fs, root, listFiles(fs, root))
       const seed = await this.#seed?.()
       if (seed) this.#writeSeed(seed)
       return
     }
-    const fs = this.pg!.Module.FS
+    this.#writeBack = new StoreWriteBack(
+      fs,
+      root,
+      new Map(files.map(([path, entry]) => [path, entry.timestamp.getTime()])),
+    )
     // IndexedDB gives string keys in order, so every directory comes before what it holds.
     for (const [path, entry] of files) {
       if (fs.isDir(entry.mode)) fs.mkdirTree(path, entry.mode)
@@ -101,7 +112,9 @@ export class StoreFs extends IdbFs {
     }
   }
 
-  override syncToFs(relaxedDurability?: boolean): Promise<void> {
+  // Every write-back is this module's (store-write-back.ts), never IDBFS's: before the files
+  // are read and after closing there is nothing to write.
+  override syncToFs(): Promise<void> {
     if (!this.#scheduled) {
       let now: () => void = () => {}
       const due = new Promise<void>((resolve) => {
@@ -113,7 +126,7 @@ export class StoreFs extends IdbFs {
         .then(() => {
           this.#scheduled = null
           this.#delay = WRITE_BACK_DELAY_MS
-          const run = super.syncToFs(relaxedDurability)
+          const run = this.writeBack()
           this.#running = run.catch(() => {})
           return run
         })
@@ -122,9 +135,23 @@ export class StoreFs extends IdbFs {
     return this.#scheduled.done
   }
 
+  /** One write-back, now (a method of its own for the scheduling's tests). */
+  writeBack(): Promise<void> {
+    return this.#writeBack?.run() ?? Promise.resolve()
+  }
+
+  override async closeFs(): Promise<void> {
+    // What is in memory goes to IndexedDB before the connection closes, and nothing after.
+    if (this.#scheduled) await this.flush().catch(() => {})
+    await this.#running
+    this.#writeBack?.close()
+    this.#writeBack = null
+    return super.closeFs()
+  }
+
   /** Writes back at once what is in memory; resolves once IndexedDB holds it. */
   flush(): Promise<void> {
-    const done = this.syncToFs(true)
+    const done = this.syncToFs()
     this.#scheduled?.now()
     return done
   }
