@@ -4,7 +4,6 @@ import { CLAIMABLE_SOURCES_PATH } from '../shared/claimable-sources.ts'
 import { ONBOARDING_INTENT_PATH } from '../shared/onboarding.ts'
 import { SETUP_FORM_PUBLIC_PATH } from '../shared/setup-forms.ts'
 import { VALIDATE_DATABASE_URL_PATH } from '../shared/validation.ts'
-import { HTTPException } from 'hono/http-exception'
 import { ingestRoutes } from './analytics/ingest.ts'
 import { analyticsRoutes } from './analytics/routes.ts'
 import { ADMIN_API_PATH, adminRoutes, isAdminPath } from './admin/routes.ts'
@@ -19,12 +18,9 @@ import { authRoutes } from './auth/routes.ts'
 import { SessionRequests } from './auth/session-requests.ts'
 import { gatewayRoutes } from './gateway/routes.ts'
 import { sourceShapeRoutes } from './gateway/source-shapes.ts'
-import {
-  bodyTooLarge,
-  limitBodies,
-  tooLargeResponse,
-} from './http/body-limit.ts'
+import { limitBodies } from './http/body-limit.ts'
 import type { AppDeps, AppEnv } from './http/context.ts'
+import { answerError } from './http/errors.ts'
 import { localHostsOnly } from './http/host-guard.ts'
 import { requestIds } from './http/request-id.ts'
 import {
@@ -115,15 +111,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/v1', gatewayRoutes)
   app.route('/ingest', ingestRoutes())
 
-  app.onError((error, c) => {
-    if (error instanceof HTTPException) return error.getResponse()
-    const tooLarge = bodyTooLarge(error)
-    if (tooLarge) return tooLargeResponse(c, tooLarge.limit)
-    deps.log.error(
-      `${c.req.method} ${c.req.path} failed: ${error.stack ?? error}`,
-    )
-    return c.json({ message: 'Internal server error' }, 500)
-  })
+  app.onError(answerError(deps.log))
   if (deps.distDir) mountSpa(app, deps.distDir, indexHtml)
   else app.notFound((c) => c.json({ message: 'Not found' }, 404))
   return app

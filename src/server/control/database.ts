@@ -4,10 +4,49 @@ import pg from 'pg'
 export type Db = pg.Pool
 
 export function createPool(url: string): Db {
-  const pool = new pg.Pool({ connectionString: url, max: 10 })
+  // A Postgres that hangs rather than refusing: a request waits 10 s for a connection, not
+  // for ever (and then answers 503, below).
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: 10_000,
+  })
   // An idle client losing its server (e.g. Postgres restarting) must not crash the process.
   pool.on('error', () => {})
   return pool
+}
+
+// Socket errors of a connection that cannot be made or was lost.
+const LOST_SOCKET = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+])
+// What node-postgres says of a connection it lost or could not get in time.
+const LOST_MESSAGE =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/
+
+/**
+ * Whether an error says the control plane cannot be reached now (down, restarting, cut off),
+ * rather than that a statement failed: such a request is worth retrying, and is a 503.
+ */
+export function controlPlaneUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false
+  const code = (error as { code?: unknown }).code
+  if (typeof code === 'string') {
+    if (LOST_SOCKET.has(code)) return true
+    // Class 08 (connection exception); 57P01-57P03: shut down, crashed, starting up.
+    if (/^08|^57P0[123]$/.test(code)) return true
+  }
+  if (LOST_MESSAGE.test(error.message)) return true
+  // An aggregate of every address tried (Node's happy eyeballs), each refused.
+  const errors = (error as { errors?: unknown }).errors
+  return Array.isArray(errors) && errors.some(controlPlaneUnavailable)
 }
 
 export async function transaction<T>(
