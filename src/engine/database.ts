@@ -11,6 +11,7 @@ import { pinnedConnection, type HostPinner } from './net/pinned-socket.ts'
 import type { Transaction } from './replication/types.ts'
 import { SILENCE_MS } from './replication/stream.ts'
 import { definitionKey, type ShapeDefinition } from './shapes/definition.ts'
+import { probeWrites } from './shapes/disk-probe.ts'
 import { reopenShape, whereFor } from './shapes/reopen.ts'
 import { ShapeRouter } from './shapes/router.ts'
 import { Shape, type ShapeFacts } from './shapes/shape.ts'
@@ -151,6 +152,18 @@ export class ShapeDatabase {
 
   get status() {
     return this.supervisor.status
+  }
+
+  /** Replication's failures so far (a retry follows each): a stuck source's count grows. */
+  get replicationFailures(): number {
+    return this.supervisor.failures
+  }
+
+  /** Why replication is not active (the last error), or null. */
+  get statusReason(): string | null {
+    return this.supervisor.status === 'active'
+      ? null
+      : this.supervisor.lastError
   }
 
   start(): void {
@@ -392,6 +405,8 @@ export class ShapeDatabase {
 
   /** Before each stream starts: reload shapes kept on disk, or drop them all after slot loss. */
   private async beforeStream(slotRecreated: boolean): Promise<void> {
+    // A disk that cannot take the logs: replication waits (reconnecting, saying why).
+    await probeWrites(this.shapesDir)
     if (slotRecreated) {
       this.rotateAll()
       for (const dir of readdirSync(this.shapesDir))

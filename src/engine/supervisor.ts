@@ -58,6 +58,8 @@ const INSUFFICIENT_PRIVILEGE = '42501'
 export class ReplicationSupervisor {
   status: SupervisorStatus = 'starting'
   lastError: string | null = null
+  /** Failed starts and streams since the engine began: each a retry to come. */
+  failures = 0
   private stopped = false
   // Aborted by stop(): a stream still connecting then stops as soon as it exists.
   private readonly stopping = new AbortController()
@@ -177,6 +179,7 @@ export class ReplicationSupervisor {
             ? INSUFFICIENT_PRIVILEGE
             : (error as { code?: string }).code
         const reason = (error as Error).message
+        this.failures++
         this.setStatus(
           code && FATAL_CODES.has(code) ? 'error' : 'reconnecting',
           reason,

@@ -8,6 +8,7 @@ import { f6 } from './f6-schema-changes.ts'
 import { f9 } from './f9-offline-flaps.ts'
 import { f10 } from './f10-tab-closed.ts'
 import { f11 } from './f11-control-plane-restart.ts'
+import { f12 } from './f12-disk-full.ts'
 import type { FaultScenario, PlannedFault } from './scenario.ts'
 
 const planned = (id: string, title: string): PlannedFault => ({
@@ -28,6 +29,6 @@ export const FAULTS: (FaultScenario | PlannedFault)[] = [
   f9,
   f10,
   f11,
-  planned('F12', "the engine's disk fills"),
+  f12,
   planned('SOAK', '30-minute soak, RSS and fds flat'),
 ]

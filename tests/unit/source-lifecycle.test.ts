@@ -204,6 +204,18 @@ describe('the source lifecycle', () => {
     expect(change).toMatchObject({ state: 'error', reason })
   })
 
+  it("says Sluice's own full or failing disk is Sluice's, not the database unreachable", () => {
+    const full = describeProblem({
+      code: 'ENOSPC',
+      message: 'ENOSPC: no space left on device, write',
+    })
+    expect(full).toMatch(/^Sluice's disk for this source's shapes is full/)
+    expect(describeProblem({ code: 'EDQUOT', message: 'quota' })).toBe(full)
+    expect(
+      describeProblem({ code: 'EIO', message: 'EIO: i/o error, write' }),
+    ).toMatch(/^Sluice could not write this source's shapes to its disk/)
+  })
+
   it("repeats Postgres' own words for SQLSTATE errors", () => {
     expect(
       describeProblem({

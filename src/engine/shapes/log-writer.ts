@@ -11,7 +11,7 @@ import { fdatasync, readSync, writev } from 'node:fs'
 import { fdCache } from './fd-cache.ts'
 
 /** Appends held in memory before a write starts without waiting for the flush. */
-const WRITE_AFTER_BYTES = 1024 * 1024
+export const WRITE_AFTER_BYTES = 1024 * 1024
 
 export class LogWriter {
   /** Appended, not yet handed to a write. */

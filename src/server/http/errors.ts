@@ -10,7 +10,7 @@ import { bodyTooLarge, tooLargeResponse } from './body-limit.ts'
 export const CONTROL_PLANE_UNAVAILABLE_MESSAGE =
   "Sluice can't reach its database right now. Try again in a few seconds."
 /** A control-plane restart takes seconds; the dashboard retries on its own besides. */
-export const CONTROL_PLANE_RETRY_AFTER_S = 5
+const CONTROL_PLANE_RETRY_AFTER_S = 5
 
 export function answerError(log: Logger): ErrorHandler {
   return (error, c) => {

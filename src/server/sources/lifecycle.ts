@@ -53,11 +53,19 @@ const REFUSED_ADDRESS =
 /** Fixed words for a failure that came from the network or the driver, not from Postgres. */
 function describeConnectionFailure({ code, message, own }: Problem): string {
   if (own) return message
+  // Our own disk, not the user's database: said as such, never as the database unreachable.
+  if (code === 'ENOSPC' || code === 'EDQUOT') return STORAGE_FULL
+  if (code === 'EIO' || code === 'EROFS') return STORAGE_FAILED
   if (code === ADDRESS_REFUSED) return REFUSED_ADDRESS
   if (isTlsFailure(code)) return UNVERIFIED_TLS
   if (/does not support SSL/i.test(message)) return NO_TLS
   return UNREACHABLE
 }
+
+const STORAGE_FULL =
+  "Sluice's disk for this source's shapes is full. Changes wait in the replication slot and stream again once space is freed; nothing is lost."
+const STORAGE_FAILED =
+  "Sluice could not write this source's shapes to its disk. Changes wait in the replication slot and stream again once it can."
 
 const quoteRole = (role: string) => `"${role.replace(/"/g, '""')}"`
 
