@@ -14,7 +14,10 @@ import {
   slotHealth,
 } from './replication/slot.ts'
 import { replicationNames } from './replication/names.ts'
-import { ReplicationSetupError } from './replication/publication.ts'
+import {
+  ReplicationSetupError,
+  TableBusyError,
+} from './replication/publication.ts'
 import { SILENCE_MS, startReplication } from './replication/stream.ts'
 import type { Relation, ReplicationHandler } from './replication/types.ts'
 
@@ -54,6 +57,8 @@ const FATAL_CODES = new Set([
   ADDRESS_REFUSED,
 ])
 const INSUFFICIENT_PRIVILEGE = '42501'
+/** How long a table found busy is left alone before publishing it is tried again. */
+const BUSY_RETRY_MS = 5_000
 
 export class ReplicationSupervisor {
   status: SupervisorStatus = 'starting'
@@ -66,6 +71,8 @@ export class ReplicationSupervisor {
   private stopStream: (() => Promise<void>) | null = null
   private wake: (() => void) | null = null
   private included = new Set<string>()
+  // Tables whose lock was held by another transaction, and until when not to ask again.
+  private busy = new Map<string, { error: TableBusyError; until: number }>()
   // Kept across reconnects so a schema change made while disconnected is still noticed.
   private relations = new Map<number, Relation>()
   private running: Promise<void> | null = null
@@ -109,13 +116,26 @@ export class ReplicationSupervisor {
     )
   }
 
-  /** Adds a table to the publication (once) so its changes reach the engine. */
+  /**
+   * Adds a table to the publication (once) so its changes reach the engine. A table found busy
+   * (TableBusyError) is not tried again for BUSY_RETRY_MS: each try may hold up its writers for
+   * up to PUBLISH_LOCK_TIMEOUT_MS, and clients retry far more often than that.
+   */
   async includeTable(schema: string, name: string): Promise<void> {
     const key = `${schema}.${name}`
     if (this.included.has(key)) return
-    await this.withClient((client) =>
-      addTableToPublication(client, this.names.publication, schema, name),
-    )
+    const busy = this.busy.get(key)
+    if (busy && busy.until > Date.now()) throw busy.error
+    try {
+      await this.withClient((client) =>
+        addTableToPublication(client, this.names.publication, schema, name),
+      )
+    } catch (error) {
+      if (error instanceof TableBusyError)
+        this.busy.set(key, { error, until: Date.now() + BUSY_RETRY_MS })
+      throw error
+    }
+    this.busy.delete(key)
     this.included.add(key)
   }
 

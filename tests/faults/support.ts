@@ -32,7 +32,11 @@ export type Follower = {
  * Follows one table's shape with the official client, recording every message. Network errors
  * while the engine is away are retried by the client itself; an HTTP 4xx ends the stream.
  */
-export function follow(shapeUrl: string, table: string): Follower {
+export function follow(
+  shapeUrl: string,
+  table: string,
+  where?: string,
+): Follower {
   const aborter = new AbortController()
   const follower: Follower = {
     rows: new Map(),
@@ -44,7 +48,7 @@ export function follow(shapeUrl: string, table: string): Follower {
   }
   const stream = new ShapeStream<Row>({
     url: shapeUrl,
-    params: { table },
+    params: where ? { table, where } : { table },
     signal: aborter.signal,
     onError: (error) => {
       const status = (error as { status?: number }).status
@@ -94,14 +98,15 @@ const rowText = (row: Record<string, unknown>, columns: string[]) =>
 
 export type Truth = { byId: Map<string, string>; checksum: string }
 
-/** The source's rows of `table` (an `id` column first), as the comparison needs them. */
+/** The source's rows of `table` (an `id` column first; those `where` picks), as compared. */
 export async function truthOf(
   db: Db,
   table: string,
   columns: string[],
+  where = 'true',
 ): Promise<Truth> {
   const { rows } = await db.query<Row>(
-    `select ${columns.map((c) => `${c}::text as ${c}`).join(', ')} from ${table} order by id`,
+    `select ${columns.map((c) => `${c}::text as ${c}`).join(', ')} from ${table} where ${where} order by id`,
   )
   return digest(rows, columns)
 }

@@ -1,7 +1,10 @@
 // Answers one shape request as the Electric protocol says: snapshot chunks, log pages,
 // up-to-date, long-poll at the tail, 409 when the handle is not the live one.
 import { UnavailableError, type ShapeDatabase } from '../database.ts'
-import { ReplicationSetupError } from '../replication/publication.ts'
+import {
+  ReplicationSetupError,
+  TableBusyError,
+} from '../replication/publication.ts'
 import { DefinitionError, type ShapeDefinition } from '../shapes/definition.ts'
 import { BEFORE_ALL, formatOffset, type Offset } from '../shapes/offset.ts'
 import type { Shape, WaitSignal } from '../shapes/shape.ts'
@@ -72,7 +75,8 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
   try {
     shape = await database.shapeFor(definition)
   } catch (error) {
-    if (error instanceof UnavailableError)
+    // Not reachable yet, or its table locked by a long transaction: try again in a moment.
+    if (error instanceof UnavailableError || error instanceof TableBusyError)
       return jsonResponse(
         503,
         { message: error.message },

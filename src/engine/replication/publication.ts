@@ -4,6 +4,26 @@ import { qualifiedName, quoteIdent, sqlState, type Queryable } from './sql.ts'
 
 const DUPLICATE_OBJECT = '42710'
 const INSUFFICIENT_PRIVILEGE = '42501'
+const LOCK_NOT_AVAILABLE = '55P03'
+
+/**
+ * How long publishing a table may wait for its lock. REPLICA IDENTITY FULL takes an ACCESS
+ * EXCLUSIVE lock, and a lock request waiting behind a long open transaction makes every later
+ * statement on the table wait behind it too: one shape request stalled the user's writes for
+ * as long as that transaction stayed open (fault F8). Waiting at most this long bounds the
+ * stall; the request then answers 503 and is tried again later (supervisor.ts).
+ */
+const PUBLISH_LOCK_TIMEOUT_MS = 200
+
+/** The table's lock could not be had within PUBLISH_LOCK_TIMEOUT_MS. */
+export class TableBusyError extends Error {
+  constructor(target: string) {
+    super(
+      `Table ${target} is busy: a transaction holds a lock on it, and Sluice needs a moment's exclusive lock to set it up for replication (REPLICA IDENTITY FULL). Try again once that transaction ends.`,
+    )
+    this.name = 'TableBusyError'
+  }
+}
 
 /** A setup step the connecting role may not perform; `sql` is what someone must run instead. */
 export class ReplicationSetupError extends Error {
@@ -92,13 +112,27 @@ export async function addTableToPublication(
   if (!state.owned) throw missingRights()
   try {
     // Identity first: once published, every change must carry the whole old row.
-    if (state.replident !== 'f') await client.query(statements[0] ?? '')
-    if (!state.published) await client.query(statements[1] ?? '')
+    if (state.replident !== 'f') await withLockTimeout(client, statements[0]!)
+    if (!state.published) await withLockTimeout(client, statements[1]!)
   } catch (error) {
     if (sqlState(error) === INSUFFICIENT_PRIVILEGE) throw missingRights()
+    if (sqlState(error) === LOCK_NOT_AVAILABLE) throw new TableBusyError(target)
     if (sqlState(error) !== DUPLICATE_OBJECT) throw error
   }
   return { changed: true }
+}
+
+// One statement in its own transaction, waiting at most PUBLISH_LOCK_TIMEOUT_MS for locks.
+async function withLockTimeout(client: Queryable, statement: string) {
+  try {
+    await client.query(
+      `BEGIN; SET LOCAL lock_timeout = ${PUBLISH_LOCK_TIMEOUT_MS}; ${statement} COMMIT;`,
+    )
+  } catch (error) {
+    // A failed statement leaves the transaction open and aborted.
+    await client.query('ROLLBACK').catch(() => {})
+    throw error
+  }
 }
 
 async function tableState(
