@@ -101,6 +101,7 @@ export async function start(env: Env, log: Logger): Promise<Started> {
     pollIntervalMs: env.SLUICE_CLAIM_INTERVAL_MS,
     // Only a shared control plane can have other servers to forward here.
     internalUrl: env.DATABASE_URL ? env.SLUICE_INTERNAL_URL : undefined,
+    holderStaleMs: env.SLUICE_HOLDER_STALE_MS,
     pinHost: sourceHostPinner({
       allowPrivate: env.allowPrivateDatabaseTargets,
       resolve: systemResolver,

@@ -118,10 +118,20 @@ export async function forwardAction(
 ): Promise<Response | null> {
   const target = await holderElsewhere(c, sourceId)
   if (target === null || target instanceof Response) return target
+  const started = performance.now()
   try {
     const answer = await send(c, target, ACTION_TIMEOUT_MS)
     if (!answer) return tooLarge()
-    const body = await readBounded(answer, MAX_ACTION_ANSWER_BYTES)
+    // The whole answer within the bound, not only its start: a holder that hangs mid-answer
+    // (stopped, stuck) must not hold the request for ever.
+    const left = Math.max(0, ACTION_TIMEOUT_MS - (performance.now() - started))
+    const deadline = setTimeout(
+      () => answer.destroy(new Error('the holder did not finish in time')),
+      left,
+    )
+    const body = await readBounded(answer, MAX_ACTION_ANSWER_BYTES).finally(
+      () => clearTimeout(deadline),
+    )
     if (body === null)
       return Response.json(
         {

@@ -5,6 +5,7 @@ import type { HealthReading, HealthRecord } from './health.ts'
 import { SOURCE_EVENTS } from '../../shared/sources.ts'
 import { transaction, type Db } from '../control/database.ts'
 import { logSourceEvent } from '../control/sources.ts'
+import { heldElsewhere } from '../control/source-holders.ts'
 
 export type RunnableSource = {
   id: string
@@ -69,6 +70,9 @@ export async function writeTransition(
       [sourceId],
     )
     if (rows.length === 0) return false
+    // Fenced: a server another has taken the source from (a hung holder woken after its claims
+    // session was ended) must not write over its new holder's state.
+    if (await heldElsewhere(client, sourceId, instanceId)) return false
     // Unchanged columns are not rewritten: an event without a state change (a slot made)
     // must not touch the row the dashboard syncs.
     await client.query(
