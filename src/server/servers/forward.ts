@@ -96,15 +96,29 @@ async function send(
   const headers = new Headers(c.req.raw.headers)
   const id = currentRequestId()
   if (id) headers.set(REQUEST_ID_HEADER, id)
-  return sendToHolder({
-    url,
-    method,
-    headers,
-    body: body && body.length > 0 ? body : undefined,
-    secret: target.secret,
-    timeoutMs,
-    signal: c.req.raw.signal,
+  // Ends when the client goes away, or when this server ends the holder's claims session for
+  // not answering (a hung holder): the client then retries at once, and the source's new
+  // holder answers, rather than after the whole timeout.
+  const aborter = new AbortController()
+  const abort = () => aborter.abort()
+  c.req.raw.signal.addEventListener('abort', abort, { once: true })
+  const unsubscribe = c.var.deps.sources?.onHolderEnded((instanceId) => {
+    if (instanceId === target.holder.instanceId) abort()
   })
+  try {
+    return await sendToHolder({
+      url,
+      method,
+      headers,
+      body: body && body.length > 0 ? body : undefined,
+      secret: target.secret,
+      timeoutMs,
+      signal: aborter.signal,
+    })
+  } finally {
+    // Once the answer starts the holder is answering; the client's going away still ends it.
+    unsubscribe?.()
+  }
 }
 
 /**

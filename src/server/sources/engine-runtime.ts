@@ -87,6 +87,7 @@ export class EngineSourceRuntime implements SourceRuntime {
   private readonly liveShapes: LiveShapes
   private readonly health: HealthLoop
   private timers: NodeJS.Timeout[] = []
+  private readonly endedListeners = new Set<(instanceId: string) => void>()
   private reconciling: Promise<void> | null = null
   private again = false
   private stopped = false
@@ -178,6 +179,11 @@ export class EngineSourceRuntime implements SourceRuntime {
     return this.claims.held.has(sourceId)
   }
 
+  onHolderEnded(listener: (instanceId: string) => void): () => void {
+    this.endedListeners.add(listener)
+    return () => this.endedListeners.delete(listener)
+  }
+
   database(sourceId: string): ShapeDatabase | undefined {
     const database = this.running.get(sourceId)?.database
     return database?.status === 'active' ? database : undefined
@@ -225,10 +231,13 @@ export class EngineSourceRuntime implements SourceRuntime {
     for (const ended of await this.claims.endStale(
       this.options.regions,
       this.holderStaleMs,
-    ))
+    )) {
       this.options.log.warn(
         `sources: ${ended} stopped answering for its claims (no heartbeat for ${this.holderStaleMs} ms); ended its claims session`,
       )
+      // Requests this server forwarded to it wait on a process that will not answer.
+      for (const listener of this.endedListeners) listener(ended)
+    }
     const rows = await listSources(this.options.db)
     const present = new Set(rows.map((row) => row.id))
     // Force-deleted: the record is gone; the user's database is not ours to touch any more.

@@ -100,6 +100,8 @@ export async function writeHealth(
   instanceId: string,
 ): Promise<void> {
   await transaction(db, async (client) => {
+    // Fenced like a transition: a server the source was taken from writes no reading.
+    if (await heldElsewhere(client, sourceId, instanceId)) return
     const { rowCount } = await client.query(
       `update sources set wal_status = $2, wal_retained_bytes = $3, wal_lag_bytes = $4,
               health_checked_at = now()
