@@ -104,6 +104,29 @@ describe('a holder that hangs', () => {
         async () => compare(follower, await truth(), COLUMNS).same,
       ).catch(explain(follower))
 
+      // A live SSE stream through the second server, already answering when the holder stops.
+      const start = await fetch(
+        `${second.base}/v1/shape?${query}&table=items&offset=-1`,
+      )
+      await start.arrayBuffer()
+      const sse = await fetch(
+        `${second.base}/v1/shape?${query}&${new URLSearchParams({
+          table: 'items',
+          handle: start.headers.get('electric-handle') ?? '',
+          offset: start.headers.get('electric-offset') ?? '',
+          live: 'true',
+          live_sse: 'true',
+        })}`,
+      )
+      expect(sse.status).toBe(200)
+      const sseEnded = sse
+        .arrayBuffer()
+        .then(
+          () => 'ended',
+          () => 'cut',
+        )
+        .then((how) => ({ how, at: performance.now() }))
+
       first.child.kill('SIGSTOP')
       const stopped = performance.now()
       // Forwarded to the stopped holder: the clear 503, an action within the forward bound
@@ -119,6 +142,16 @@ describe('a holder that hangs', () => {
       expect(orphanShape.status).toBe(503)
       expect(await orphanShape.json()).toEqual({ message: MESSAGE })
       expect(performance.now() - stopped).toBeLessThan(12_000)
+      // The stream that was flowing is cut too, so its client reconnects to the new holder.
+      const ended = await Promise.race([
+        sseEnded,
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), 20_000)),
+      ])
+      expect(
+        ended,
+        'the SSE stream through the second server stays open',
+      ).not.toBeNull()
+      expect((ended?.at ?? Infinity) - stopped).toBeLessThan(12_000)
 
       // Taken over within the bound and a pass or two (the process never answered).
       await expect

@@ -12,6 +12,7 @@ import { REQUEST_ID_HEADER } from '../http/request-id.ts'
 import { currentRequestId } from '../log.ts'
 import {
   answerHeaders,
+  cutWhenSilent,
   INTERNAL_SECRET_HEADER,
   readBounded,
   sameSecret,
@@ -27,6 +28,8 @@ const MAX_BODY_BYTES = 1024 * 1024
 const ACTION_TIMEOUT_MS = 15_000
 /** Past the engine's long-poll (20 s), so a live request through here ends at the holder. */
 const SHAPE_TIMEOUT_MS = 60_000
+/** Twice the engine's SSE keep-alive (21 s) and more: a streaming answer never idles this long. */
+const SHAPE_IDLE_MS = 45_000
 
 const NOT_ANSWERING = {
   message:
@@ -106,7 +109,7 @@ async function send(
     if (instanceId === target.holder.instanceId) abort()
   })
   try {
-    return await sendToHolder({
+    const answer = await sendToHolder({
       url,
       method,
       headers,
@@ -115,9 +118,12 @@ async function send(
       timeoutMs,
       signal: aborter.signal,
     })
-  } finally {
-    // Once the answer starts the holder is answering; the client's going away still ends it.
+    // Until the answer ends: a holder that hangs mid-answer (a live SSE stream) is cut too.
+    answer.once('close', () => unsubscribe?.())
+    return answer
+  } catch (error) {
     unsubscribe?.()
+    throw error
   }
 }
 
@@ -179,8 +185,14 @@ export async function proxyShape(
     if (!answer) return tooLarge()
     const status = answer.statusCode ?? 502
     const empty = status === 204 || status === 304 || c.req.method === 'HEAD'
+    // Read to its end even when nothing is passed on, so it closes.
+    if (empty) answer.resume()
     return new Response(
-      empty ? null : (Readable.toWeb(answer) as ReadableStream<Uint8Array>),
+      empty
+        ? null
+        : (Readable.toWeb(
+            cutWhenSilent(answer, SHAPE_IDLE_MS),
+          ) as ReadableStream<Uint8Array>),
       { status, headers: answerHeaders(answer) },
     )
   } catch {
