@@ -49,6 +49,11 @@ export class SourceClaims {
     return this.held.has(sourceId)
   }
 
+  /** Refreshes the heartbeat every `ms`; the timer, for the caller to clear. */
+  beatEvery(ms: number, onError: (error: Error) => void): NodeJS.Timeout {
+    return setInterval(() => void this.heartbeat().catch(onError), ms)
+  }
+
   /** Refreshes this server's heartbeat on its claims (a no-op holding none). */
   async heartbeat(): Promise<void> {
     const client = this.client

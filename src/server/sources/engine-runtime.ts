@@ -115,16 +115,8 @@ export class EngineSourceRuntime implements SourceRuntime {
     const beatMs = Math.min(pollIntervalMs, this.holderStaleMs / 3)
     this.timers.push(
       setInterval(() => this.kick(), pollIntervalMs),
-      setInterval(
-        () =>
-          void this.claims
-            .heartbeat()
-            .catch((error: Error) =>
-              this.options.log.warn(
-                `sources: heartbeat failed: ${error.message}`,
-              ),
-            ),
-        beatMs,
+      this.claims.beatEvery(beatMs, (error) =>
+        this.options.log.warn(`sources: heartbeat failed: ${error.message}`),
       ),
       setInterval(
         () => void this.health.measureAll(this.running.values()),
