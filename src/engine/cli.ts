@@ -1,10 +1,12 @@
 // `npm run engine -- --database-url <url> [--port 3000] [--host 127.0.0.1] [--secret s]
 // [--allow-shape-deletion] [--chunk-bytes 10485760] [--data-dir ./.sluice-engine]`: one database served as an
-// Electric-compatible shape API.
+// Electric-compatible shape API. With METRICS_PORT (and METRICS_HOST, loopback by default) in
+// the environment, Prometheus metrics on that port, like the server's.
 import { serve } from '@hono/node-server'
 import { parseArgs } from 'node:util'
 import { Engine } from './engine.ts'
 import { createEngineApp } from './http/app.ts'
+import { serveStandaloneMetrics } from './ops/standalone-metrics.ts'
 
 const { values } = parseArgs({
   options: {
@@ -43,12 +45,28 @@ if (
   process.exit(1)
 }
 
+// The server's variables (README): the port off unless set, the host loopback unless opened.
+const metricsPort = process.env.METRICS_PORT
+  ? Number(process.env.METRICS_PORT)
+  : undefined
+if (
+  metricsPort !== undefined &&
+  (!Number.isInteger(metricsPort) || metricsPort < 1 || metricsPort > 65535)
+) {
+  console.error('METRICS_PORT must be a port number')
+  process.exit(1)
+}
+const metricsHost = process.env.METRICS_HOST || '127.0.0.1'
+
 const engine = new Engine({ dataDir: values['data-dir'] ?? './.sluice-engine' })
 // No address guard (no pinHost): the operator running this names the database, loopback or not.
-const database = engine.attach('standalone', url, {
+const ID = 'standalone'
+const database = engine.attach(ID, url, {
   events: {
-    onStatus: (status, reason) =>
-      console.log(`database ${status}${reason ? `: ${reason}` : ''}`),
+    onStatus: (status, reason) => {
+      console.log(`database ${status}${reason ? `: ${reason}` : ''}`)
+      if (status === 'active') metrics?.measure()
+    },
   },
 })
 const app = createEngineApp({
@@ -68,12 +86,27 @@ const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
       `warning: listening on ${host} without --secret: anyone who can reach it can read every table the database role can read. Pass --secret, or --host 127.0.0.1.`,
     )
 })
+// Declared after the database it reads; its status callback runs only once this is set.
+const metrics =
+  metricsPort === undefined
+    ? null
+    : serveStandaloneMetrics({
+        id: ID,
+        database,
+        port: metricsPort,
+        host: metricsHost,
+        onListening: (port) =>
+          console.log(
+            `metrics on http://${metricsHost.includes(':') ? `[${metricsHost}]` : metricsHost}:${port}/metrics`,
+          ),
+      })
 function isLoopback(name: string): boolean {
   return name === 'localhost' || name === '::1' || /^127\./.test(name)
 }
 
 const shutdown = () => {
   server.close()
+  metrics?.close()
   engine.stop().then(
     () => process.exit(0),
     () => process.exit(1),

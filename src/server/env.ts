@@ -140,6 +140,15 @@ const schema = z.object({
     blankIsUnset,
     z.coerce.number().int().min(100).max(600_000).default(5_000),
   ),
+  /**
+   * How long a server may go without a heartbeat on its claims before a server of its region
+   * ends its claims session and takes its sources over (a hung process keeps its locks).
+   * Keep it several times SLUICE_CLAIM_INTERVAL_MS.
+   */
+  SLUICE_HOLDER_STALE_MS: z.preprocess(
+    blankIsUnset,
+    z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),
+  ),
   /** The regions whose sources this server runs (claims); unset: all of them. */
   SLUICE_REGIONS: regionList,
   /**

@@ -2,7 +2,7 @@
 import { serve } from '@hono/node-server'
 import { EnvError, readEnv } from './env.ts'
 import { createLogger } from './log.ts'
-import { metricsApp } from './ops/metrics-app.ts'
+import { metricsApp } from '../engine/ops/metrics-app.ts'
 import { start } from './start.ts'
 
 /** A host as a URL writes it: IPv6 addresses in brackets. */

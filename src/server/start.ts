@@ -13,7 +13,7 @@ import { migrateControlPlane } from './control/migrations.ts'
 import { deriveKey, loadSecret } from './crypto/secret.ts'
 import type { Env } from './env.ts'
 import type { Logger } from './log.ts'
-import { createMetrics, type Metrics } from './ops/metrics.ts'
+import { createMetrics, type Metrics } from '../engine/ops/metrics.ts'
 import { AlertWorker } from './alerts/worker.ts'
 import { createMailer, defaultFrom } from './alerts/email.ts'
 import { cliOrigin } from './admin/setup-forms.ts'
@@ -101,6 +101,7 @@ export async function start(env: Env, log: Logger): Promise<Started> {
     pollIntervalMs: env.SLUICE_CLAIM_INTERVAL_MS,
     // Only a shared control plane can have other servers to forward here.
     internalUrl: env.DATABASE_URL ? env.SLUICE_INTERNAL_URL : undefined,
+    holderStaleMs: env.SLUICE_HOLDER_STALE_MS,
     pinHost: sourceHostPinner({
       allowPrivate: env.allowPrivateDatabaseTargets,
       resolve: systemResolver,

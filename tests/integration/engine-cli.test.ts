@@ -1,6 +1,7 @@
 // `npm run engine` as a process: it listens on loopback unless told otherwise, and says so
 // loudly when it listens further without a secret (it would serve every table its role can
-// read to anyone who reaches it).
+// read to anyone who reaches it). With METRICS_PORT it serves Prometheus metrics like the
+// server's, checked against a known load.
 import { spawn } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { connect } from 'node:net'
@@ -9,6 +10,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../../src/server/control/embedded-postgres.ts'
 import { createTestDatabase, type TestDatabase } from '../support/database.ts'
+import { sampleValue } from '../support/prometheus.ts'
 
 let database: TestDatabase
 let dataDir: string
@@ -22,7 +24,7 @@ afterAll(async () => {
 })
 
 // One at a time: the CLI's slot name is fixed, and slots are cluster-wide.
-async function runEngine(args: string[]) {
+async function runEngine(args: string[], env: Record<string, string> = {}) {
   const port = await freePort()
   const child = spawn(
     process.execPath,
@@ -38,7 +40,7 @@ async function runEngine(args: string[]) {
       String(port),
       ...args,
     ],
-    { stdio: 'pipe' },
+    { stdio: 'pipe', env: { ...process.env, ...env } },
   )
   let output = ''
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
@@ -109,4 +111,125 @@ describe('the standalone engine', () => {
       await guarded.stop()
     }
   }, 60_000)
+})
+
+describe('the standalone engine’s metrics', () => {
+  const WAIT = { timeout: 30_000, interval: 100 }
+
+  it('counts state, lag, shapes, changes, live clients and log bytes of its database, and its process', async () => {
+    const metricsPort = await freePort()
+    const engine = await runEngine([], { METRICS_PORT: String(metricsPort) })
+    const scrape = async () => {
+      const response = await fetch(`http://127.0.0.1:${metricsPort}/metrics`)
+      expect(response.status).toBe(200)
+      expect(response.headers.get('content-type')).toMatch(/^text\/plain/)
+      return response.text()
+    }
+    const labels = { source_id: 'standalone' }
+    try {
+      expect(engine.output()).toContain(
+        `metrics on http://127.0.0.1:${metricsPort}/metrics`,
+      )
+      // Loopback only unless METRICS_HOST opens it.
+      for (const address of externalAddresses())
+        expect(await accepts(address, metricsPort), address).toBe(false)
+      await expect
+        .poll(
+          async () =>
+            sampleValue(await scrape(), 'sluice_source_state', {
+              ...labels,
+              state: 'active',
+            }),
+          WAIT,
+        )
+        .toBe(1)
+      await expect
+        .poll(
+          async () =>
+            sampleValue(
+              await scrape(),
+              'sluice_source_replication_lag_bytes',
+              labels,
+            ),
+          WAIT,
+        )
+        .toBeGreaterThanOrEqual(0)
+      expect(
+        sampleValue(await scrape(), 'sluice_source_retained_wal_bytes', labels),
+      ).toBeGreaterThanOrEqual(0)
+      expect(sampleValue(await scrape(), 'sluice_sources_held')).toBe(1)
+
+      await database.db.query(
+        'create table metered (id int primary key, name text)',
+      )
+      const shapeUrl = (params: Record<string, string>) =>
+        `http://127.0.0.1:${engine.port}/v1/shape?${new URLSearchParams({ table: 'metered', ...params })}`
+      const readToEnd = async (
+        where: Record<string, string>,
+        from: { handle?: string; offset: string },
+      ) => {
+        let at = from
+        for (;;) {
+          const response = await fetch(shapeUrl({ ...where, ...at }))
+          expect(response.status).toBe(200)
+          await response.text()
+          at = {
+            handle: response.headers.get('electric-handle') ?? '',
+            offset: response.headers.get('electric-offset') ?? '',
+          }
+          if (response.headers.has('electric-up-to-date')) return at
+        }
+      }
+      const all = await readToEnd({}, { offset: '-1' })
+      await readToEnd({ where: 'id > 2' }, { offset: '-1' })
+      expect(sampleValue(await scrape(), 'sluice_source_shapes', labels)).toBe(
+        2,
+      )
+      await database.db.query(
+        "insert into metered values (1, 'a'), (2, 'b'), (3, 'c')",
+      )
+      await database.db.query("update metered set name = 'd' where id = 3")
+      await database.db.query('delete from metered where id = 1')
+      await expect
+        .poll(
+          async () =>
+            sampleValue(await scrape(), 'sluice_source_changes_total', labels),
+          WAIT,
+        )
+        .toBe(5)
+      expect(
+        sampleValue(await scrape(), 'sluice_source_log_bytes', labels),
+      ).toBeGreaterThan(0)
+
+      const end = await readToEnd({}, all)
+      const aborter = new AbortController()
+      const live = fetch(shapeUrl({ ...end, live: 'true' }), {
+        signal: aborter.signal,
+      }).catch(() => null)
+      await expect
+        .poll(
+          async () =>
+            sampleValue(await scrape(), 'sluice_source_live_clients', labels),
+          WAIT,
+        )
+        .toBe(1)
+      aborter.abort()
+      await live
+
+      const text = await scrape()
+      for (const name of [
+        'nodejs_eventloop_lag_p99_seconds',
+        'process_resident_memory_bytes',
+        'nodejs_heap_size_used_bytes',
+        'process_open_fds',
+      ])
+        expect(sampleValue(text, name), name).toBeGreaterThan(0)
+      // No connection string or password in the exposition.
+      expect(text).not.toContain(database.url)
+      expect(text).not.toContain('postgres://')
+    } finally {
+      await engine.stop()
+      await database.db.query('drop table if exists metered')
+    }
+  }, 90_000)
 })

@@ -1,11 +1,13 @@
 // A request to the server holding a source (src/server/servers/internal-request.ts): the
 // client's Host and headers go along with the internal secret, connection-level headers do not,
-// a holder that does not start answering in time is given up on, and secrets compare whole.
+// a holder that does not start answering in time is given up on, one that goes silent
+// mid-answer is cut, and secrets compare whole.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   answerHeaders,
+  cutWhenSilent,
   INTERNAL_SECRET_HEADER,
   readBounded,
   sameSecret,
@@ -19,6 +21,25 @@ let seen: { headers: IncomingHttpHeaders; body: string } | null = null
 beforeAll(async () => {
   server = createServer((req, res) => {
     if (req.url === '/hang') return // never answers
+    if (req.url === '/stall') {
+      // Starts answering, then goes silent (a hung holder mid-stream).
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      res.write('data: first\n\n')
+      return
+    }
+    if (req.url === '/trickle') {
+      // Silent for less than the bound each time, then done.
+      res.writeHead(200)
+      let n = 0
+      const timer = setInterval(() => {
+        res.write(`${n}`)
+        if (++n === 5) {
+          clearInterval(timer)
+          res.end()
+        }
+      }, 100)
+      return
+    }
     let body = ''
     req.on('data', (chunk: Buffer) => (body += chunk.toString()))
     req.on('end', () => {
@@ -76,6 +97,30 @@ describe('a request to the holder', () => {
         timeoutMs: 200,
       }),
     ).rejects.toThrow('the holder did not answer in time')
+  })
+
+  it('cuts an answer the holder goes silent in, and not one that keeps coming', async () => {
+    const request = (path: string) =>
+      sendToHolder({
+        url: new URL(`${base}${path}`),
+        method: 'GET',
+        headers: new Headers(),
+        secret: 's'.repeat(32),
+        timeoutMs: 5_000,
+      })
+    const read = async (stream: AsyncIterable<Buffer>) => {
+      let text = ''
+      for await (const chunk of stream) text += chunk.toString()
+      return text
+    }
+    const started = performance.now()
+    await expect(
+      read(cutWhenSilent(await request('/stall'), 300)),
+    ).rejects.toThrow('the holder went silent')
+    expect(performance.now() - started).toBeLessThan(2_000)
+    expect(await read(cutWhenSilent(await request('/trickle'), 300))).toBe(
+      '01234',
+    )
   })
 
   it('compares secrets whole', () => {

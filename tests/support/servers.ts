@@ -124,3 +124,21 @@ export async function dropLeftSlots(databaseNames: string[]) {
       where database in (${names}) and not active`,
   )
 }
+
+/** The source's state as the control plane has it; undefined once its row is gone. */
+export async function stateOf(control: TestDatabase, sourceId: string) {
+  const { rows } = await control.db.query<{ state: string }>(
+    'select state from sources where id = $1',
+    [sourceId],
+  )
+  return rows[0]?.state
+}
+
+/** The instance its source_holders row names, if any. */
+export async function holderOf(control: TestDatabase, sourceId: string) {
+  const { rows } = await control.db.query<{ instance_id: string }>(
+    'select instance_id from source_holders where source_id = $1',
+    [sourceId],
+  )
+  return rows[0]?.instance_id
+}

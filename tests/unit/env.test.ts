@@ -65,6 +65,13 @@ describe('parseEnv', () => {
     expect(envError({ SLUICE_CLAIM_INTERVAL_MS: '10' })).toContain(
       'SLUICE_CLAIM_INTERVAL_MS: ',
     )
+    expect(env.SLUICE_HOLDER_STALE_MS).toBe(30_000)
+    expect(
+      parseEnv({ SLUICE_HOLDER_STALE_MS: '2000' }).SLUICE_HOLDER_STALE_MS,
+    ).toBe(2_000)
+    expect(envError({ SLUICE_HOLDER_STALE_MS: '500' })).toContain(
+      'SLUICE_HOLDER_STALE_MS: ',
+    )
     expect(envError({ SLUICE_REGIONS: 'eu-west-1,mars-1' })).toMatch(
       /SLUICE_REGIONS: unknown region 'mars-1'/,
     )

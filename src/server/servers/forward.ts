@@ -12,6 +12,7 @@ import { REQUEST_ID_HEADER } from '../http/request-id.ts'
 import { currentRequestId } from '../log.ts'
 import {
   answerHeaders,
+  cutWhenSilent,
   INTERNAL_SECRET_HEADER,
   readBounded,
   sameSecret,
@@ -27,6 +28,8 @@ const MAX_BODY_BYTES = 1024 * 1024
 const ACTION_TIMEOUT_MS = 15_000
 /** Past the engine's long-poll (20 s), so a live request through here ends at the holder. */
 const SHAPE_TIMEOUT_MS = 60_000
+/** Twice the engine's SSE keep-alive (21 s) and more: a streaming answer never idles this long. */
+const SHAPE_IDLE_MS = 45_000
 
 const NOT_ANSWERING = {
   message:
@@ -96,15 +99,32 @@ async function send(
   const headers = new Headers(c.req.raw.headers)
   const id = currentRequestId()
   if (id) headers.set(REQUEST_ID_HEADER, id)
-  return sendToHolder({
-    url,
-    method,
-    headers,
-    body: body && body.length > 0 ? body : undefined,
-    secret: target.secret,
-    timeoutMs,
-    signal: c.req.raw.signal,
+  // Ends when the client goes away, or when this server ends the holder's claims session for
+  // not answering (a hung holder): the client then retries at once, and the source's new
+  // holder answers, rather than after the whole timeout.
+  const aborter = new AbortController()
+  const abort = () => aborter.abort()
+  c.req.raw.signal.addEventListener('abort', abort, { once: true })
+  const unsubscribe = c.var.deps.sources?.onHolderEnded((instanceId) => {
+    if (instanceId === target.holder.instanceId) abort()
   })
+  try {
+    const answer = await sendToHolder({
+      url,
+      method,
+      headers,
+      body: body && body.length > 0 ? body : undefined,
+      secret: target.secret,
+      timeoutMs,
+      signal: aborter.signal,
+    })
+    // Until the answer ends: a holder that hangs mid-answer (a live SSE stream) is cut too.
+    answer.once('close', () => unsubscribe?.())
+    return answer
+  } catch (error) {
+    unsubscribe?.()
+    throw error
+  }
 }
 
 /**
@@ -118,10 +138,20 @@ export async function forwardAction(
 ): Promise<Response | null> {
   const target = await holderElsewhere(c, sourceId)
   if (target === null || target instanceof Response) return target
+  const started = performance.now()
   try {
     const answer = await send(c, target, ACTION_TIMEOUT_MS)
     if (!answer) return tooLarge()
-    const body = await readBounded(answer, MAX_ACTION_ANSWER_BYTES)
+    // The whole answer within the bound, not only its start: a holder that hangs mid-answer
+    // (stopped, stuck) must not hold the request for ever.
+    const left = Math.max(0, ACTION_TIMEOUT_MS - (performance.now() - started))
+    const deadline = setTimeout(
+      () => answer.destroy(new Error('the holder did not finish in time')),
+      left,
+    )
+    const body = await readBounded(answer, MAX_ACTION_ANSWER_BYTES).finally(
+      () => clearTimeout(deadline),
+    )
     if (body === null)
       return Response.json(
         {
@@ -155,8 +185,14 @@ export async function proxyShape(
     if (!answer) return tooLarge()
     const status = answer.statusCode ?? 502
     const empty = status === 204 || status === 304 || c.req.method === 'HEAD'
+    // Read to its end even when nothing is passed on, so it closes.
+    if (empty) answer.resume()
     return new Response(
-      empty ? null : (Readable.toWeb(answer) as ReadableStream<Uint8Array>),
+      empty
+        ? null
+        : (Readable.toWeb(
+            cutWhenSilent(answer, SHAPE_IDLE_MS),
+          ) as ReadableStream<Uint8Array>),
       { status, headers: answerHeaders(answer) },
     )
   } catch {

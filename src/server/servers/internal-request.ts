@@ -4,6 +4,7 @@
 import { timingSafeEqual, createHash } from 'node:crypto'
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
+import { PassThrough, type Readable } from 'node:stream'
 
 /** Carries SLUICE_INTERNAL_SECRET on a forwarded request; never logged, never answered. */
 export const INTERNAL_SECRET_HEADER = 'x-sluice-internal-secret'
@@ -106,4 +107,35 @@ export async function readBounded(
     chunks.push(chunk)
   }
   return Buffer.concat(chunks)
+}
+
+/**
+ * The answer as a stream that fails once the holder sends nothing for `idleMs`: a holder that
+ * hangs mid-answer (a live SSE stream; it sends a keep-alive every 21 s while idle) must not
+ * hold the client's request for ever. A client that does not read for that long is cut too.
+ */
+export function cutWhenSilent(
+  answer: IncomingMessage,
+  idleMs: number,
+): Readable {
+  const out = new PassThrough()
+  let timer: NodeJS.Timeout | undefined
+  const arm = () => {
+    clearTimeout(timer)
+    timer = setTimeout(() => {
+      const error = new Error('the holder went silent')
+      answer.destroy(error)
+      out.destroy(error)
+    }, idleMs)
+  }
+  arm()
+  answer.on('data', arm)
+  answer.once('close', () => clearTimeout(timer))
+  out.once('close', () => {
+    clearTimeout(timer)
+    answer.destroy()
+  })
+  answer.once('error', (error) => out.destroy(error))
+  answer.pipe(out)
+  return out
 }

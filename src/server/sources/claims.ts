@@ -1,13 +1,18 @@
 // Which sources this server runs: a session advisory lock per source, held on one dedicated
 // control-plane connection, so several servers sharing a control plane never stream the same
 // slot. When that connection drops every lock is gone with it, and the runtime lets go of all.
-// With a `holder`, each claim also records where this server is reached (source_holders), so
-// other servers forward the source's requests here; letting go removes the record.
+// With a `holder`, each claim also records where this server is reached and which backend holds
+// its lock (source_holders), so other servers forward the source's requests here; letting go
+// removes the record. `heartbeat()` says this server still answers; `endStale()` ends the
+// claims backend of a server of the region that has stopped saying so (a hung process keeps
+// its connection, and so its locks, for ever), so its sources are claimed at the next pass.
 import type pg from 'pg'
 import type { Db } from '../control/database.ts'
 import {
   clearHolder,
   clearHolders,
+  endStaleHolders,
+  heartbeat,
   recordHolder,
   type Holder,
 } from '../control/source-holders.ts'
@@ -42,6 +47,35 @@ export class SourceClaims {
       if (this.holder) await recordHolder(client, sourceId, this.holder)
     }
     return this.held.has(sourceId)
+  }
+
+  /** Refreshes the heartbeat every `ms`; the timer, for the caller to clear. */
+  beatEvery(ms: number, onError: (error: Error) => void): NodeJS.Timeout {
+    return setInterval(() => void this.heartbeat().catch(onError), ms)
+  }
+
+  /** Refreshes this server's heartbeat on its claims (a no-op holding none). */
+  async heartbeat(): Promise<void> {
+    const client = this.client
+    if (!this.holder || !client || this.held.size === 0) return
+    await heartbeat(client, this.holder.instanceId)
+  }
+
+  /**
+   * Ends the claims backend of other servers whose heartbeat on a source of `regions` is older
+   * than `staleMs`: their locks are free for the next claim. The servers ended.
+   */
+  async endStale(
+    regions: readonly string[] | undefined,
+    staleMs: number,
+  ): Promise<string[]> {
+    if (!this.holder) return []
+    return endStaleHolders(
+      this.db,
+      this.holder.instanceId,
+      regions ?? null,
+      staleMs,
+    )
   }
 
   async release(sourceId: string): Promise<void> {

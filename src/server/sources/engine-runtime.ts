@@ -67,6 +67,12 @@ export type EngineRuntimeOptions = {
    * they forward the source's requests here; unset (one server), nothing is recorded.
    */
   internalUrl?: string
+  /**
+   * How old another server's heartbeat on a source of these regions may grow before its
+   * claims backend is ended and the source claimed here (SLUICE_HOLDER_STALE_MS): 30 s.
+   * Only with `internalUrl` (holders are recorded).
+   */
+  holderStaleMs?: number
 }
 
 const UNDECRYPTABLE =
@@ -81,6 +87,7 @@ export class EngineSourceRuntime implements SourceRuntime {
   private readonly liveShapes: LiveShapes
   private readonly health: HealthLoop
   private timers: NodeJS.Timeout[] = []
+  private readonly endedListeners = new Set<(instanceId: string) => void>()
   private reconciling: Promise<void> | null = null
   private again = false
   private stopped = false
@@ -104,8 +111,13 @@ export class EngineSourceRuntime implements SourceRuntime {
 
   start(): void {
     const { pollIntervalMs = 5_000, healthIntervalMs = 15_000 } = this.options
+    // At least three beats within the bound, so one slow beat never makes a live holder stale.
+    const beatMs = Math.min(pollIntervalMs, this.holderStaleMs / 3)
     this.timers.push(
       setInterval(() => this.kick(), pollIntervalMs),
+      this.claims.beatEvery(beatMs, (error) =>
+        this.options.log.warn(`sources: heartbeat failed: ${error.message}`),
+      ),
       setInterval(
         () => void this.health.measureAll(this.running.values()),
         healthIntervalMs,
@@ -159,6 +171,11 @@ export class EngineSourceRuntime implements SourceRuntime {
     return this.claims.held.has(sourceId)
   }
 
+  onHolderEnded(listener: (instanceId: string) => void): () => void {
+    this.endedListeners.add(listener)
+    return () => this.endedListeners.delete(listener)
+  }
+
   database(sourceId: string): ShapeDatabase | undefined {
     const database = this.running.get(sourceId)?.database
     return database?.status === 'active' ? database : undefined
@@ -195,9 +212,24 @@ export class EngineSourceRuntime implements SourceRuntime {
     await this.claims.close()
   }
 
+  private get holderStaleMs(): number {
+    return this.options.holderStaleMs ?? 30_000
+  }
+
   private async reconcileOnce(): Promise<void> {
     // Claimable sources nobody claimed in time are marked deleted, then removed below like any.
     await expireClaims(this.options.db, this.instanceId)
+    // A hung holder of this region: its locks go with its backend, claimed below or next pass.
+    for (const ended of await this.claims.endStale(
+      this.options.regions,
+      this.holderStaleMs,
+    )) {
+      this.options.log.warn(
+        `sources: ${ended} stopped answering for its claims (no heartbeat for ${this.holderStaleMs} ms); ended its claims session`,
+      )
+      // Requests this server forwarded to it wait on a process that will not answer.
+      for (const listener of this.endedListeners) listener(ended)
+    }
     const rows = await listSources(this.options.db)
     const present = new Set(rows.map((row) => row.id))
     // Force-deleted: the record is gone; the user's database is not ours to touch any more.
@@ -335,6 +367,9 @@ export class EngineSourceRuntime implements SourceRuntime {
   private signal(entry: Running, signal: LifecycleSignal): void {
     entry.writes = entry.writes
       .then(async () => {
+        // A server that lost its claim (a hung one woken after a takeover) writes nothing:
+        // the source's state is its new holder's to write.
+        if (!this.claims.held.has(entry.id)) return
         const change = transition(entry.current, signal, entry.context)
         if (!change) return
         const written = await writeTransition(

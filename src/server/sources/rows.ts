@@ -5,6 +5,7 @@ import type { HealthReading, HealthRecord } from './health.ts'
 import { SOURCE_EVENTS } from '../../shared/sources.ts'
 import { transaction, type Db } from '../control/database.ts'
 import { logSourceEvent } from '../control/sources.ts'
+import { heldElsewhere } from '../control/source-holders.ts'
 
 export type RunnableSource = {
   id: string
@@ -69,6 +70,9 @@ export async function writeTransition(
       [sourceId],
     )
     if (rows.length === 0) return false
+    // Fenced: a server another has taken the source from (a hung holder woken after its claims
+    // session was ended) must not write over its new holder's state.
+    if (await heldElsewhere(client, sourceId, instanceId)) return false
     // Unchanged columns are not rewritten: an event without a state change (a slot made)
     // must not touch the row the dashboard syncs.
     await client.query(
@@ -96,6 +100,8 @@ export async function writeHealth(
   instanceId: string,
 ): Promise<void> {
   await transaction(db, async (client) => {
+    // Fenced like a transition: a server the source was taken from writes no reading.
+    if (await heldElsewhere(client, sourceId, instanceId)) return
     const { rowCount } = await client.query(
       `update sources set wal_status = $2, wal_retained_bytes = $3, wal_lag_bytes = $4,
               health_checked_at = now()

@@ -30,6 +30,11 @@ export interface SourceRuntime {
   restart(sourceId: string): Promise<boolean>
   /** This server holds the source's claim (it may not be active yet). */
   holds(sourceId: string): boolean
+  /**
+   * Calls `listener` with the instance id of each hung server whose claims session this one
+   * ends (its sources are about to be claimed here or by a region peer); the unsubscribe.
+   */
+  onHolderEnded(listener: (instanceId: string) => void): () => void
   /** The engine database serving an active source here; undefined otherwise. */
   database(sourceId: string): ShapeDatabase | undefined
   /**

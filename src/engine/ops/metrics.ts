@@ -1,8 +1,9 @@
-// The Prometheus metrics of one server (GET /metrics on METRICS_PORT, ops/metrics-app.ts):
-// the process's own (prom-client's defaults: event-loop delay, RSS and heap, open fds, GC),
-// HTTP requests by route pattern and status with their latency, and per source what the
-// runtime already holds in memory (sources/source-facts.ts). A scrape sends no query to any
-// database: it reads the facts once and every source metric is filled from that one read.
+// The Prometheus metrics of one server or standalone engine (GET /metrics on METRICS_PORT,
+// metrics-app.ts): the process's own (prom-client's defaults: event-loop delay, RSS and heap,
+// open fds, GC), HTTP requests by route pattern and status with their latency (the server's),
+// and per source what the process already holds in memory (facts.ts). A scrape sends no query
+// to any database: it reads the facts once and every source metric is filled from that one read.
+// Here, in the engine, so both the server and `npm run engine` use it.
 import {
   collectDefaultMetrics,
   Counter,
@@ -10,7 +11,7 @@ import {
   Histogram,
   Registry,
 } from 'prom-client'
-import type { SourceFacts } from '../sources/source-facts.ts'
+import type { SourceFacts } from './facts.ts'
 
 export type Metrics = {
   /** Records one answered HTTP request (ops/http-metrics.ts). */
@@ -27,13 +28,14 @@ export type Metrics = {
 type SourceLabel = 'source_id' | 'region'
 const SOURCE_LABELS: SourceLabel[] = ['source_id', 'region']
 
-const labelsOf = (source: SourceFacts) => ({
-  source_id: source.id,
-  region: source.region,
-})
+// The standalone engine's database has no region: its series carry source_id alone.
+const labelsOf = (source: SourceFacts) =>
+  source.region === undefined
+    ? { source_id: source.id }
+    : { source_id: source.id, region: source.region }
 
 export function createMetrics(options: {
-  /** The sources this server holds, from memory. */
+  /** The sources this process holds, from memory. */
   sources: () => SourceFacts[]
 }): Metrics {
   const registry = new Registry()

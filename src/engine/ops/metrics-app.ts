@@ -1,5 +1,6 @@
 // The metrics port's whole app: GET /metrics and nothing else. It listens apart from the
-// product's port (index.ts), so it is never behind the public proxy by accident.
+// product's port (the server's index.ts, the engine's cli.ts), so it is never behind the public
+// proxy by accident.
 import { Hono } from 'hono'
 import type { Metrics } from './metrics.ts'
 

@@ -1,0 +1,42 @@
+// How far a slot trails its server and how much WAL the server keeps for it: read by a server
+// for each source's health (src/server/sources/health.ts) and by the standalone engine for its
+// metrics.
+import type { Queryable } from '../replication/sql.ts'
+
+export type HealthReading = {
+  walStatus: string | null
+  retainedBytes: number | null
+  lagBytes: number | null
+}
+
+/** Reads the slot's health; null when the slot does not exist. */
+export async function measureSlot(
+  client: Queryable,
+  slot: string,
+): Promise<HealthReading | null> {
+  const { rows } = await client.query<{
+    wal_status: string | null
+    retained: string | null
+    lag: string | null
+  }>(
+    // On a standby the current position is the last WAL received.
+    `with here as (
+       select case when pg_is_in_recovery() then pg_last_wal_receive_lsn()
+                   else pg_current_wal_lsn() end as lsn)
+     select s.wal_status::text,
+            floor(pg_wal_lsn_diff(here.lsn, s.restart_lsn))::text as retained,
+            floor(pg_wal_lsn_diff(here.lsn, s.confirmed_flush_lsn))::text as lag
+       from pg_replication_slots s, here
+      where s.slot_name = $1`,
+    [slot],
+  )
+  const row = rows[0]
+  if (!row) return null
+  const bytes = (text: string | null) =>
+    text === null ? null : Math.max(0, Number(text))
+  return {
+    walStatus: row.wal_status,
+    retainedBytes: bytes(row.retained),
+    lagBytes: bytes(row.lag),
+  }
+}
