@@ -8,6 +8,8 @@ const CLI = fileURLToPath(new URL('../../src/engine/cli.ts', import.meta.url))
 
 export type EngineProcess = {
   shapeUrl: string
+  /** The engine's own process (node running the CLI), for its RSS and open files. */
+  pid: number
   kill(): Promise<void>
   /** SIGTERM: the engine's own orderly stop. */
   stop(): Promise<void>
@@ -65,6 +67,7 @@ export async function startEngineProcess(options: {
   }
   return {
     shapeUrl: `http://127.0.0.1:${options.port}/v1/shape`,
+    pid: child.pid!,
     async kill() {
       child.kill('SIGKILL')
       await ended()

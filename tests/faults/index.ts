@@ -10,6 +10,7 @@ import { f9 } from './f9-offline-flaps.ts'
 import { f10 } from './f10-tab-closed.ts'
 import { f11 } from './f11-control-plane-restart.ts'
 import { f12 } from './f12-disk-full.ts'
+import { soak } from './soak.ts'
 import type { FaultScenario, PlannedFault } from './scenario.ts'
 
 const planned = (id: string, title: string): PlannedFault => ({
@@ -31,5 +32,5 @@ export const FAULTS: (FaultScenario | PlannedFault)[] = [
   f10,
   f11,
   f12,
-  planned('SOAK', '30-minute soak, RSS and fds flat'),
+  soak,
 ]
