@@ -8,6 +8,7 @@ import {
   type TransactionTarget,
 } from './apply-transaction.ts'
 import { pinnedConnection, type HostPinner } from './net/pinned-socket.ts'
+import { DEFAULT_SPILL_LIMIT, type SpillLimit } from './replication/spill.ts'
 import type { Transaction } from './replication/types.ts'
 import { SILENCE_MS } from './replication/stream.ts'
 import { definitionKey, type ShapeDefinition } from './shapes/definition.ts'
@@ -59,6 +60,8 @@ export type DatabaseConfig = {
   onShapesChanged?: () => void
   /** How long a silent connection to the database is trusted (stream.ts SILENCE_MS). */
   silenceMs?: number
+  /** When a transaction goes to a spill file rather than memory (replication/spill.ts). */
+  spillLimit?: SpillLimit
 }
 
 /** A shape request the engine cannot serve yet (database unreachable): 503 + retry-after. */
@@ -67,6 +70,7 @@ export class UnavailableError extends Error {}
 export class ShapeDatabase {
   globalLsn = 0n
   private changes = 0
+  private spilled = 0
   private shapes = new Map<string, Shape>()
   private byKey = new Map<string, Shape>()
   private router = new ShapeRouter<Shape>()
@@ -102,6 +106,10 @@ export class ShapeDatabase {
     checkRunning: () => {
       if (this.stopping) throw new Error('the engine is stopping')
     },
+    // Stopping, a shape's log keeps the part: reopened, it is cut back to the last whole one.
+    drop: (shape) => {
+      if (!this.stopping) this.rotate(shape)
+    },
   }
   readonly pool: pg.Pool
   readonly supervisor: ReplicationSupervisor
@@ -123,6 +131,9 @@ export class ShapeDatabase {
       for (const shape of this.router.shapesOf(key)) this.rotate(shape)
     })
     mkdirSync(this.shapesDir, { recursive: true })
+    // Spill files of a process that stopped or crashed: their transactions come again.
+    rmSync(this.spillDir, { recursive: true, force: true })
+    mkdirSync(this.spillDir, { recursive: true })
     this.supervisor = new ReplicationSupervisor(
       {
         id: config.id,
@@ -140,6 +151,10 @@ export class ShapeDatabase {
         },
         beforeStream: (slotRecreated) => this.beforeStream(slotRecreated),
         pinHost: config.pinHost,
+        spill: {
+          dir: this.spillDir,
+          limit: config.spillLimit ?? DEFAULT_SPILL_LIMIT,
+        },
       },
       config.events ?? {},
     )
@@ -147,6 +162,11 @@ export class ShapeDatabase {
 
   get shapesDir(): string {
     return join(this.config.dataDir, 'shapes')
+  }
+
+  /** Transactions past the spill limit, while they are received and applied. */
+  get spillDir(): string {
+    return join(this.config.dataDir, 'spill')
   }
 
   get status() {
@@ -195,6 +215,11 @@ export class ShapeDatabase {
    */
   get changesReceived(): number {
     return this.changes
+  }
+
+  /** Transactions received since attached that were past the spill limit (went to disk). */
+  get spilledTransactions(): number {
+    return this.spilled
   }
 
   /** Requests waiting on any of this database's shapes for a change: its live clients. */
@@ -319,7 +344,8 @@ export class ShapeDatabase {
   }
 
   private async onTransaction(tx: Transaction): Promise<void> {
-    this.changes += tx.changes.length
+    this.changes += tx.spilled?.count ?? tx.changes.length
+    if (tx.spilled) this.spilled++
     this.applying = true
     let touched: Shape[]
     try {

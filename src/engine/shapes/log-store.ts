@@ -36,6 +36,8 @@ export type ReadResult = {
 
 const INDEX_EVERY_BYTES = 64 * 1024
 const READ_BLOCK = 256 * 1024
+/** Appends a transaction applied in parts may leave waiting for their write. */
+const WRITER_BACKLOG_BYTES = 4 * 1024 * 1024
 
 /** `rows`: the shape's rows at that point; absent in an index written before rows were counted. */
 type IndexPoint = { offset: Offset; pos: number; rows?: number }
@@ -134,6 +136,11 @@ export class ShapeLog {
       this.sinceIndex = 0
     }
     this.dirty = true
+  }
+
+  /** Waits while the writes of appends fall far behind (log-writer.ts drained()). */
+  writesCaughtUp(): Promise<void> {
+    return this.writer.drained(WRITER_BACKLOG_BYTES)
   }
 
   /**

@@ -1,0 +1,76 @@
+// A transaction past the spill limit (set tiny here) goes to a file and is applied from it in
+// chunks: every shape of its tables, and of another table it touches, gets every row once,
+// followed by the official Electric client, and the spill file is gone afterwards.
+import { readdirSync } from 'node:fs'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { createTestDatabase, type TestDatabase } from '../support/database.ts'
+import { startTestEngine, type TestEngine } from '../support/engine.ts'
+import { waitUntil } from '../support/wait.ts'
+import { compare, follow, truthOf, type Follower } from '../faults/support.ts'
+
+let source: TestDatabase
+let engine: TestEngine
+const followers: Follower[] = []
+const COLUMNS = ['id', 'body']
+const ROWS = 20_000
+
+beforeAll(async () => {
+  source = await createTestDatabase()
+  await source.db.query(
+    `create table items (id int primary key, body text);
+     create table notes (id int primary key, body text);
+     insert into items select i, 'before ' || i from generate_series(1, 50) as i`,
+  )
+  engine = await startTestEngine(source.url, {
+    spillLimit: { changes: 1_000, bytes: 64 * 1024 * 1024 },
+  })
+}, 60_000)
+
+afterAll(async () => {
+  for (const f of followers) f.stop()
+  await engine?.destroy()
+  await source?.drop()
+})
+
+it('applies a spilled transaction: every row once on every shape', async () => {
+  const items = follow(engine.shapeUrl, 'items')
+  const notes = follow(engine.shapeUrl, 'notes')
+  followers.push(items, notes)
+  await waitUntil('the snapshot', () => items.rows.size === 50)
+  const client = await source.db.connect()
+  try {
+    await client.query('begin')
+    await client.query(
+      `insert into items select i, 'row ' || i from generate_series(51, $1::int) as i`,
+      [ROWS],
+    )
+    await client.query(
+      `insert into notes select i, 'note ' || i from generate_series(1, 300) as i`,
+    )
+    await client.query(
+      `update items set body = body || ' updated' where id % 10 = 0`,
+    )
+    await client.query('delete from items where id % 100 = 1')
+    await client.query('commit')
+  } finally {
+    client.release()
+  }
+  const truth = await truthOf(source.db, 'items', COLUMNS)
+  const notesTruth = await truthOf(source.db, 'notes', COLUMNS)
+  await waitUntil(
+    'the clients to match the source',
+    () =>
+      compare(items, truth, COLUMNS).same &&
+      compare(notes, notesTruth, COLUMNS).same,
+    60_000,
+  )
+  expect(compare(items, truth, COLUMNS)).toEqual({
+    lost: 0,
+    duplicated: 0,
+    same: true,
+  })
+  expect(items.refetches).toBe(0)
+  expect(truth.byId.size).toBe(ROWS - ROWS / 100)
+  expect(engine.database.spilledTransactions).toBe(1)
+  expect(readdirSync(engine.database.spillDir)).toEqual([])
+}, 120_000)
