@@ -1,6 +1,7 @@
 // A transaction past the spill limit (set tiny here) goes to a file and is applied from it in
 // chunks: every shape of its tables, and of another table it touches, gets every row once,
-// followed by the official Electric client, and the spill file is gone afterwards.
+// followed by the official Electric client (answers cut inside the transaction), and the spill
+// file is gone afterwards.
 import { readdirSync } from 'node:fs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createTestDatabase, type TestDatabase } from '../support/database.ts'
@@ -23,6 +24,8 @@ beforeAll(async () => {
   )
   engine = await startTestEngine(source.url, {
     spillLimit: { changes: 1_000, bytes: 64 * 1024 * 1024 },
+    // Answers cut inside the transaction too: read chunk by chunk, never all at once.
+    chunkBytes: 64 * 1024,
   })
 }, 60_000)
 
