@@ -5,6 +5,7 @@ import { f3 } from './f3-source-crash.ts'
 import { f4 } from './f4-partition.ts'
 import { f5 } from './f5-slot-lost.ts'
 import { f6 } from './f6-schema-changes.ts'
+import { f7 } from './f7-big-transaction.ts'
 import { f9 } from './f9-offline-flaps.ts'
 import { f10 } from './f10-tab-closed.ts'
 import { f11 } from './f11-control-plane-restart.ts'
@@ -23,7 +24,7 @@ export const FAULTS: (FaultScenario | PlannedFault)[] = [
   f4,
   f5,
   f6,
-  planned('F7', 'a 5-million-row transaction'),
+  f7,
   planned('F8', 'a transaction open 10 minutes during a snapshot'),
   f9,
   f10,
