@@ -15,8 +15,8 @@ export type SpillLimit = {
 }
 
 export const DEFAULT_SPILL_LIMIT: SpillLimit = {
-  changes: 50_000,
-  bytes: 32 * 1024 * 1024,
+  changes: 10_000,
+  bytes: 8 * 1024 * 1024,
 }
 
 /** Bytes gathered before a write starts. */
