@@ -141,7 +141,7 @@ export class ShapeDatabase {
         sessionOptions: SESSION_OPTIONS,
         silenceMs: config.silenceMs,
         handler: {
-          onTransaction: async (tx) => this.onTransaction(tx),
+          onTransaction: (tx) => this.applyInTurn(tx),
           // A renamed table's shapes are registered under its old name: rotate those too.
           onRelationChanged: (previous, next) => {
             this.rotateTable(previous.schema, previous.name)
@@ -341,6 +341,19 @@ export class ShapeDatabase {
   private failShape(shape: Shape, error: Error): void {
     this.rotate(shape)
     shape.fail(error)
+  }
+
+  /**
+   * One transaction at a time across sessions: a session that fails does not wait for the
+   * transaction it handed over (a spilled one can take minutes), and the next session hands it
+   * over again. It must then find it applied (and skip it), never apply it alongside.
+   */
+  private inTurn: Promise<void> = Promise.resolve()
+
+  private applyInTurn(tx: Transaction): Promise<void> {
+    const applied = this.inTurn.then(() => this.onTransaction(tx))
+    this.inTurn = applied.catch(() => {})
+    return applied
   }
 
   private async onTransaction(tx: Transaction): Promise<void> {

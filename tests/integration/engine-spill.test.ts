@@ -1,7 +1,8 @@
 // A transaction past the spill limit (set tiny here) goes to a file and is applied from it in
 // chunks: every shape of its tables, and of another table it touches, gets every row once,
 // followed by the official Electric client (answers cut inside the transaction), and the spill
-// file is gone afterwards.
+// file is gone afterwards. A session that fails while a spilled transaction is applied hands
+// it over again to the next: applied once, never alongside itself.
 import { readdirSync } from 'node:fs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createTestDatabase, type TestDatabase } from '../support/database.ts'
@@ -20,6 +21,7 @@ beforeAll(async () => {
   await source.db.query(
     `create table items (id int primary key, body text);
      create table notes (id int primary key, body text);
+     create table costly (id int primary key, body text);
      insert into items select i, 'before ' || i from generate_series(1, 50) as i`,
   )
   engine = await startTestEngine(source.url, {
@@ -77,3 +79,50 @@ it('applies a spilled transaction: every row once on every shape', async () => {
   expect(engine.database.spilledTransactions).toBe(1)
   expect(readdirSync(engine.database.spillDir)).toEqual([])
 }, 120_000)
+
+// `%aaa…b` backtracks: each row costs one whole evaluation budget (about 10 ms), so applying the
+// transaction takes seconds (as in engine-slicing.test.ts).
+const costlyWhere = `body LIKE '%${'a'.repeat(2000)}b'`
+const applying = () =>
+  (engine.database as unknown as { applying: boolean }).applying
+
+it('applies a spilled transaction once when the session fails while applying it', async () => {
+  const query = new URLSearchParams({
+    table: 'costly',
+    columns: 'id',
+    offset: '-1',
+    where: costlyWhere,
+  })
+  const created = await fetch(`${engine.shapeUrl}?${query}`)
+  expect(created.status).toBe(200)
+  await created.arrayBuffer()
+  const plain = follow(engine.shapeUrl, 'costly')
+  followers.push(plain)
+  const spilledBefore = engine.database.spilledTransactions
+  await source.db.query(
+    `insert into costly select i, repeat('a', 20000) || 'b'
+     from generate_series(1, 1500) as i`,
+  )
+  await waitUntil(
+    'the spilled transaction to be applied',
+    () => engine.database.spilledTransactions > spilledBefore && applying(),
+    30_000,
+  )
+  // The walsender ends: the session fails, the supervisor starts another at once.
+  await source.db.query(
+    'select pg_terminate_backend(active_pid) from pg_replication_slots where slot_name = $1',
+    [engine.database.supervisor.names.slot],
+  )
+  const truth = await truthOf(source.db, 'costly', COLUMNS)
+  await waitUntil(
+    'the client to match the source',
+    () => compare(plain, truth, COLUMNS).same,
+    90_000,
+  ).catch(() => {})
+  expect(compare(plain, truth, COLUMNS)).toEqual({
+    lost: 0,
+    duplicated: 0,
+    same: true,
+  })
+  expect(plain.refetches).toBe(0)
+}, 150_000)
