@@ -8,6 +8,7 @@ import {
   type TransactionTarget,
 } from './apply-transaction.ts'
 import { pinnedConnection, type HostPinner } from './net/pinned-socket.ts'
+import { DEFAULT_SPILL_LIMIT, type SpillLimit } from './replication/spill.ts'
 import type { Transaction } from './replication/types.ts'
 import { SILENCE_MS } from './replication/stream.ts'
 import { definitionKey, type ShapeDefinition } from './shapes/definition.ts'
@@ -60,6 +61,8 @@ export type DatabaseConfig = {
   onShapesChanged?: () => void
   /** How long a silent connection to the database is trusted (stream.ts SILENCE_MS). */
   silenceMs?: number
+  /** When a transaction goes to a spill file rather than memory (replication/spill.ts). */
+  spillLimit?: SpillLimit
 }
 
 /** A shape request the engine cannot serve yet (database unreachable): 503 + retry-after. */
@@ -68,6 +71,7 @@ export class UnavailableError extends Error {}
 export class ShapeDatabase {
   globalLsn = 0n
   private changes = 0
+  private spilled = 0
   private shapes = new Map<string, Shape>()
   private byKey = new Map<string, Shape>()
   private router = new ShapeRouter<Shape>()
@@ -103,6 +107,10 @@ export class ShapeDatabase {
     checkRunning: () => {
       if (this.stopping) throw new Error('the engine is stopping')
     },
+    // Stopping, a shape's log keeps the part: reopened, it is cut back to the last whole one.
+    drop: (shape) => {
+      if (!this.stopping) this.rotate(shape)
+    },
   }
   readonly pool: pg.Pool
   readonly supervisor: ReplicationSupervisor
@@ -124,6 +132,9 @@ export class ShapeDatabase {
       for (const shape of this.router.shapesOf(key)) this.rotate(shape)
     })
     mkdirSync(this.shapesDir, { recursive: true })
+    // Spill files of a process that stopped or crashed: their transactions come again.
+    rmSync(this.spillDir, { recursive: true, force: true })
+    mkdirSync(this.spillDir, { recursive: true })
     this.supervisor = new ReplicationSupervisor(
       {
         id: config.id,
@@ -131,7 +142,7 @@ export class ShapeDatabase {
         sessionOptions: SESSION_OPTIONS,
         silenceMs: config.silenceMs,
         handler: {
-          onTransaction: async (tx) => this.onTransaction(tx),
+          onTransaction: (tx) => this.applyInTurn(tx),
           // A renamed table's shapes are registered under its old name: rotate those too.
           onRelationChanged: (previous, next) => {
             this.rotateTable(previous.schema, previous.name)
@@ -141,6 +152,10 @@ export class ShapeDatabase {
         },
         beforeStream: (slotRecreated) => this.beforeStream(slotRecreated),
         pinHost: config.pinHost,
+        spill: {
+          dir: this.spillDir,
+          limit: config.spillLimit ?? DEFAULT_SPILL_LIMIT,
+        },
       },
       config.events ?? {},
     )
@@ -148,6 +163,11 @@ export class ShapeDatabase {
 
   get shapesDir(): string {
     return join(this.config.dataDir, 'shapes')
+  }
+
+  /** Transactions past the spill limit, while they are received and applied. */
+  get spillDir(): string {
+    return join(this.config.dataDir, 'spill')
   }
 
   get status() {
@@ -208,6 +228,11 @@ export class ShapeDatabase {
    */
   get changesReceived(): number {
     return this.changes
+  }
+
+  /** Transactions received since attached that were past the spill limit (went to disk). */
+  get spilledTransactions(): number {
+    return this.spilled
   }
 
   /** Requests waiting on any of this database's shapes for a change: its live clients. */
@@ -331,8 +356,22 @@ export class ShapeDatabase {
     shape.fail(error)
   }
 
+  /**
+   * One transaction at a time across sessions: a session that fails does not wait for the
+   * transaction it handed over (a spilled one can take minutes), and the next session hands it
+   * over again. It must then find it applied (and skip it), never apply it alongside.
+   */
+  private inTurn: Promise<void> = Promise.resolve()
+
+  private applyInTurn(tx: Transaction): Promise<void> {
+    const applied = this.inTurn.then(() => this.onTransaction(tx))
+    this.inTurn = applied.catch(() => {})
+    return applied
+  }
+
   private async onTransaction(tx: Transaction): Promise<void> {
-    this.changes += tx.changes.length
+    this.changes += tx.spilled?.count ?? tx.changes.length
+    if (tx.spilled) this.spilled++
     this.applying = true
     let touched: Shape[]
     try {

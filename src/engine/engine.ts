@@ -4,6 +4,7 @@ import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ShapeDatabase, type LogLimit } from './database.ts'
 import type { HostPinner } from './net/pinned-socket.ts'
+import type { SpillLimit } from './replication/spill.ts'
 import type { SupervisorEvents } from './supervisor.ts'
 
 export type EngineOptions = {
@@ -25,6 +26,8 @@ export type AttachOptions = {
   onShapesChanged?: () => void
   /** See DatabaseConfig.silenceMs: how long a silent connection is trusted. */
   silenceMs?: number
+  /** See DatabaseConfig.spillLimit: when a transaction goes to disk. */
+  spillLimit?: SpillLimit
 }
 
 export class Engine {

@@ -14,6 +14,7 @@ import {
   slotHealth,
 } from './replication/slot.ts'
 import { replicationNames } from './replication/names.ts'
+import type { SpillOptions } from './replication/assembler.ts'
 import {
   ReplicationSetupError,
   TableBusyError,
@@ -42,6 +43,8 @@ export type SupervisorOptions = {
   pinHost?: HostPinner
   /** How long a silent connection is trusted, and the connect timeout (stream.ts). */
   silenceMs?: number
+  /** Where transactions past the limit spill (replication/spill.ts). */
+  spill?: SpillOptions
 }
 
 const STATUS_INTERVAL_MS = 1000
@@ -186,6 +189,7 @@ export class ReplicationSupervisor {
           signal: this.stopping.signal,
           pinHost: this.options.pinHost,
           silenceMs: this.options.silenceMs,
+          spill: this.options.spill,
         })
         this.stopStream = () => stream.stop()
         this.setStatus('active')

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { LogLimit, ShapeDatabase } from '../../src/engine/database.ts'
 import { Engine } from '../../src/engine/engine.ts'
+import type { SpillLimit } from '../../src/engine/replication/spill.ts'
 import { createEngineApp } from '../../src/engine/http/app.ts'
 import type { SupervisorEvents } from '../../src/engine/supervisor.ts'
 import { waitUntil } from './wait.ts'
@@ -38,6 +39,8 @@ export async function startTestEngine(
     sseTimeoutMs?: number
     keepAliveMs?: number
     events?: SupervisorEvents
+    /** When a transaction spills to disk (engine default: replication/spill.ts). */
+    spillLimit?: SpillLimit
     /** A fixed port, so a restarted engine answers its clients at the same URL (default: free). */
     port?: number
   } = {},
@@ -51,6 +54,7 @@ export async function startTestEngine(
     logLimit: options.logLimit,
     silenceMs: options.silenceMs,
     events: options.events,
+    spillLimit: options.spillLimit,
   })
   const app = createEngineApp({
     database,

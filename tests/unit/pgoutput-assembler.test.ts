@@ -1,5 +1,9 @@
 // Assembling decoded pgoutput messages into transactions: rows by column name, unchanged TOAST
-// filled from old rows, key-only old rows, relation changes and empty transactions.
+// filled from old rows, key-only old rows, relation changes and empty transactions; a
+// transaction past the spill limit goes to a file.
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { TransactionAssembler } from '../../src/engine/replication/assembler.ts'
 import {
@@ -213,5 +217,63 @@ describe('TransactionAssembler', () => {
     expect(() => assembler.push({ ...insert, newTuple: ['1'] })).toThrow(
       'tuple of 1 columns for "public"."items" with 3 columns',
     )
+  })
+})
+
+describe('TransactionAssembler with a spill limit', () => {
+  const insert = (id: number): PgOutputMessage => ({
+    tag: 'insert',
+    relationId: 1,
+    newTuple: [String(id), `body ${id}`, null],
+  })
+
+  it('keeps a transaction within the limit in memory, and spills one past it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sluice-assembler-'))
+    try {
+      const assembler = new TransactionAssembler(new Map(), {
+        dir,
+        limit: { changes: 10, bytes: 1024 * 1024 },
+      })
+      const small = run(assembler, [
+        begin(1),
+        { tag: 'relation', relation: items },
+        ...Array.from({ length: 10 }, (_, i) => insert(i)),
+        commit(200n),
+      ])
+      expect(small[0]).toMatchObject({ kind: 'transaction' })
+      const smallTx =
+        small[0]?.kind === 'transaction' ? small[0].transaction : null
+      expect(smallTx?.spilled).toBeUndefined()
+      expect(smallTx?.changes).toHaveLength(10)
+      expect(readdirSync(dir)).toEqual([])
+
+      const large = run(assembler, [
+        begin(2),
+        ...Array.from({ length: 25 }, (_, i) => insert(i)),
+        commit(300n),
+      ])
+      const tx = large[0]?.kind === 'transaction' ? large[0].transaction : null
+      expect(tx?.changes).toEqual([])
+      expect(tx?.spilled?.count).toBe(25)
+      const read: string[] = []
+      for await (const chunk of tx?.spilled?.chunks(7) ?? [])
+        for (const change of chunk)
+          if (change.kind === 'insert') read.push(change.newRow.id ?? '')
+      expect(read).toEqual(Array.from({ length: 25 }, (_, i) => String(i)))
+      await tx?.spilled?.remove()
+      expect(readdirSync(dir)).toEqual([])
+
+      // A session that ends inside a spilling transaction leaves no file.
+      run(assembler, [
+        begin(3),
+        ...Array.from({ length: 30 }, (_, i) => insert(i)),
+      ])
+      expect(readdirSync(dir)).toHaveLength(1)
+      await assembler.abandon()
+      expect(readdirSync(dir)).toEqual([])
+      expect(assembler.inTransaction).toBe(false)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

@@ -126,11 +126,12 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
     })
   if (request.offset === 'now')
     return answer(shape, options, before, [], shape.lastOffset, true, false)
-  // Answers end at transaction ends, so a client past any part of a transaction has all of it:
-  // read from its end. (An SSE client resumes from `<lsn>_0`, the first of its last one.)
+  // An SSE client resumes from `<lsn>_0` (the global LSN of its last up-to-date): past that
+  // whole transaction. Any other offset is exact: answers end at transaction ends, or inside a
+  // transaction appended in parts (log-store.ts), never at op 0, and go on from there.
   const after = before
     ? BEFORE_ALL
-    : request.offset.tx > 0n
+    : request.offset.tx > 0n && request.offset.op === 0
       ? { tx: request.offset.tx, op: Infinity }
       : request.offset
   const chunkBytes = options.chunkBytes ?? CHUNK_BYTES

@@ -1,11 +1,15 @@
 // Turns the ordered pgoutput message stream into committed transactions: keeps the relation
 // cache, maps tuples to rows by column name and fills unchanged TOAST values from old rows.
+// A transaction past the spill limit goes on in a file rather than in memory (spill.ts).
+import { randomBytes } from 'node:crypto'
+import { join } from 'node:path'
 import {
   unchangedToast,
   type OldTuple,
   type PgOutputMessage,
   type TupleData,
 } from './pgoutput.ts'
+import { SpillWriter, type SpillLimit } from './spill.ts'
 import type { Change, Lsn, Relation, Row, Transaction } from './types.ts'
 
 export type AssemblerEvent =
@@ -14,23 +18,53 @@ export type AssemblerEvent =
   | { kind: 'emptyTransaction'; endLsn: Lsn }
   | { kind: 'relationChanged'; previous: Relation; next: Relation }
 
-type Open = { xid: number; changes: Change[] }
+type Open = {
+  xid: number
+  changes: Change[]
+  /** Replication bytes of the changes held in `changes`. */
+  bytes: number
+  spill: SpillWriter | null
+}
+
+/** Where transactions past the limit spill; none: every transaction stays in memory. */
+export type SpillOptions = { dir: string; limit: SpillLimit }
 
 export class TransactionAssembler {
   private open: Open | null = null
 
   /** Pass the same map across reconnects to notice schema changes made while disconnected. */
-  constructor(readonly relations: Map<number, Relation> = new Map()) {}
+  constructor(
+    readonly relations: Map<number, Relation> = new Map(),
+    private readonly spill?: SpillOptions,
+  ) {}
 
   get inTransaction(): boolean {
     return this.open !== null
   }
 
-  push(message: PgOutputMessage): AssemblerEvent | null {
+  /** Spilled bytes of the open transaction not yet on file: stop reading above a bound. */
+  get spillBacklog(): number {
+    return this.open?.spill?.backlog ?? 0
+  }
+
+  /** Resolves once the open transaction's spill backlog is below `bytes`. */
+  spillDrained(bytes: number): Promise<void> {
+    return this.open?.spill?.drained(bytes) ?? Promise.resolve()
+  }
+
+  /** The session ends with a transaction open: its spill file goes. */
+  async abandon(): Promise<void> {
+    const spill = this.open?.spill
+    this.open = null
+    await spill?.discard()
+  }
+
+  /** `bytes`: the message's size on the wire, counted against the spill limit. */
+  push(message: PgOutputMessage, bytes = 0): AssemblerEvent | null {
     switch (message.tag) {
       case 'begin':
         if (this.open) throw new Error('begin inside an open transaction')
-        this.open = { xid: message.xid, changes: [] }
+        this.open = { xid: message.xid, changes: [], bytes: 0, spill: null }
         return null
       case 'commit':
         return this.commit(message)
@@ -39,22 +73,22 @@ export class TransactionAssembler {
       case 'insert': {
         const relation = this.relation(message.relationId)
         const newRow = toRow(relation, message.newTuple, null)
-        return this.add({ kind: 'insert', relation, newRow })
+        return this.add({ kind: 'insert', relation, newRow }, bytes)
       }
       case 'update': {
         const relation = this.relation(message.relationId)
         const oldRow = message.old ? toOldRow(relation, message.old) : null
         const newRow = toRow(relation, message.newTuple, oldRow)
-        return this.add({ kind: 'update', relation, oldRow, newRow })
+        return this.add({ kind: 'update', relation, oldRow, newRow }, bytes)
       }
       case 'delete': {
         const relation = this.relation(message.relationId)
         const oldRow = toOldRow(relation, message.old)
-        return this.add({ kind: 'delete', relation, oldRow })
+        return this.add({ kind: 'delete', relation, oldRow }, bytes)
       }
       case 'truncate': {
         const relations = message.relationIds.map((id) => this.relation(id))
-        return this.add({ kind: 'truncate', relations })
+        return this.add({ kind: 'truncate', relations }, bytes)
       }
       // Types are only informational for text values; origins and logical messages
       // (pg_logical_emit_message) carry nothing a shape needs.
@@ -71,7 +105,7 @@ export class TransactionAssembler {
     const open = this.open
     if (!open) throw new Error('commit without begin')
     this.open = null
-    if (open.changes.length === 0)
+    if (open.changes.length === 0 && !open.spill)
       return { kind: 'emptyTransaction', endLsn: message.endLsn }
     return {
       kind: 'transaction',
@@ -81,6 +115,7 @@ export class TransactionAssembler {
         endLsn: message.endLsn,
         commitTime: message.commitTime,
         changes: open.changes,
+        ...(open.spill ? { spilled: open.spill.commit() } : {}),
       },
     }
   }
@@ -92,9 +127,27 @@ export class TransactionAssembler {
     return { kind: 'relationChanged', previous, next: relation }
   }
 
-  private add(change: Change): null {
-    if (!this.open) throw new Error(`${change.kind} outside a transaction`)
-    this.open.changes.push(change)
+  private add(change: Change, bytes: number): null {
+    const open = this.open
+    if (!open) throw new Error(`${change.kind} outside a transaction`)
+    if (open.spill) {
+      open.spill.add(change)
+      return null
+    }
+    open.changes.push(change)
+    open.bytes += bytes
+    const { spill } = this
+    if (
+      spill &&
+      (open.changes.length > spill.limit.changes ||
+        open.bytes > spill.limit.bytes)
+    ) {
+      const name = `${open.xid}-${randomBytes(4).toString('hex')}.spill`
+      open.spill = new SpillWriter(join(spill.dir, name))
+      for (const held of open.changes) open.spill.add(held)
+      open.changes = []
+      open.bytes = 0
+    }
     return null
   }
 

@@ -1,6 +1,10 @@
 // One logical replication session: START_REPLICATION over a replication connection, hands
 // committed transactions to the handler one at a time, and reports what may be confirmed.
-import { TransactionAssembler, type AssemblerEvent } from './assembler.ts'
+import {
+  TransactionAssembler,
+  type AssemblerEvent,
+  type SpillOptions,
+} from './assembler.ts'
 import {
   connectForReplication,
   type CopyBothConnection,
@@ -36,6 +40,8 @@ export type StartReplicationOptions = {
    * default). Also the connect timeout.
    */
   silenceMs?: number
+  /** Where a transaction past the limit spills (spill.ts); none: all in memory. */
+  spill?: SpillOptions
 }
 
 export type ReplicationStream = {
@@ -53,6 +59,8 @@ const DEFAULT_STATUS_INTERVAL_MS = 10_000
 /** Stop reading the socket while this much decoded data awaits the handler. */
 const PAUSE_ABOVE_BYTES = 32 * 1024 * 1024
 const RESUME_BELOW_BYTES = 8 * 1024 * 1024
+/** Stop reading the socket while this much of a spilling transaction waits for its file. */
+const SPILL_BACKLOG_BYTES = 8 * 1024 * 1024
 /** How long stop() waits for the server to end COPY before dropping the socket. */
 const STOP_GRACE_MS = 5_000
 /**
@@ -116,7 +124,8 @@ class Session {
   private queuedBytes = 0
   /** Bytes of the transaction being received, charged to the queue when it commits. */
   private openBytes = 0
-  private paused = false
+  /** Why the socket is not read: the queue is full, or a spill waits for the disk. */
+  private readonly pauses = new Set<'queue' | 'spill'>()
   /** Every transaction committed below this has been delivered (see flushedLsn). */
   private caughtUp: Lsn = 0n
   private draining: Promise<void> | null = null
@@ -134,7 +143,7 @@ class Session {
   ) {
     this.client = replication.client
     this.connection = replication.connection
-    this.assembler = new TransactionAssembler(options.relations)
+    this.assembler = new TransactionAssembler(options.relations, options.spill)
     this.done = new Promise((resolve, reject) => {
       this.resolveDone = resolve
       this.rejectDone = reject
@@ -177,7 +186,7 @@ class Session {
   private checkSilence(silence: number): void {
     if (this.finished || this.stopping) return
     // Not reading (back-pressure): the server's quiet is ours.
-    if (this.paused) this.lastHeard = performance.now()
+    if (this.pauses.size > 0) this.lastHeard = performance.now()
     const quiet = performance.now() - this.lastHeard
     if (quiet > silence) {
       this.fail(
@@ -233,11 +242,19 @@ class Session {
         if (message.replyRequested) this.sendStatus()
       } else if (message?.tag === 'xlogData') {
         this.openBytes += chunk.length
-        const event = this.assembler.push(decodePgOutput(message.data))
+        const event = this.assembler.push(
+          decodePgOutput(message.data),
+          chunk.length,
+        )
         if (event) {
-          this.enqueue({ ...event, bytes: this.openBytes })
+          // A spilled transaction's changes wait on disk, not in the queue's memory.
+          const spilled =
+            event.kind === 'transaction' && event.transaction.spilled
+          this.enqueue({ ...event, bytes: spilled ? 0 : this.openBytes })
           this.openBytes = 0
         }
+        if (this.assembler.spillBacklog >= SPILL_BACKLOG_BYTES)
+          this.waitForSpill()
       }
     } catch (error) {
       this.fail(error)
@@ -254,11 +271,28 @@ class Session {
   private enqueue(delivery: Delivery): void {
     this.queue.push(delivery)
     this.queuedBytes += delivery.bytes
-    if (!this.paused && this.queuedBytes > PAUSE_ABOVE_BYTES) {
-      this.paused = true
-      this.connection.stream.pause()
-    }
+    if (this.queuedBytes > PAUSE_ABOVE_BYTES) this.pause('queue')
     this.draining ??= this.drain()
+  }
+
+  private pause(reason: 'queue' | 'spill'): void {
+    if (this.pauses.size === 0) this.connection.stream.pause()
+    this.pauses.add(reason)
+  }
+
+  private resume(reason: 'queue' | 'spill'): void {
+    if (!this.pauses.delete(reason) || this.pauses.size > 0) return
+    if (!this.finished) this.connection.stream.resume()
+  }
+
+  /** The spill file's writes fall behind the socket: read again once they caught up. */
+  private waitForSpill(): void {
+    if (this.pauses.has('spill')) return
+    this.pause('spill')
+    this.assembler.spillDrained(SPILL_BACKLOG_BYTES / 2).then(
+      () => this.resume('spill'),
+      (error: unknown) => this.fail(error),
+    )
   }
 
   /** Back-pressure: one delivery at a time, in arrival order. */
@@ -268,10 +302,7 @@ class Session {
         const delivery = this.queue.shift()
         if (!delivery) break
         this.queuedBytes -= delivery.bytes
-        if (this.paused && this.queuedBytes < RESUME_BELOW_BYTES) {
-          this.paused = false
-          this.connection.stream.resume()
-        }
+        if (this.queuedBytes < RESUME_BELOW_BYTES) this.resume('queue')
         await this.deliver(delivery)
       }
     } catch (error) {
@@ -286,7 +317,11 @@ class Session {
     const { handler } = this.options
     switch (delivery.kind) {
       case 'transaction':
-        await handler.onTransaction(delivery.transaction)
+        try {
+          await handler.onTransaction(delivery.transaction)
+        } finally {
+          await delivery.transaction.spilled?.remove()
+        }
         this.caughtUp = maxLsn(this.caughtUp, delivery.transaction.endLsn)
         return
       case 'emptyTransaction':
@@ -324,7 +359,16 @@ class Session {
     this.finished = true
     clearInterval(this.timer)
     clearInterval(this.silenceTimer)
+    this.removeSpills()
     this.resolveDone()
+  }
+
+  /** Spill files of transactions this session will not deliver: they come again next time. */
+  private removeSpills(): void {
+    void this.assembler.abandon().catch(() => {})
+    for (const delivery of this.queue.splice(0))
+      if (delivery.kind === 'transaction')
+        void delivery.transaction.spilled?.remove().catch(() => {})
   }
 
   private fail(error: unknown): void {
@@ -334,6 +378,7 @@ class Session {
     this.finished = true
     clearInterval(this.timer)
     clearInterval(this.silenceTimer)
+    this.removeSpills()
     this.rejectDone(error)
     this.connection.stream.resume()
     void this.client.end().catch(() => {})

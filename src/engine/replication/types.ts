@@ -47,7 +47,19 @@ export type Transaction = {
   /** End of the commit record: what to confirm once the transaction is durably stored. */
   endLsn: Lsn
   commitTime: Date
+  /** Every change, in order; empty when the transaction was spilled to disk. */
   changes: Change[]
+  /** A transaction past the spill limit (spill.ts): its changes are read back from a file. */
+  spilled?: SpilledChanges
+}
+
+/** A spilled transaction's changes, read back in order. */
+export type SpilledChanges = {
+  readonly path: string
+  readonly count: number
+  /** The changes in order, at most `size` at a time. */
+  chunks(size: number): AsyncGenerator<Change[]>
+  remove(): Promise<void>
 }
 
 export interface ReplicationHandler {

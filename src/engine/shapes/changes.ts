@@ -124,7 +124,7 @@ export class TransactionRecords {
   private records: LogRecord[] = []
   private held: Message | null = null
   private readonly lsn: string
-  /** Rows moved in less rows moved out: how the shape's row count changes. */
+  /** Rows moved in less rows moved out (since the last take()): how the row count changes. */
   rowDelta = 0
 
   constructor(
@@ -144,6 +144,17 @@ export class TransactionRecords {
         )
       this.held = m
     }
+  }
+
+  /**
+   * The records complete so far (all but the newest message), and the row delta not yet taken:
+   * for a transaction appended in parts. What finish() answers then is what came after.
+   */
+  take(): { records: LogRecord[]; rowDelta: number } {
+    const taken = { records: this.records, rowDelta: this.rowDelta }
+    this.records = []
+    this.rowDelta = 0
+    return taken
   }
 
   finish(): LogRecord[] {

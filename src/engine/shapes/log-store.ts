@@ -11,7 +11,9 @@ import {
   mkdirSync,
   readFileSync,
   readSync,
+  renameSync,
   rmSync,
+  writeFileSync,
 } from 'node:fs'
 import { join } from 'node:path'
 import { fdCache } from './fd-cache.ts'
@@ -36,9 +38,20 @@ export type ReadResult = {
 
 const INDEX_EVERY_BYTES = 64 * 1024
 const READ_BLOCK = 256 * 1024
+/** Appends a transaction applied in parts may leave waiting for their write. */
+const WRITER_BACKLOG_BYTES = 4 * 1024 * 1024
 
-/** `rows`: the shape's rows at that point; absent in an index written before rows were counted. */
-type IndexPoint = { offset: Offset; pos: number; rows?: number }
+/**
+ * `rows`: the shape's rows at that point; absent in an index written before rows were counted.
+ * `inside`: within a transaction appended in parts (a spilled one, apply-transaction.ts), so
+ * that a reader of its millions of rows reads them chunk by chunk, not in one answer.
+ */
+type IndexPoint = {
+  offset: Offset
+  pos: number
+  rows?: number
+  inside?: boolean
+}
 
 export class ShapeLog {
   private readonly logPath: string
@@ -125,15 +138,26 @@ export class ShapeLog {
     const lastRecord = records[records.length - 1]
     if (lastRecord) this.endOffset = lastRecord.offset
     this.tail.push(records)
-    if (lastRecord?.last && this.sinceIndex >= INDEX_EVERY_BYTES) {
+    // Never inside at op 0: a client's `<lsn>_0` means past that whole transaction (serve-shape).
+    if (
+      lastRecord &&
+      (lastRecord.last || lastRecord.offset.op > 0) &&
+      this.sinceIndex >= INDEX_EVERY_BYTES
+    ) {
       this.addIndexPoint({
         offset: this.endOffset,
         pos: this.endPos,
         rows: this.endRows,
+        inside: !lastRecord.last,
       })
       this.sinceIndex = 0
     }
     this.dirty = true
+  }
+
+  /** Waits while the writes of appends fall far behind (log-writer.ts drained()). */
+  writesCaughtUp(): Promise<void> {
+    return this.writer.drained(WRITER_BACKLOG_BYTES)
   }
 
   /**
@@ -273,11 +297,7 @@ export class ShapeLog {
 
   private addIndexPoint(point: IndexPoint, persist = true) {
     this.index.push(point)
-    if (persist)
-      appendFileSync(
-        this.indexPath,
-        `${formatOffset(point.offset)}\t${point.pos}\t${point.rows}\n`,
-      )
+    if (persist) appendFileSync(this.indexPath, indexLine(point))
   }
 
   private recover() {
@@ -288,49 +308,93 @@ export class ShapeLog {
     const size = fstatSync(fd).size
     // Everything on file, for reading it; the torn end is cut below.
     this.writer = new LogWriter(this.logPath, size)
+    let lines = 0
     for (const line of indexText.split('\n')) {
-      const [offsetText, posText, rowsText] = line.split('\t')
+      const [offsetText, posText, rowsText, insideText] = line.split('\t')
       const offset = parseOffset(offsetText ?? '')
       const pos = Number(posText)
       const rows = Number(rowsText)
+      if (offsetText) lines++
       if (offset && Number.isInteger(pos) && pos <= size)
         this.addIndexPoint(
-          { offset, pos, rows: Number.isInteger(rows) ? rows : undefined },
+          {
+            offset,
+            pos,
+            rows: Number.isInteger(rows) ? rows : undefined,
+            inside: insideText === '1',
+          },
           false,
         )
     }
-    const start = this.index[this.index.length - 1] ?? {
+    // Scan from the last transaction end the index knows to the end of the file.
+    const start = this.index.findLast((point) => !point.inside) ?? {
       offset: BEFORE_ALL,
       pos: 0,
       rows: 0,
     }
-    // Scan from the last index point to the end; keep up to the last complete transaction.
-    const buffer = Buffer.alloc(size - start.pos)
-    readSync(fd, buffer, 0, buffer.length, start.pos)
-    let pos = start.pos
-    let goodPos = start.pos
-    let goodOffset = start.offset
     // An index from before rows were counted: count what precedes its last point once, here.
-    let rows = start.rows ?? this.countRows(start.pos)
-    let goodRows = rows
-    for (const line of buffer.toString('utf8').split('\n')) {
-      const lineBytes = Buffer.byteLength(line) + 1
-      if (pos + lineBytes > size) break
-      const record = parseRecord(line)
-      if (!record) break
-      pos += lineBytes
-      rows += rowDelta(record.json)
-      if (record.last) {
-        goodPos = pos
-        goodOffset = record.offset
-        goodRows = rows
-      }
+    const rows = start.rows ?? this.countRows(start.pos)
+    const good = this.scan(start.pos, size, rows) ?? {
+      pos: start.pos,
+      offset: start.offset,
+      rows,
     }
-    if (goodPos < size) ftruncateSync(fd, goodPos)
-    this.writer = new LogWriter(this.logPath, goodPos)
-    this.endPos = this.visiblePos = goodPos
-    this.endOffset = this.visibleOffset = goodOffset
-    this.endRows = this.visibleRows = goodRows
+    if (good.pos < size) ftruncateSync(fd, good.pos)
+    // Points past the cut (inside a torn transaction, or written before their records were):
+    // gone from the file too, or they would point into whatever is appended there next.
+    const kept = this.index.filter((point) => point.pos <= good.pos)
+    if (kept.length < this.index.length || lines > kept.length - 1) {
+      this.index = kept
+      const text = kept.slice(1).map(indexLine).join('')
+      writeFileSync(`${this.indexPath}.tmp`, text)
+      renameSync(`${this.indexPath}.tmp`, this.indexPath)
+    }
+    this.writer = new LogWriter(this.logPath, good.pos)
+    this.endPos = this.visiblePos = good.pos
+    this.endOffset = this.visibleOffset = good.offset
+    this.endRows = this.visibleRows = good.rows
+  }
+
+  /**
+   * Reads records from `from` to `size` block by block (a torn transaction can be a gigabyte):
+   * the position, offset and row count after the last whole transaction; null if none ends.
+   */
+  private scan(
+    from: number,
+    size: number,
+    rowsAtStart: number,
+  ): { pos: number; offset: Offset; rows: number } | null {
+    let good: { pos: number; offset: Offset; rows: number } | null = null
+    let rows = rowsAtStart
+    let pos = from
+    let readPos = from
+    let pending = Buffer.alloc(0)
+    const block = Buffer.alloc(READ_BLOCK)
+    while (readPos < size) {
+      const n = readSync(
+        fdCache.use(this.logPath),
+        block,
+        0,
+        Math.min(READ_BLOCK, size - readPos),
+        readPos,
+      )
+      if (n === 0) break
+      readPos += n
+      const data = Buffer.concat([pending, block.subarray(0, n)])
+      let at = 0
+      for (;;) {
+        const newline = data.indexOf(10, at)
+        if (newline < 0) break
+        const record = parseRecord(data.toString('utf8', at, newline))
+        if (!record) return good
+        pos += newline + 1 - at
+        at = newline + 1
+        rows += rowDelta(record.json)
+        if (record.last) good = { pos, offset: record.offset, rows }
+      }
+      pending = Buffer.from(data.subarray(at))
+    }
+    return good
   }
 
   /** The rows the records before `end` add up to, read block by block. */
@@ -362,6 +426,11 @@ function rowDelta(json: string): number {
     : headers?.operation === 'delete'
       ? -1
       : 0
+}
+
+function indexLine(point: IndexPoint): string {
+  const inside = point.inside ? '\t1' : ''
+  return `${formatOffset(point.offset)}\t${point.pos}\t${point.rows}${inside}\n`
 }
 
 function parseRecord(line: string): LogRecord | null {

@@ -69,6 +69,15 @@ export class LogWriter {
     )
   }
 
+  /**
+   * Waits while more than `bytes` appended wait in memory for their write: a transaction of
+   * millions of rows appended in parts would otherwise queue faster than the disk takes it.
+   */
+  async drained(bytes: number): Promise<void> {
+    while (this.inflightBytes + this.queuedBytes > bytes && this.writing)
+      await this.writing
+  }
+
   /** `size` bytes at `pos` (within end), from the file and then from memory. */
   readAt(pos: number, size: number): Buffer {
     const block = Buffer.alloc(size)

@@ -287,6 +287,16 @@ export class Shape {
     return finished.length > 0
   }
 
+  /**
+   * Appends the records complete so far of a transaction too large to hold (unpublished, not
+   * its end: recovery drops them unless the rest follows). Returns whether any.
+   */
+  appendPart(records: TransactionRecords): boolean {
+    const { records: part, rowDelta } = records.take()
+    this.log.append(part, rowDelta)
+    return part.length > 0
+  }
+
   private recordsFor(tx: Transaction): TransactionRecords | null {
     // Already in the snapshot, or already in the log (replayed after a restart).
     if (this.visibility && isVisible(this.visibility, tx.xid)) return null
