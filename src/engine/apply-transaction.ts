@@ -15,7 +15,7 @@ import { TimeSlice } from './shapes/time-slice.ts'
 type Truncate = Extract<Change, { kind: 'truncate' }>
 
 /** Changes of a spilled transaction read back at a time. */
-export const SPILL_CHUNK_CHANGES = 2_000
+const SPILL_CHUNK_CHANGES = 2_000
 
 /** What the transaction is applied to; its shapes may change while the work yields. */
 export interface TransactionTarget {
