@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../../src/server/control/embedded-postgres.ts'
 import { createTestDatabase, type TestDatabase } from '../support/database.ts'
 import { sampleValue } from '../support/prometheus.ts'
+import { readShapeToEnd, type ShapePosition } from '../support/shape-reads.ts'
 
 let database: TestDatabase
 let dataDir: string
@@ -164,22 +165,8 @@ describe('the standalone engine’s metrics', () => {
       )
       const shapeUrl = (params: Record<string, string>) =>
         `http://127.0.0.1:${engine.port}/v1/shape?${new URLSearchParams({ table: 'metered', ...params })}`
-      const readToEnd = async (
-        where: Record<string, string>,
-        from: { handle?: string; offset: string },
-      ) => {
-        let at = from
-        for (;;) {
-          const response = await fetch(shapeUrl({ ...where, ...at }))
-          expect(response.status).toBe(200)
-          await response.text()
-          at = {
-            handle: response.headers.get('electric-handle') ?? '',
-            offset: response.headers.get('electric-offset') ?? '',
-          }
-          if (response.headers.has('electric-up-to-date')) return at
-        }
-      }
+      const readToEnd = (where: Record<string, string>, from: ShapePosition) =>
+        readShapeToEnd(shapeUrl, where, from)
       const all = await readToEnd({}, { offset: '-1' })
       await readToEnd({ where: 'id > 2' }, { offset: '-1' })
       expect(sampleValue(await scrape(), 'sluice_source_shapes', labels)).toBe(

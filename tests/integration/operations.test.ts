@@ -24,6 +24,7 @@ import {
   waitUntilUp,
   type Server,
 } from '../support/server-process.ts'
+import { readShapeToEnd, type ShapePosition } from '../support/shape-reads.ts'
 
 let root: string
 beforeAll(async () => {
@@ -167,23 +168,8 @@ describe('metrics and JSON logs of a server under a known load', () => {
           source_secret: source.source_secret,
           ...params,
         })}`
-      /** Reads a shape from `from` until it is up to date; where it ended. */
-      const readToEnd = async (
-        where: Record<string, string>,
-        from: { handle?: string; offset: string },
-      ) => {
-        let at = from
-        for (;;) {
-          const response = await fetch(shapeUrl({ ...where, ...at }))
-          expect(response.status).toBe(200)
-          await response.text()
-          at = {
-            handle: response.headers.get('electric-handle') ?? '',
-            offset: response.headers.get('electric-offset') ?? '',
-          }
-          if (response.headers.has('electric-up-to-date')) return at
-        }
-      }
+      const readToEnd = (where: Record<string, string>, from: ShapePosition) =>
+        readShapeToEnd(shapeUrl, where, from)
       // Two shapes, each read to its end.
       const all = await readToEnd({}, { offset: '-1' })
       await readToEnd({ where: 'id > 2' }, { offset: '-1' })
