@@ -99,9 +99,12 @@ describe('the standalone engine', () => {
   it('warns when it listens beyond loopback without a secret', async () => {
     const open = await runEngine(['--host', '0.0.0.0'])
     try {
-      expect(open.output()).toMatch(
-        /warning: .*0\.0\.0\.0.* without --secret: anyone who can reach it can read every table/,
-      )
+      // Its own line on stderr: it may come after the serving line on stdout.
+      await expect
+        .poll(() => open.output())
+        .toMatch(
+          /warning: .*0\.0\.0\.0.* without --secret: anyone who can reach it can read every table/,
+        )
     } finally {
       await open.stop()
     }
@@ -128,9 +131,10 @@ describe('the standalone engine’s metrics', () => {
     }
     const labels = { source_id: 'standalone' }
     try {
-      expect(engine.output()).toContain(
-        `metrics on http://127.0.0.1:${metricsPort}/metrics`,
-      )
+      // Said once the metrics port listens, after the shape API's line.
+      await expect
+        .poll(() => engine.output())
+        .toContain(`metrics on http://127.0.0.1:${metricsPort}/metrics`)
       // Loopback only unless METRICS_HOST opens it.
       for (const address of externalAddresses())
         expect(await accepts(address, metricsPort), address).toBe(false)
