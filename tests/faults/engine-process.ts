@@ -1,6 +1,7 @@
 // The standalone engine (`src/engine/cli.ts`) as a child process, so a scenario can kill it
 // with SIGKILL and start it again on the same port and data dir.
 import { spawn, type ChildProcess } from 'node:child_process'
+import { readdir, readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { waitUntil } from '../support/wait.ts'
 
@@ -76,5 +77,19 @@ export async function startEngineProcess(options: {
       child.kill('SIGTERM')
       await ended()
     },
+  }
+}
+
+/** A process's resident memory in bytes and its open files, from /proc; null once it is gone. */
+export async function processUsage(
+  pid: number,
+): Promise<{ rss: number; fds: number } | null> {
+  try {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8')
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0)
+    const fds = (await readdir(`/proc/${pid}/fd`)).length
+    return { rss: kb * 1024, fds }
+  } catch {
+    return null
   }
 }

@@ -16,7 +16,7 @@
 // - 1,000,000 rows: peaks +280 to +415 MB; 200,000 rows: +282 MB.
 // The bound below is what these runs justify, not the 300 MB first hoped for.
 import { ShapeStream, type Row } from '@electric-sql/client'
-import { readdir, readFile, rm, stat } from 'node:fs/promises'
+import { readdir, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
   freePort,
@@ -24,7 +24,7 @@ import {
 } from '../../src/server/control/embedded-postgres.ts'
 import { createPool } from '../../src/server/control/database.ts'
 import { waitUntil } from '../support/wait.ts'
-import { startEngineProcess } from './engine-process.ts'
+import { processUsage, startEngineProcess } from './engine-process.ts'
 import type { FaultScenario } from './scenario.ts'
 import {
   explain,
@@ -98,23 +98,9 @@ function countRows(shapeUrl: string, rows: number, where?: string): Counter {
   return counter
 }
 
-/** The engine process serving `dataDir` (its command line names it), found in /proc. */
-async function pidOf(dataDir: string): Promise<number> {
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue
-    const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(
-      () => '',
-    )
-    if (cmdline.includes(dataDir) && cmdline.includes('cli.ts'))
-      return Number(entry)
-  }
-  throw new Error('the engine process was not found')
-}
-
 async function rssMb(pid: number): Promise<number | null> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '')
-  const kb = /VmRSS:\s+(\d+)/.exec(status)?.[1]
-  return kb ? Number(kb) / 1024 : null
+  const usage = await processUsage(pid)
+  return usage ? usage.rss / 1024 / 1024 : null
 }
 
 async function bytesUnder(dir: string): Promise<number> {
@@ -152,7 +138,7 @@ export const f7: FaultScenario = {
        create table other (id int primary key, body text)`,
     )
     let engine = await start()
-    let pid = await pidOf(dataDir)
+    let pid = engine.pid
     const all = countRows(engine.shapeUrl, rows)
     const lower = countRows(engine.shapeUrl, rows, `id <= ${half}`)
     const other = follow(engine.shapeUrl, 'other')
@@ -218,7 +204,7 @@ export const f7: FaultScenario = {
         `F7: engine killed ${midApply ? 'while applying' : 'after applying'} (client held ${all.received} rows)`,
       )
       engine = await start()
-      pid = await pidOf(dataDir)
+      pid = engine.pid
       const restarted = performance.now()
       await waitUntil(
         'every row at both shapes of the big table',

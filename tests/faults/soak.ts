@@ -3,14 +3,14 @@
 // going on a fixed set of filtered shapes (one replaced every 10 s). Its memory (RSS) and open files must stay flat once
 // warm: the median of the last sixth of the run against that of the second sixth. Every
 // client ends with the source's rows, each once.
-import { readdir, readFile, rm } from 'node:fs/promises'
+import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
   freePort,
   startEmbeddedPostgres,
 } from '../../src/server/control/embedded-postgres.ts'
 import { createPool } from '../../src/server/control/database.ts'
-import { startEngineProcess } from './engine-process.ts'
+import { processUsage, startEngineProcess } from './engine-process.ts'
 import type { FaultScenario } from './scenario.ts'
 import {
   follow,
@@ -127,10 +127,9 @@ export const soak: FaultScenario = {
 }
 
 async function sample(pid: number): Promise<Sample> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8')
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0)
-  const fds = (await readdir(`/proc/${pid}/fd`)).length
-  return { rss: kb * 1024, fds }
+  const usage = await processUsage(pid)
+  if (!usage) throw new Error('the engine process is gone')
+  return usage
 }
 
 function median(samples: Sample[]): Sample {

@@ -11,7 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../../src/server/control/embedded-postgres.ts'
 import { createTestDatabase, type TestDatabase } from '../support/database.ts'
 import { sampleValue } from '../support/prometheus.ts'
-import { readShapeToEnd, type ShapePosition } from '../support/shape-reads.ts'
+import {
+  readShapeToEnd,
+  waitLive,
+  type ShapePosition,
+} from '../support/shape-reads.ts'
 
 let database: TestDatabase
 let dataDir: string
@@ -193,10 +197,7 @@ describe('the standalone engine’s metrics', () => {
       ).toBeGreaterThan(0)
 
       const end = await readToEnd({}, all)
-      const aborter = new AbortController()
-      const live = fetch(shapeUrl({ ...end, live: 'true' }), {
-        signal: aborter.signal,
-      }).catch(() => null)
+      const live = waitLive(shapeUrl, end)
       await expect
         .poll(
           async () =>
@@ -204,8 +205,7 @@ describe('the standalone engine’s metrics', () => {
           WAIT,
         )
         .toBe(1)
-      aborter.abort()
-      await live
+      await live.end()
 
       const text = await scrape()
       for (const name of [

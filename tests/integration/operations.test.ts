@@ -24,7 +24,11 @@ import {
   waitUntilUp,
   type Server,
 } from '../support/server-process.ts'
-import { readShapeToEnd, type ShapePosition } from '../support/shape-reads.ts'
+import {
+  readShapeToEnd,
+  waitLive,
+  type ShapePosition,
+} from '../support/shape-reads.ts'
 
 let root: string
 beforeAll(async () => {
@@ -192,10 +196,7 @@ describe('metrics and JSON logs of a server under a known load', () => {
 
       // A live request waits on the first shape: one live client while it waits.
       const end = await readToEnd({}, all)
-      const aborter = new AbortController()
-      const live = fetch(shapeUrl({ ...end, live: 'true' }), {
-        signal: aborter.signal,
-      }).catch(() => null)
+      const live = waitLive(shapeUrl, end)
       await expect
         .poll(
           async () =>
@@ -203,8 +204,7 @@ describe('metrics and JSON logs of a server under a known load', () => {
           WAIT,
         )
         .toBe(1)
-      aborter.abort()
-      await live
+      await live.end()
     } finally {
       await user.end()
     }

@@ -26,3 +26,23 @@ export async function readShapeToEnd(
     if (response.headers.has('electric-up-to-date')) return at
   }
 }
+
+/** A live request waiting at `at` (a live client while it waits); `end()` aborts it. */
+export function waitLive(
+  shapeUrl: (params: Record<string, string>) => string,
+  at: ShapePosition,
+): { end(): Promise<void> } {
+  const aborter = new AbortController()
+  const live = fetch(
+    shapeUrl({ ...at, live: 'true' } as Record<string, string>),
+    {
+      signal: aborter.signal,
+    },
+  ).catch(() => null)
+  return {
+    async end() {
+      aborter.abort()
+      await live
+    },
+  }
+}
