@@ -1,9 +1,7 @@
 // The benchmark's world: an embedded Postgres in a temp dir, its tables, the engine served on
 // 127.0.0.1, and the probes (WAL positions, slot lag, GC, open files) the measurements read.
-import { serve, type ServerType } from '@hono/node-server'
 import { readdirSync, readFileSync } from 'node:fs'
 import { chmod, mkdtemp, rm } from 'node:fs/promises'
-import type { IncomingMessage, Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -12,7 +10,7 @@ import { runInNewContext } from 'node:vm'
 import pg from 'pg'
 import type { ShapeDatabase } from '../../src/engine/database.ts'
 import { Engine } from '../../src/engine/engine.ts'
-import { createEngineApp } from '../../src/engine/http/app.ts'
+import { createEngineServer } from '../../src/engine/http/node-listener.ts'
 import { parseLsn } from '../../src/engine/replication/lsn.ts'
 import {
   startEmbeddedPostgres,
@@ -145,24 +143,23 @@ export async function startEngine(
 ): Promise<RunningEngine> {
   const engine = new Engine({ dataDir: join(cluster.root, 'engine') })
   const database = engine.attach(ENGINE_ID, cluster.postgres.url)
-  const app = createEngineApp({ database, allowShapeDeletion: true })
   // Requests counted per `where` once asked for (fan-out): by the where's encoded form in the
   // raw URL, so the throughput windows' requests pay no URL parsing of the bench's own.
   const shapeRequests = new Map<string, { encoded: string; count: number }>()
-  const fetch = (request: Request, env: unknown) => {
-    if (shapeRequests.size > 0) {
-      const url =
-        (env as { incoming?: IncomingMessage } | undefined)?.incoming?.url ??
-        request.url
-      for (const watched of shapeRequests.values())
-        if (url.includes(watched.encoded)) watched.count++
-    }
-    // The env carries Node's request and response (the engine reads them): pass it on.
-    return app.fetch(request, env)
-  }
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s))
-  })
+  const server = createEngineServer(
+    { database, allowShapeDeletion: true },
+    {
+      onRequest(request) {
+        if (shapeRequests.size === 0) return
+        const url = request.url ?? ''
+        for (const watched of shapeRequests.values())
+          if (url.includes(watched.encoded)) watched.count++
+      },
+    },
+  )
+  await new Promise<void>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve()),
+  )
   const { port } = server.address() as AddressInfo
   while (database.status !== 'active') {
     if (performance.now() > deadline)
@@ -189,7 +186,7 @@ export async function startEngine(
       await new Promise<void>((resolve) => {
         server.close(() => resolve())
         // Long-polls would hold close() open for up to 20 s.
-        ;(server as Server).closeAllConnections()
+        server.closeAllConnections()
       })
       await engine.remove(ENGINE_ID)
     },

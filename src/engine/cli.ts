@@ -2,10 +2,10 @@
 // [--allow-shape-deletion] [--chunk-bytes 10485760] [--data-dir ./.sluice-engine]`: one database served as an
 // Electric-compatible shape API. With METRICS_PORT (and METRICS_HOST, loopback by default) in
 // the environment, Prometheus metrics on that port, like the server's.
-import { serve } from '@hono/node-server'
+import type { AddressInfo } from 'node:net'
 import { parseArgs } from 'node:util'
 import { Engine } from './engine.ts'
-import { createEngineApp } from './http/app.ts'
+import { createEngineServer } from './http/node-listener.ts'
 import { serveStandaloneMetrics } from './ops/standalone-metrics.ts'
 
 const { values } = parseArgs({
@@ -69,14 +69,15 @@ const database = engine.attach(ID, url, {
     },
   },
 })
-const app = createEngineApp({
+const server = createEngineServer({
   database,
   secret: values.secret,
   allowShapeDeletion: values['allow-shape-deletion'],
   chunkBytes,
 })
 const host = values.host ?? '127.0.0.1'
-const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
+server.listen(port, host, () => {
+  const info = server.address() as AddressInfo
   const shown = host.includes(':') ? `[${host}]` : host
   console.log(
     `Sluice engine serving the shape API on http://${shown}:${info.port}/v1/shape`,

@@ -25,7 +25,7 @@ beforeAll(async () => {
   )
   engine = await startTestEngine(source.url, {
     onRequest(request) {
-      const url = new URL(request.url)
+      const url = new URL(request.url ?? '', 'http://engine')
       if (url.pathname !== '/v1/shape') return
       origin.all++
       if (url.searchParams.get('offset') === '-1') origin.initial++

@@ -1,7 +1,6 @@
 // The sync engine over a test database, served on a free local port like `npm run engine`.
-import { serve, type ServerType } from '@hono/node-server'
 import { randomBytes } from 'node:crypto'
-import type { Server } from 'node:http'
+import type { IncomingMessage } from 'node:http'
 import { mkdtemp, rm } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -9,7 +8,7 @@ import { join } from 'node:path'
 import type { LogLimit, ShapeDatabase } from '../../src/engine/database.ts'
 import { Engine } from '../../src/engine/engine.ts'
 import type { SpillLimit } from '../../src/engine/replication/spill.ts'
-import { createEngineApp } from '../../src/engine/http/app.ts'
+import { createEngineServer } from '../../src/engine/http/node-listener.ts'
 import type { SupervisorEvents } from '../../src/engine/supervisor.ts'
 import { waitUntil } from './wait.ts'
 
@@ -35,7 +34,7 @@ export async function startTestEngine(
     /** How long a silent replication connection is trusted (engine default 30 s). */
     silenceMs?: number
     /** Sees every request the engine's HTTP app answers (e.g. to count origin requests). */
-    onRequest?: (request: Request) => void
+    onRequest?: (request: IncomingMessage) => void
     sseTimeoutMs?: number
     keepAliveMs?: number
     events?: SupervisorEvents
@@ -56,31 +55,26 @@ export async function startTestEngine(
     events: options.events,
     spillLimit: options.spillLimit,
   })
-  const app = createEngineApp({
-    database,
-    allowShapeDeletion: true,
-    chunkBytes: options.chunkBytes,
-    sseTimeoutMs: options.sseTimeoutMs,
-    keepAliveMs: options.keepAliveMs,
-  })
-  const server: ServerType = await new Promise((resolve) => {
-    // The env carries Node's request (the engine reads some headers from it): pass it on.
-    const fetch = (request: Request, env: unknown) => {
-      options.onRequest?.(request)
-      return app.fetch(request, env)
-    }
-    const s = serve(
-      { fetch, port: options.port ?? 0, hostname: '127.0.0.1' },
-      () => resolve(s),
-    )
-  })
+  const server = createEngineServer(
+    {
+      database,
+      allowShapeDeletion: true,
+      chunkBytes: options.chunkBytes,
+      sseTimeoutMs: options.sseTimeoutMs,
+      keepAliveMs: options.keepAliveMs,
+    },
+    { onRequest: options.onRequest },
+  )
+  await new Promise<void>((resolve) =>
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve()),
+  )
   const { port } = server.address() as AddressInfo
   await waitUntil('the engine to be active', () => database.status === 'active')
   const close = () =>
     new Promise<void>((resolve) => {
       server.close(() => resolve())
       // Long-polls would hold close() open for up to 20 s.
-      ;(server as Server).closeAllConnections()
+      server.closeAllConnections()
     })
   return {
     engine,

@@ -8,7 +8,10 @@ import {
   EXPOSED_HEADERS,
   jsonResponse,
   serveShapeQuery,
+  type QueryTuning,
 } from './serve-shape.ts'
+
+export const SHAPE_PATH = '/v1/shape'
 
 export type EngineAppOptions = {
   database: ShapeDatabase
@@ -22,11 +25,29 @@ export type EngineAppOptions = {
   keepAliveMs?: number
 }
 
-function sameSecret(given: string | undefined, expected: string): boolean {
+export function sameSecret(
+  given: string | undefined,
+  expected: string,
+): boolean {
   const a = Buffer.from(given ?? '')
   const b = Buffer.from(expected)
   return a.length === b.length && timingSafeEqual(a, b)
 }
+
+/** What the app's middleware adds to answers other than a shape's own (which carry it). */
+export function withCors(response: Response): Response {
+  const status = response.status
+  if (status === 200 || status === 304) return response
+  response.headers.set('access-control-allow-origin', '*')
+  response.headers.set('access-control-expose-headers', EXPOSED_HEADERS)
+  return response
+}
+
+export const tuningOf = (options: EngineAppOptions): QueryTuning => ({
+  chunkBytes: options.chunkBytes,
+  sseTimeoutMs: options.sseTimeoutMs,
+  keepAliveMs: options.keepAliveMs,
+})
 
 export function createEngineApp(options: EngineAppOptions): Hono {
   const { database } = options
@@ -36,10 +57,11 @@ export function createEngineApp(options: EngineAppOptions): Hono {
     // Shape answers (200, 304) carry these already (serveShapeQuery's `cors`): reading
     // c.res.headers would rebuild a Headers object for every live answer, which at a thousand
     // live shapes cost the engine a good part of its time.
-    const status = c.res.status
-    if (c.req.path === '/v1/shape' && (status === 200 || status === 304)) return
-    c.res.headers.set('access-control-allow-origin', '*')
-    c.res.headers.set('access-control-expose-headers', EXPOSED_HEADERS)
+    if (c.req.path === SHAPE_PATH) withCors(c.res)
+    else {
+      c.res.headers.set('access-control-allow-origin', '*')
+      c.res.headers.set('access-control-expose-headers', EXPOSED_HEADERS)
+    }
   })
   app.options('*', (c) =>
     c.body(null, 204, {
@@ -52,21 +74,18 @@ export function createEngineApp(options: EngineAppOptions): Hono {
     const active = database.status === 'active'
     return c.json({ status: active ? 'active' : 'waiting' }, active ? 200 : 202)
   })
-  app.use('/v1/shape', async (c, next) => {
+  app.use(SHAPE_PATH, async (c, next) => {
     if (options.secret && !sameSecret(c.req.query('secret'), options.secret))
       return jsonResponse(401, { message: 'Unauthorized' })
     return next()
   })
+  const tuning = tuningOf(options)
   const serve = (c: Context) =>
-    serveShapeQuery(database, requestParts(c), c.req.raw, {
-      chunkBytes: options.chunkBytes,
-      sseTimeoutMs: options.sseTimeoutMs,
-      keepAliveMs: options.keepAliveMs,
-    })
-  app.get('/v1/shape', serve)
+    serveShapeQuery(database, requestParts(c), c.req.raw, tuning)
+  app.get(SHAPE_PATH, serve)
   // Subsets too long for a URL: the shape in the query, the subset in a JSON body.
-  app.post('/v1/shape', serve)
-  app.delete('/v1/shape', (c) =>
+  app.post(SHAPE_PATH, serve)
+  app.delete(SHAPE_PATH, (c) =>
     deleteShape(
       database,
       new URL(c.req.url).searchParams,

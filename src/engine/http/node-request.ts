@@ -14,7 +14,10 @@ export type RequestParts = {
   signal: WaitSignal
 }
 
-type NodeBindings = { incoming?: IncomingMessage; outgoing?: ServerResponse }
+export type NodeBindings = {
+  incoming?: IncomingMessage
+  outgoing?: ServerResponse
+}
 
 export function requestParts(c: Context): RequestParts {
   const { incoming, outgoing } = (c.env ?? {}) as NodeBindings
@@ -24,13 +27,28 @@ export function requestParts(c: Context): RequestParts {
       ifNoneMatch: c.req.raw.headers.get('if-none-match'),
       signal: c.req.raw.signal,
     }
-  const url = incoming.url
+  return nodeRequestParts(incoming, outgoing)
+}
+
+/** The same from Node's request and response themselves. */
+export function nodeRequestParts(
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+): RequestParts {
+  const url = incoming.url ?? ''
   const q = url.indexOf('?')
   return {
     query: new URLSearchParams(q < 0 ? '' : url.slice(q + 1)),
     ifNoneMatch: incoming.headers['if-none-match'] ?? null,
     signal: new CloseSignal(outgoing),
   }
+}
+
+/** The path of a request target (`/v1/shape?table=x` is `/v1/shape`). */
+export function pathOf(url: string | undefined): string {
+  if (!url) return ''
+  const q = url.indexOf('?')
+  return q < 0 ? url : url.slice(0, q)
 }
 
 /**

@@ -69,7 +69,32 @@ async function whenReady(shape: Shape, signal?: WaitSignal): Promise<boolean> {
   return shape.ready && !shape.failure
 }
 
+/**
+ * An answer as status, headers and text: what most shape requests get. The engine's listener
+ * writes it to Node's response as it is (node-listener.ts); serveShape makes it a Response.
+ */
+export type PlainAnswer = {
+  status: number
+  headers: Record<string, string>
+  body: string | null
+}
+
+export const asResponse = (answer: Response | PlainAnswer): Response =>
+  answer instanceof Response
+    ? answer
+    : new Response(answer.body, {
+        status: answer.status,
+        headers: answer.headers,
+      })
+
 export async function serveShape(options: ServeOptions): Promise<Response> {
+  return asResponse(await answerShape(options))
+}
+
+/** serveShape's answer, left plain where it is one (every answer but SSE, subsets, errors). */
+export async function answerShape(
+  options: ServeOptions,
+): Promise<Response | PlainAnswer> {
   const { database, definition, request, signal } = options
   let shape: Shape
   try {
@@ -212,7 +237,7 @@ function answer(
   offset: Offset,
   isUpToDate: boolean,
   live: boolean,
-): Response {
+): PlainAnswer {
   const { database, request } = options
   shape.markRead()
   if (isUpToDate) messages.push(upToDate(database.globalLsn))
@@ -239,8 +264,8 @@ function answer(
   headers['electric-has-data'] = String(hasData)
   headers.etag = etag(shape.handle, request.offset, offset, hasData)
   if (matches(options.ifNoneMatch, headers.etag))
-    return new Response(null, { status: 304, headers })
-  return new Response(`[${messages.join(',')}]`, { status: 200, headers })
+    return { status: 304, headers, body: null }
+  return { status: 200, headers, body: `[${messages.join(',')}]` }
 }
 
 /**
@@ -306,9 +331,19 @@ export async function serveShapeQuery(
   raw: Request,
   tuning: QueryTuning = {},
 ): Promise<Response> {
+  return asResponse(await answerShapeQuery(database, parts, raw, tuning))
+}
+
+/** serveShapeQuery's answer, left plain where it is one (answerShape). */
+export async function answerShapeQuery(
+  database: ShapeDatabase,
+  parts: RequestParts,
+  raw: Request | null,
+  tuning: QueryTuning = {},
+): Promise<Response | PlainAnswer> {
   const { query } = parts
   let body: Record<string, unknown> | null = null
-  if (raw.method === 'POST') {
+  if (raw?.method === 'POST') {
     const read = await readJsonBody(raw)
     if (read instanceof Response) return read
     body = read
@@ -317,7 +352,7 @@ export async function serveShapeQuery(
   const request = parseProtocol(query, errors, body)
   const definition = parseDefinition(query, errors)
   if (Object.keys(errors).length > 0 || !definition) return invalid(errors)
-  return serveShape({
+  return answerShape({
     database,
     definition,
     request,

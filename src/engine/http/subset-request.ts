@@ -14,6 +14,9 @@ const MAX_SUBSET_OFFSET = 2_147_483_647
 
 const KEYS = ['where', 'params', 'limit', 'offset', 'order_by'] as const
 type Key = (typeof KEYS)[number]
+const PREFIX = 'subset__'
+const isKey = (name: string): name is Key =>
+  (KEYS as readonly string[]).includes(name)
 
 export type SubsetErrors = Partial<Record<Key, string[]>>
 
@@ -59,15 +62,18 @@ function rawFields(
   body: Record<string, unknown> | null,
 ): Map<Key, unknown> {
   const raw = new Map<Key, unknown>()
-  for (const key of KEYS) {
-    const value = query.get(`subset__${key}`)
-    if (value !== null) raw.set(key, value)
-  }
   const bracketed = new Map<number, unknown>()
-  for (const [name, value] of query) {
-    const m = /^subset__params\[(\d{1,6})\]$/.exec(name)
+  // One pass, and nothing built unless a name says subset: every live request passes here.
+  query.forEach((value, name) => {
+    if (!name.startsWith(PREFIX)) return
+    const key = name.slice(PREFIX.length)
+    if (isKey(key)) {
+      if (!raw.has(key)) raw.set(key, value)
+      return
+    }
+    const m = /^params\[(\d{1,6})\]$/.exec(key)
     if (m) bracketed.set(Number(m[1]), value)
-  }
+  })
   if (bracketed.size > 0 && !raw.has('params'))
     raw.set('params', Object.fromEntries(bracketed))
   // Electric takes the subset from `body.subset` when it is an object, else from the body's

@@ -1,0 +1,128 @@
+// The standalone engine's HTTP entry on Node: shape reads answered straight from Node's request
+// and onto its response, everything else through the Hono app (@hono/node-server).
+//
+// Why: at a thousand live shapes each long-poll answer is small and there are ten thousand of
+// them a second, so what surrounds an answer costs more than the answer. Hono's routing,
+// context and middleware, and the adapter's Request and Response objects, were about a third
+// of what each answer allocated (bench:engine heap profile), and the young-generation
+// collections they caused were the engine's largest single cost and most of its slow answers.
+// The path is narrow: GETs of /v1/shape that are neither SSE streams nor subsets, whose answers
+// are always a status, headers and a short text.
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http'
+import { getRequestListener } from '@hono/node-server'
+import {
+  createEngineApp,
+  sameSecret,
+  SHAPE_PATH,
+  tuningOf,
+  type EngineAppOptions,
+} from './app.ts'
+import { nodeRequestParts, pathOf } from './node-request.ts'
+import { EXPOSED_HEADERS, jsonResponse } from './responses.ts'
+import { answerShapeQuery, type PlainAnswer } from './serve-shape.ts'
+
+export type EngineListener = (
+  request: IncomingMessage,
+  response: ServerResponse,
+) => void
+
+export type ListenerHooks = {
+  /** Sees every request before it is answered (benchmarks and tests count origin requests). */
+  onRequest?: (request: IncomingMessage) => void
+}
+
+export function createEngineListener(
+  options: EngineAppOptions,
+  hooks: ListenerHooks = {},
+): EngineListener {
+  const viaApp = getRequestListener(createEngineApp(options).fetch)
+  const tuning = tuningOf(options)
+  return (request, response) => {
+    hooks.onRequest?.(request)
+    if (request.method !== 'GET' || pathOf(request.url) !== SHAPE_PATH) {
+      void viaApp(request, response)
+      return
+    }
+    const parts = nodeRequestParts(request, response)
+    const { query } = parts
+    // Streams (SSE, a subset's rows) are the adapter's to write.
+    if (isStream(query)) {
+      void viaApp(request, response)
+      return
+    }
+    if (
+      options.secret &&
+      !sameSecret(query.get('secret') ?? undefined, options.secret)
+    ) {
+      write(response, jsonResponse(401, { message: 'Unauthorized' })).catch(
+        (error: unknown) => fail(response, error),
+      )
+      return
+    }
+    answerShapeQuery(options.database, parts, null, tuning)
+      .then((answer) => write(response, answer))
+      .catch((error: unknown) => fail(response, error))
+  }
+}
+
+/** An HTTP server of the engine's listener (the CLI's, benchmarks', tests'). */
+export function createEngineServer(
+  options: EngineAppOptions,
+  hooks: ListenerHooks = {},
+): Server {
+  return createServer(createEngineListener(options, hooks))
+}
+
+function isStream(query: URLSearchParams): boolean {
+  const sse = query.get('live_sse') ?? query.get('experimental_live_sse')
+  if (sse !== null && sse !== 'false') return true
+  let subset = false
+  query.forEach((_value, name) => {
+    if (name.startsWith('subset__')) subset = true
+  })
+  return subset
+}
+
+async function write(
+  response: ServerResponse,
+  answer: Response | PlainAnswer,
+): Promise<void> {
+  const plain = answer instanceof Response ? await plainOf(answer) : answer
+  // The client left while the answer waited: nothing to write to.
+  if (response.destroyed || response.headersSent) return
+  const { headers, body } = plain
+  if (body !== null) headers['content-length'] = String(Buffer.byteLength(body))
+  response.writeHead(plain.status, headers)
+  response.end(body ?? undefined)
+}
+
+/**
+ * The few answers made as Responses on this path (errors, 409s): short JSON texts, with the
+ * CORS headers the app's middleware gives every answer that is not a shape's own.
+ */
+async function plainOf(answer: Response): Promise<PlainAnswer> {
+  const headers: Record<string, string> = {}
+  answer.headers.forEach((value, name) => (headers[name] = value))
+  if (answer.status !== 200 && answer.status !== 304) {
+    headers['access-control-allow-origin'] = '*'
+    headers['access-control-expose-headers'] = EXPOSED_HEADERS
+  }
+  return { status: answer.status, headers, body: await answer.text() }
+}
+
+/** As the app answers an error it did not expect: logged, and a bare 500. */
+function fail(response: ServerResponse, error: unknown): void {
+  console.error(error)
+  if (response.destroyed) return
+  if (response.headersSent) {
+    response.destroy()
+    return
+  }
+  response.writeHead(500, { 'content-type': 'text/plain; charset=UTF-8' })
+  response.end('Internal Server Error')
+}
