@@ -137,7 +137,7 @@ export class ShapeLog {
     this.sinceIndex += buffer.length
     const lastRecord = records[records.length - 1]
     if (lastRecord) this.endOffset = lastRecord.offset
-    this.tail.push(records)
+    this.tail.push(records, buffer)
     // Never inside at op 0: a client's `<lsn>_0` means past that whole transaction (serve-shape).
     if (
       lastRecord &&

@@ -2,17 +2,28 @@
 // and one further behind reads the file (log-store.ts). Bounded in bytes as well as records: a
 // thousand busy shapes with 1,024 records each held a million strings (about 250 MB) for the
 // garbage collector to mark (its share of the engine's time went from 21% to 18.5%).
+//
+// It holds no strings: each record is a range of the bytes its append wrote to the log (the log
+// writer's buffer, outside the JavaScript heap), decoded when read. As strings, every record
+// outlived two young-generation collections and was promoted, about a third of all that was
+// promoted at 1,000 live shapes (bench:engine heap profile); each old-generation collection that
+// followed cost the engine 50-100 ms of marking, and the slowest answers waited behind it.
 import { compareOffsets, type Offset } from './offset.ts'
 
 /** One record of a shape's log: a message's JSON at its offset (`last`: its transaction's last). */
 export type LogRecord = { offset: Offset; json: string; last: boolean }
 
+/** A record as held: its JSON is bytes start..end of the buffer its append wrote. */
+type Held = { offset: Offset; bytes: Buffer; start: number; end: number }
+
 const MAX_RECORDS = 1024
-const MAX_BYTES = 64 * 1024
+const MAX_BYTES = 16 * 1024
+const TAB = 9
+const NEWLINE = 10
 
 export class LogTail {
-  private records: LogRecord[] = []
-  /** The JSON the tail holds, in UTF-16 units (bytes, near enough). */
+  private records: Held[] = []
+  /** The JSON bytes the tail holds. */
   private bytes = 0
 
   get size(): { records: number; bytes: number } {
@@ -20,17 +31,27 @@ export class LogTail {
   }
 
   /** The oldest record held: a reader at or past it is served from memory. */
-  get first(): LogRecord | undefined {
+  get first(): Held | undefined {
     return this.records[0]
   }
 
-  push(records: LogRecord[]): void {
-    // No spread: a transaction can hold far more records than a call can take arguments.
-    const kept =
-      records.length > MAX_RECORDS ? records.slice(-MAX_RECORDS) : records
-    for (const record of kept) {
-      this.records.push(record)
-      this.bytes += record.json.length
+  /**
+   * `lines`: what the append wrote for these records, in order, one line each:
+   * `<offset>\t<last>\t<json>\n` (JSON holds no raw tab or newline).
+   */
+  push(records: LogRecord[], lines: Buffer): void {
+    // A transaction can hold far more records than the tail keeps: skip to its newest.
+    const skip = Math.max(0, records.length - MAX_RECORDS)
+    let pos = 0
+    for (let i = 0; i < records.length; i++) {
+      const lineEnd = lines.indexOf(NEWLINE, pos)
+      if (i >= skip) {
+        const start = lines.indexOf(TAB, lines.indexOf(TAB, pos) + 1) + 1
+        const offset = (records[i] as LogRecord).offset
+        this.records.push({ offset, bytes: lines, start, end: lineEnd })
+        this.bytes += lineEnd - start
+      }
+      pos = lineEnd + 1
     }
     this.trim()
   }
@@ -53,9 +74,10 @@ export class LogTail {
       else hi = mid
     }
     for (let i = lo; i < this.records.length; i++) {
-      const record = this.records[i] as LogRecord
+      const record = this.records[i] as Held
       if (compareOffsets(record.offset, visible) > 0) break
-      if (record.json) messages.push(record.json)
+      if (record.end > record.start)
+        messages.push(record.bytes.toString('utf8', record.start, record.end))
       lastOffset = record.offset
       if (end && compareOffsets(record.offset, end) >= 0) break
     }
@@ -66,11 +88,14 @@ export class LogTail {
   private trim(): void {
     let drop = Math.max(0, this.records.length - MAX_RECORDS)
     let bytes = this.bytes
-    for (let i = 0; i < drop; i++) bytes -= this.records[i]?.json.length ?? 0
+    for (let i = 0; i < drop; i++) bytes -= heldBytes(this.records[i])
     while (bytes > MAX_BYTES && drop < this.records.length - 1)
-      bytes -= this.records[drop++]?.json.length ?? 0
+      bytes -= heldBytes(this.records[drop++])
     if (drop === 0) return
     this.records.splice(0, drop)
     this.bytes = bytes
   }
 }
+
+const heldBytes = (record: Held | undefined) =>
+  record ? record.end - record.start : 0
