@@ -9,9 +9,11 @@
 //     shape-cache config): commit-to-client and the requests that reach the engine per change.
 // The engine runs in this process; writers and HTTP clients in a forked load process.
 // `npm run bench:engine [-- --quick] [--fanout-only | --throughput-only] [--shapes N]
-// [--cpu-profile FILE]` prints `BENCH_JSON {...}` and a table. `--shapes` sets how many team
-// shapes the throughput phase follows (1,000 by default); `--cpu-profile` writes the engine
-// process's CPU profile of the engine's `team_id = $1` windows (open it in Chrome's DevTools).
+// [--cpu-profile FILE] [--heap-profile FILE]` prints `BENCH_JSON {...}` and a table. `--shapes`
+// sets how many team shapes the throughput phase follows (1,000 by default); `--cpu-profile`
+// writes the engine process's CPU profile of the engine's `team_id = $1` windows (open it in
+// Chrome's DevTools); `--heap-profile` instead samples, over the same windows, what was
+// allocated and outlived a young-generation collection: what the collector copies and promotes.
 import { writeFile } from 'node:fs/promises'
 import { Session } from 'node:inspector/promises'
 import { availableParallelism, loadavg } from 'node:os'
@@ -50,6 +52,8 @@ const SHAPES = shapesFlag === undefined ? undefined : Number(shapesFlag)
 if (SHAPES !== undefined && !(Number.isInteger(SHAPES) && SHAPES > 0))
   throw new Error(`--shapes takes a positive whole number, not ${shapesFlag}`)
 const cpuProfileFile = flagValue('--cpu-profile')
+const heapProfileFile = flagValue('--heap-profile')
+const profileFile = cpuProfileFile ?? heapProfileFile
 const CONFIG = quick
   ? {
       shapeSteps: [1, 10, 100],
@@ -99,16 +103,29 @@ const memberSpec = (team: number): ShapeSpec => ({
   params: [String(team)],
 })
 
-async function startProfile(): Promise<Session> {
+type Profiling = { session: Session; file: string; heap: boolean }
+
+async function startProfile(file: string, heap: boolean): Promise<Profiling> {
   const session = new Session()
   session.connect()
-  await session.post('Profiler.enable')
-  await session.post('Profiler.start')
-  return session
+  if (heap) {
+    await session.post('HeapProfiler.enable')
+    await session.post('HeapProfiler.startSampling', {
+      samplingInterval: 4096,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: false,
+    })
+  } else {
+    await session.post('Profiler.enable')
+    await session.post('Profiler.start')
+  }
+  return { session, file, heap }
 }
 
-async function stopProfile(session: Session, file: string): Promise<void> {
-  const { profile } = await session.post('Profiler.stop')
+async function stopProfile({ session, file, heap }: Profiling): Promise<void> {
+  const { profile } = heap
+    ? await session.post('HeapProfiler.stopSampling')
+    : await session.post('Profiler.stop')
   session.disconnect()
   await writeFile(file, JSON.stringify(profile))
 }
@@ -243,16 +260,16 @@ async function main(): Promise<Report> {
           connectMs = follow.ms
         }
         const profiler =
-          cpuProfileFile && workload.name === 'team_id = $1'
-            ? await startProfile()
+          profileFile && workload.name === 'team_id = $1'
+            ? await startProfile(profileFile, !cpuProfileFile)
             : null
         const engine = await throughputWindows(workload, 'engine', {
           ...windowCtx,
           consumer,
         })
-        if (profiler && cpuProfileFile) {
-          await stopProfile(profiler, cpuProfileFile)
-          log(`engine: CPU profile written to ${cpuProfileFile}`)
+        if (profiler) {
+          await stopProfile(profiler)
+          log(`engine: profile written to ${profiler.file}`)
         }
         report.throughput.push({
           workload: workload.name,
