@@ -35,7 +35,7 @@ export function sameSecret(
 }
 
 /** What the app's middleware adds to answers other than a shape's own (which carry it). */
-export function withCors(response: Response): Response {
+function withCors(response: Response): Response {
   const status = response.status
   if (status === 200 || status === 304) return response
   response.headers.set('access-control-allow-origin', '*')

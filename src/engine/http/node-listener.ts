@@ -26,7 +26,7 @@ import { nodeRequestParts, pathOf } from './node-request.ts'
 import { EXPOSED_HEADERS, jsonResponse } from './responses.ts'
 import { answerShapeQuery, type PlainAnswer } from './serve-shape.ts'
 
-export type EngineListener = (
+type EngineListener = (
   request: IncomingMessage,
   response: ServerResponse,
 ) => void
@@ -36,7 +36,7 @@ export type ListenerHooks = {
   onRequest?: (request: IncomingMessage) => void
 }
 
-export function createEngineListener(
+function createEngineListener(
   options: EngineAppOptions,
   hooks: ListenerHooks = {},
 ): EngineListener {

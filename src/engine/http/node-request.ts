@@ -14,7 +14,7 @@ export type RequestParts = {
   signal: WaitSignal
 }
 
-export type NodeBindings = {
+type NodeBindings = {
   incoming?: IncomingMessage
   outgoing?: ServerResponse
 }

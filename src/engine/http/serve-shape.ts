@@ -79,7 +79,7 @@ export type PlainAnswer = {
   body: string | null
 }
 
-export const asResponse = (answer: Response | PlainAnswer): Response =>
+const asResponse = (answer: Response | PlainAnswer): Response =>
   answer instanceof Response
     ? answer
     : new Response(answer.body, {
@@ -92,7 +92,7 @@ export async function serveShape(options: ServeOptions): Promise<Response> {
 }
 
 /** serveShape's answer, left plain where it is one (every answer but SSE, subsets, errors). */
-export async function answerShape(
+async function answerShape(
   options: ServeOptions,
 ): Promise<Response | PlainAnswer> {
   const { database, definition, request, signal } = options
