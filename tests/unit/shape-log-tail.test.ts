@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
 import { ShapeLog } from '../../src/engine/shapes/log-store.ts'
+import { LogTail } from '../../src/engine/shapes/log-tail.ts'
 import { BEFORE_ALL, type Offset } from '../../src/engine/shapes/offset.ts'
 
 const dirs: string[] = []
@@ -97,4 +98,29 @@ it('reads back from memory exactly the JSON appended, whatever its characters', 
     expect(log.read({ tx: 1n, op }, 10 * 1024 * 1024).messages).toEqual(
       json.slice(op + 1),
     )
+})
+
+it('shares one budget among every open tail, and a closed one gives its share back', () => {
+  const lines = (from: number, count: number) => {
+    const records = Array.from({ length: count }, (_, i) => ({
+      offset: { tx: BigInt(from + i), op: 0 },
+      json: JSON.stringify({ key: `${from + i}`, pad: 'x'.repeat(480) }),
+      last: true,
+    }))
+    const text = records.map((r) => `${r.offset.tx}_0\t1\t${r.json}\n`).join('')
+    return { records, buffer: Buffer.from(text) }
+  }
+  const others = Array.from({ length: 2_000 }, () => new LogTail())
+  const tail = new LogTail()
+  const first = lines(1, 40)
+  tail.push(first.records, first.buffer)
+  // 16 MiB among 2,001 tails: about 8 KiB each.
+  expect(tail.size.bytes).toBeLessThanOrEqual(8_400)
+  expect(tail.size.bytes).toBeGreaterThan(4_096)
+  for (const other of others) other.release()
+  const more = lines(41, 40)
+  tail.push(more.records, more.buffer)
+  expect(tail.size.bytes).toBeGreaterThan(12 * 1024)
+  expect(tail.size.bytes).toBeLessThanOrEqual(16 * 1024)
+  tail.release()
 })

@@ -253,6 +253,7 @@ export class ShapeLog {
     if (this.closed) return
     this.closed = true
     this.writer.close()
+    this.tail.release()
     fdCache.close(this.logPath)
   }
 

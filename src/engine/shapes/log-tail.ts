@@ -1,7 +1,8 @@
 // A shape log's newest records in memory, for live readers: they ask for the last few records,
-// and one further behind reads the file (log-store.ts). Bounded in bytes as well as records: a
-// thousand busy shapes with 1,024 records each held a million strings (about 250 MB) for the
-// garbage collector to mark (its share of the engine's time went from 21% to 18.5%).
+// and one further behind reads the file (log-store.ts). Bounded in bytes as well as records, and
+// in bytes across all shapes: a thousand busy shapes with 1,024 records each held a million
+// strings (about 250 MB) for the garbage collector to mark (its share of the engine's time went
+// from 21% to 18.5%), and ten thousand with 16 KiB each would hold 160 MB.
 //
 // It holds no strings: each record is a range of the bytes its append wrote to the log (the log
 // writer's buffer, outside the JavaScript heap), decoded when read. As strings, every record
@@ -17,7 +18,20 @@ export type LogRecord = { offset: Offset; json: string; last: boolean }
 type Held = { offset: Offset; bytes: Buffer; start: number; end: number }
 
 const MAX_RECORDS = 1024
+/**
+ * What all tails hold together at most: each open tail gets an equal share, between the two
+ * bounds. At 1,000 shapes that is 16 KiB each; at 10,000, 2 KiB (a few records, still more than
+ * a live reader is behind).
+ */
+const TOTAL_BYTES = 16 * 1024 * 1024
 const MAX_BYTES = 16 * 1024
+const MIN_BYTES = 2 * 1024
+let openTails = 0
+const shareBytes = () =>
+  Math.min(
+    MAX_BYTES,
+    Math.max(MIN_BYTES, Math.floor(TOTAL_BYTES / Math.max(1, openTails))),
+  )
 const TAB = 9
 const NEWLINE = 10
 
@@ -25,6 +39,21 @@ export class LogTail {
   private records: Held[] = []
   /** The JSON bytes the tail holds. */
   private bytes = 0
+  private released = false
+
+  constructor() {
+    openTails++
+  }
+
+  /**
+   * The log is closed: its share goes to the other tails. (Its records stay for a request that
+   * reads it as it closes; the log itself is dropped with its shape.)
+   */
+  release(): void {
+    if (this.released) return
+    this.released = true
+    openTails--
+  }
 
   get size(): { records: number; bytes: number } {
     return { records: this.records.length, bytes: this.bytes }
@@ -88,8 +117,9 @@ export class LogTail {
   private trim(): void {
     let drop = Math.max(0, this.records.length - MAX_RECORDS)
     let bytes = this.bytes
+    const limit = shareBytes()
     for (let i = 0; i < drop; i++) bytes -= heldBytes(this.records[i])
-    while (bytes > MAX_BYTES && drop < this.records.length - 1)
+    while (bytes > limit && drop < this.records.length - 1)
       bytes -= heldBytes(this.records[drop++])
     if (drop === 0) return
     this.records.splice(0, drop)
