@@ -1,5 +1,6 @@
-// One attached database: its publication and slot, the replication stream, every shape over
-// it, and the durability loop that lets Postgres recycle WAL only past what the logs hold.
+// One attached database: its publication and slot, the replication stream, and every shape
+// over it. Its durability loop (durability.ts) lets Postgres recycle WAL only past what the
+// logs hold.
 import { mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import pg from 'pg'
@@ -7,6 +8,7 @@ import {
   applyTransaction,
   type TransactionTarget,
 } from './apply-transaction.ts'
+import { DurabilityLoop } from './durability.ts'
 import { pinnedConnection, type HostPinner } from './net/pinned-socket.ts'
 import { DEFAULT_SPILL_LIMIT, type SpillLimit } from './replication/spill.ts'
 import type { Transaction } from './replication/types.ts'
@@ -26,12 +28,6 @@ import { ReplicationSupervisor, type SupervisorEvents } from './supervisor.ts'
 export const SESSION_OPTIONS =
   '-c DateStyle=ISO,DMY -c TimeZone=UTC -c bytea_output=hex -c IntervalStyle=iso_8601 -c extra_float_digits=1'
 
-// Logs are written and made durable this often (log-writer.ts: a write and an fdatasync per
-// busy shape per flush), and the slot confirmed up to what is durable. Clients see changes
-// before that; it bounds only what replication sends again after a crash.
-const FLUSH_EVERY_MS = 1_000
-/** Logs written and fdatasynced at once in a flush (the threadpool has four threads). */
-const SYNCS_AT_ONCE = 8
 // How often the catalog is asked whether shapes' tables were dropped or renamed (table-watch.ts).
 const TABLE_CHECK_MS = 2_000
 
@@ -76,13 +72,9 @@ export class ShapeDatabase {
   private byKey = new Map<string, Shape>()
   private router = new ShapeRouter<Shape>()
   private creating = new Map<string, Promise<Shape>>()
-  private dirty = new Set<Shape>()
-  // While a shape snapshots, transactions for it wait in memory: confirming them to Postgres
-  // before they are in its durable log could lose them in a crash. Hold the confirmed LSN.
-  private holds = new Map<Shape, bigint>()
-  private processedEnd = 0n
-  private durableLsn = 0n
-  private flushTimer: NodeJS.Timeout | null = null
+  private readonly durability = new DurabilityLoop(
+    (shape) => this.shapes.get(shape.handle) === shape,
+  )
   private tableTimer: NodeJS.Timeout | null = null
   private stopping = false
   // Shapes registered while a transaction is applied (it yields): their snapshots start after
@@ -148,7 +140,7 @@ export class ShapeDatabase {
             this.rotateTable(previous.schema, previous.name)
             this.rotateTable(next.schema, next.name)
           },
-          flushedLsn: (caughtUp) => this.confirmable(caughtUp),
+          flushedLsn: (caughtUp) => this.durability.confirmable(caughtUp),
         },
         beforeStream: (slotRecreated) => this.beforeStream(slotRecreated),
         pinHost: config.pinHost,
@@ -187,17 +179,17 @@ export class ShapeDatabase {
   }
 
   start(): void {
-    this.flushTimer = setInterval(() => void this.flush(), FLUSH_EVERY_MS)
+    this.durability.start()
     this.tableTimer = setInterval(() => void this.checkTables(), TABLE_CHECK_MS)
     this.supervisor.start()
   }
 
   async stop(): Promise<void> {
     this.stopping = true
-    if (this.flushTimer) clearInterval(this.flushTimer)
+    this.durability.stop()
     if (this.tableTimer) clearInterval(this.tableTimer)
     await this.supervisor.stop()
-    await this.flush()
+    await this.durability.flush()
     for (const shape of this.shapes.values()) shape.log.close()
     await this.pool.end().catch(() => {})
   }
@@ -205,7 +197,7 @@ export class ShapeDatabase {
   /** Stops streaming and removes the slot, the publication and every shape log. */
   async destroy(): Promise<void> {
     this.stopping = true
-    if (this.flushTimer) clearInterval(this.flushTimer)
+    this.durability.stop()
     if (this.tableTimer) clearInterval(this.tableTimer)
     await this.supervisor.drop()
     for (const shape of this.shapes.values()) shape.log.destroy()
@@ -268,8 +260,7 @@ export class ShapeDatabase {
     this.shapes.delete(shape.handle)
     if (this.byKey.get(shape.key) === shape) this.byKey.delete(shape.key)
     this.router.remove(shape)
-    this.dirty.delete(shape)
-    this.holds.delete(shape)
+    this.durability.forget(shape)
     shape.fail(new Error('rotated'))
     shape.log.destroy()
     this.config.onShapesChanged?.()
@@ -303,7 +294,7 @@ export class ShapeDatabase {
     )
     this.tables.remember(info)
     const shape = Shape.forTable(this.shapesDir, definition, info, where)
-    this.holds.set(shape, this.processedEnd)
+    this.durability.hold(shape)
     this.register(shape, where)
     void this.snapshot(shape, where)
     return shape
@@ -341,12 +332,12 @@ export class ShapeDatabase {
         (rows) => shape.addSnapshotRows(rows),
       )
       await shape.completeSnapshot(visibility)
-      this.dirty.add(shape)
+      this.durability.touched(shape)
       this.config.onShapesChanged?.()
     } catch (error) {
       this.failShape(shape, error as Error)
     } finally {
-      this.holds.delete(shape)
+      this.durability.release(shape)
       client.release()
     }
   }
@@ -380,13 +371,13 @@ export class ShapeDatabase {
       this.applying = false
       this.joined.clear()
     }
-    this.processedEnd = tx.endLsn
+    this.durability.processedEnd = tx.endLsn
     // The global LSN moves before readers see the transaction anywhere, and after every
     // shape holds it: an up-to-date can never claim an LSN a shape has not received yet.
     this.globalLsn = tx.commitLsn
     const limit = this.config.logLimit ?? DEFAULT_LOG_LIMIT
     for (const shape of touched) {
-      this.dirty.add(shape)
+      this.durability.touched(shape)
       shape.publish()
       // Bounded disk: a log far larger than a fresh snapshot would be is replaced by one.
       const bytes = shape.log.bytes
@@ -398,48 +389,9 @@ export class ShapeDatabase {
     }
   }
 
-  /** What Postgres may forget: durable, or everything seen when nothing is pending. */
-  private confirmable(caughtUp: bigint): bigint {
-    const idle = this.holds.size === 0 && this.processedEnd <= this.durableLsn
-    return idle && caughtUp > this.durableLsn ? caughtUp : this.durableLsn
-  }
-
   /** Rotates the shapes of tables dropped or renamed since they were built. */
   private async checkTables(): Promise<void> {
     if (this.supervisor.status === 'active') await this.tables.check()
-  }
-
-  // One flush at a time: an overlapping later flush could finish first and confirm records an
-  // earlier one is still syncing. A failed sync confirms nothing and is retried next time.
-  private flushing: Promise<void> | null = null
-
-  private flush(): Promise<void> {
-    this.flushing ??= this.flushOnce().finally(() => (this.flushing = null))
-    return this.flushing
-  }
-
-  private async flushOnce(): Promise<void> {
-    let target = this.processedEnd
-    for (const hold of this.holds.values()) if (hold < target) target = hold
-    const dirty = [...this.dirty]
-    this.dirty.clear()
-    // A few logs at a time: a thousand writes and fdatasyncs started in one go held the event
-    // loop for tens of milliseconds each second, and live answers waited behind them.
-    const failed: Shape[] = []
-    let next = 0
-    const worker = async () => {
-      while (next < dirty.length) {
-        const shape = dirty[next++] as Shape
-        await shape.log.sync().catch(() => failed.push(shape))
-      }
-    }
-    await Promise.all(Array.from({ length: SYNCS_AT_ONCE }, worker))
-    if (failed.length > 0) {
-      for (const shape of failed)
-        if (this.shapes.has(shape.handle)) this.dirty.add(shape)
-      return
-    }
-    if (target > this.durableLsn) this.durableLsn = target
   }
 
   /** Before each stream starts: reload shapes kept on disk, or drop them all after slot loss. */

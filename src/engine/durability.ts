@@ -1,0 +1,92 @@
+// The durability loop of one database: shape logs are written and made durable this often
+// (log-writer.ts: a write and an fdatasync per busy shape per flush), and the slot is confirmed
+// only up to what every log holds durably. Clients see changes before that; it bounds only what
+// replication sends again after a crash.
+//
+// While a shape snapshots, the transactions for it wait in memory: confirming them to Postgres
+// before they are in its durable log could lose them in a crash. The shape holds the confirmed
+// LSN where it was when the snapshot started, until the snapshot is in its log.
+import type { Shape } from './shapes/shape.ts'
+
+const FLUSH_EVERY_MS = 1_000
+/** Logs written and fdatasynced at once in a flush (the threadpool has four threads). */
+const SYNCS_AT_ONCE = 8
+
+export class DurabilityLoop {
+  /** The end of the last transaction every shape has applied. */
+  processedEnd = 0n
+  private durableLsn = 0n
+  private dirty = new Set<Shape>()
+  private holds = new Map<Shape, bigint>()
+  private timer: NodeJS.Timeout | null = null
+  // One flush at a time: an overlapping later flush could finish first and confirm records an
+  // earlier one is still syncing. A failed sync confirms nothing and is retried next time.
+  private flushing: Promise<void> | null = null
+
+  /** `isLive`: the shape is still its database's (a rotated one's failed sync is dropped). */
+  constructor(private readonly isLive: (shape: Shape) => boolean) {}
+
+  start(): void {
+    this.timer = setInterval(() => void this.flush(), FLUSH_EVERY_MS)
+  }
+
+  /** No more flushes on the clock; flush() still makes everything appended durable. */
+  stop(): void {
+    if (this.timer) clearInterval(this.timer)
+    this.timer = null
+  }
+
+  /** The shape's log has appends to make durable. */
+  touched(shape: Shape): void {
+    this.dirty.add(shape)
+  }
+
+  /** A snapshot starts: nothing past what is processed now is confirmed until release(). */
+  hold(shape: Shape): void {
+    this.holds.set(shape, this.processedEnd)
+  }
+
+  release(shape: Shape): void {
+    this.holds.delete(shape)
+  }
+
+  /** The shape is gone (rotated): nothing of it to sync or wait for. */
+  forget(shape: Shape): void {
+    this.dirty.delete(shape)
+    this.holds.delete(shape)
+  }
+
+  /** What Postgres may forget: durable, or everything seen when nothing is pending. */
+  confirmable(caughtUp: bigint): bigint {
+    const idle = this.holds.size === 0 && this.processedEnd <= this.durableLsn
+    return idle && caughtUp > this.durableLsn ? caughtUp : this.durableLsn
+  }
+
+  flush(): Promise<void> {
+    this.flushing ??= this.flushOnce().finally(() => (this.flushing = null))
+    return this.flushing
+  }
+
+  private async flushOnce(): Promise<void> {
+    let target = this.processedEnd
+    for (const hold of this.holds.values()) if (hold < target) target = hold
+    const dirty = [...this.dirty]
+    this.dirty.clear()
+    // A few logs at a time: a thousand writes and fdatasyncs started in one go held the event
+    // loop for tens of milliseconds each second, and live answers waited behind them.
+    const failed: Shape[] = []
+    let next = 0
+    const worker = async () => {
+      while (next < dirty.length) {
+        const shape = dirty[next++] as Shape
+        await shape.log.sync().catch(() => failed.push(shape))
+      }
+    }
+    await Promise.all(Array.from({ length: SYNCS_AT_ONCE }, worker))
+    if (failed.length > 0) {
+      for (const shape of failed) if (this.isLive(shape)) this.dirty.add(shape)
+      return
+    }
+    if (target > this.durableLsn) this.durableLsn = target
+  }
+}
