@@ -100,9 +100,20 @@ function fnv1a(text: string): number {
   return hash >>> 0
 }
 
+let lastUpToDate = { lsn: -1n, json: '' }
+
 /** The up-to-date control message, claiming everything up to `lsn` was sent. */
 export function upToDate(lsn: bigint): string {
-  return JSON.stringify({
-    headers: { control: 'up-to-date', global_last_seen_lsn: lsn.toString() },
-  })
+  // Made once per LSN: every answer of a wake-up carries the same one.
+  if (lsn !== lastUpToDate.lsn)
+    lastUpToDate = {
+      lsn,
+      json: JSON.stringify({
+        headers: {
+          control: 'up-to-date',
+          global_last_seen_lsn: lsn.toString(),
+        },
+      }),
+    }
+  return lastUpToDate.json
 }

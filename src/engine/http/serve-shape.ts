@@ -130,7 +130,10 @@ async function answerShape(
   const before = request.offset !== 'now' && request.offset.tx < 0n
   if (request.offset !== 'now' && !before && request.handle !== shape.handle)
     return mustRefetch(shape.handle, options.perUser)
-  if (!(await whenReady(shape, signal))) {
+  // Ready (as almost every shape is) without an await: a live request passes here each time.
+  const ready =
+    (shape.ready && !shape.failure) || (await whenReady(shape, signal))
+  if (!ready) {
     if (shape.failure && shape.failure.message !== 'rotated')
       return jsonResponse(
         503,

@@ -85,12 +85,15 @@ export class LogTail {
     this.trim()
   }
 
-  /** The records after `after`, up to `visible` (published) and `end` (a chunk's end). */
+  /**
+   * The records after `after`, up to `visible` (published) and `end` (a chunk's end), and
+   * whether they reach `visible`.
+   */
   read(
     after: Offset,
     visible: Offset,
     end: Offset | null,
-  ): { messages: string[]; lastOffset: Offset } {
+  ): { messages: string[]; lastOffset: Offset; atEnd: boolean } {
     const messages: string[] = []
     let lastOffset = after
     // Found by halving, not by comparing from the start on every request.
@@ -110,7 +113,11 @@ export class LogTail {
       lastOffset = record.offset
       if (end && compareOffsets(record.offset, end) >= 0) break
     }
-    return { messages, lastOffset }
+    return {
+      messages,
+      lastOffset,
+      atEnd: compareOffsets(lastOffset, visible) >= 0,
+    }
   }
 
   /** Drops the oldest records past either bound, keeping at least the newest one. */
