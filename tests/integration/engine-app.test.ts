@@ -2,7 +2,9 @@
 // a table's shapes after TRUNCATE or a schema change.
 import { Shape, ShapeStream } from '@electric-sql/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { AddressInfo } from 'node:net'
 import { createEngineApp } from '../../src/engine/http/app.ts'
+import { createEngineServer } from '../../src/engine/http/node-listener.ts'
 import { createTestDatabase, type TestDatabase } from '../support/database.ts'
 import { startTestEngine, type TestEngine } from '../support/engine.ts'
 
@@ -53,6 +55,43 @@ describe('the standalone engine app', () => {
       'electric-handle',
     )
     expect(ok.headers.get('access-control-allow-origin')).toBe('*')
+  })
+
+  it('asks the secret on the server’s direct path too, and its refusals carry CORS', async () => {
+    const server = createEngineServer({
+      database: engine.database,
+      secret: 's3cret',
+    })
+    await new Promise<void>((resolve) =>
+      server.listen(0, '127.0.0.1', () => resolve()),
+    )
+    const { port } = server.address() as AddressInfo
+    const get = (query: string) =>
+      fetch(`http://127.0.0.1:${port}/v1/shape?${query}`)
+    try {
+      for (const query of [
+        'table=things&offset=-1',
+        'table=things&offset=-1&secret=wrong',
+      ]) {
+        const refused = await get(query)
+        expect(refused.status).toBe(401)
+        expect(await refused.json()).toEqual({ message: 'Unauthorized' })
+        expect(refused.headers.get('access-control-allow-origin')).toBe('*')
+      }
+      const invalid = await get('offset=-1&secret=s3cret')
+      expect(invalid.status).toBe(400)
+      expect(invalid.headers.get('cache-control')).toBe('no-store')
+      expect(invalid.headers.get('access-control-allow-origin')).toBe('*')
+      const ok = await get('table=things&offset=-1&secret=s3cret')
+      expect(ok.status).toBe(200)
+      expect(ok.headers.get('access-control-allow-origin')).toBe('*')
+      expect(ok.headers.get('content-length')).toBe(
+        String((await ok.arrayBuffer()).byteLength),
+      )
+    } finally {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    }
   })
 
   it('reports health and answers CORS preflight', async () => {

@@ -34,15 +34,6 @@ export function sameSecret(
   return a.length === b.length && timingSafeEqual(a, b)
 }
 
-/** What the app's middleware adds to answers other than a shape's own (which carry it). */
-function withCors(response: Response): Response {
-  const status = response.status
-  if (status === 200 || status === 304) return response
-  response.headers.set('access-control-allow-origin', '*')
-  response.headers.set('access-control-expose-headers', EXPOSED_HEADERS)
-  return response
-}
-
 export const tuningOf = (options: EngineAppOptions): QueryTuning => ({
   chunkBytes: options.chunkBytes,
   sseTimeoutMs: options.sseTimeoutMs,
@@ -57,11 +48,10 @@ export function createEngineApp(options: EngineAppOptions): Hono {
     // Shape answers (200, 304) carry these already (serveShapeQuery's `cors`): reading
     // c.res.headers would rebuild a Headers object for every live answer, which at a thousand
     // live shapes cost the engine a good part of its time.
-    if (c.req.path === SHAPE_PATH) withCors(c.res)
-    else {
-      c.res.headers.set('access-control-allow-origin', '*')
-      c.res.headers.set('access-control-expose-headers', EXPOSED_HEADERS)
-    }
+    const status = c.res.status
+    if (c.req.path === SHAPE_PATH && (status === 200 || status === 304)) return
+    c.res.headers.set('access-control-allow-origin', '*')
+    c.res.headers.set('access-control-expose-headers', EXPOSED_HEADERS)
   })
   app.options('*', (c) =>
     c.body(null, 204, {

@@ -23,7 +23,7 @@ import {
   type EngineAppOptions,
 } from './app.ts'
 import { nodeRequestParts, pathOf } from './node-request.ts'
-import { EXPOSED_HEADERS, jsonResponse } from './responses.ts'
+import { corsHeaders, jsonResponse } from './responses.ts'
 import { answerShapeQuery, type PlainAnswer } from './serve-shape.ts'
 
 type EngineListener = (
@@ -108,10 +108,8 @@ async function write(
 async function plainOf(answer: Response): Promise<PlainAnswer> {
   const headers: Record<string, string> = {}
   answer.headers.forEach((value, name) => (headers[name] = value))
-  if (answer.status !== 200 && answer.status !== 304) {
-    headers['access-control-allow-origin'] = '*'
-    headers['access-control-expose-headers'] = EXPOSED_HEADERS
-  }
+  if (answer.status !== 200 && answer.status !== 304)
+    Object.assign(headers, corsHeaders(true))
   return { status: answer.status, headers, body: await answer.text() }
 }
 

@@ -14,10 +14,7 @@ export type RequestParts = {
   signal: WaitSignal
 }
 
-type NodeBindings = {
-  incoming?: IncomingMessage
-  outgoing?: ServerResponse
-}
+type NodeBindings = { incoming?: IncomingMessage; outgoing?: ServerResponse }
 
 export function requestParts(c: Context): RequestParts {
   const { incoming, outgoing } = (c.env ?? {}) as NodeBindings
