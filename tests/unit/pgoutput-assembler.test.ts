@@ -268,7 +268,8 @@ describe('TransactionAssembler with a spill limit', () => {
         begin(3),
         ...Array.from({ length: 30 }, (_, i) => insert(i)),
       ])
-      expect(readdirSync(dir)).toHaveLength(1)
+      // The spill file is opened off the event loop: it appears a moment later.
+      await expect.poll(() => readdirSync(dir)).toHaveLength(1)
       await assembler.abandon()
       expect(readdirSync(dir)).toEqual([])
       expect(assembler.inTransaction).toBe(false)
