@@ -100,16 +100,18 @@ it('reads back from memory exactly the JSON appended, whatever its characters', 
     )
 })
 
+/** Records of ~500 bytes at txs from.., and the lines an append writes for them. */
+const lines = (from: number, count: number) => {
+  const records = Array.from({ length: count }, (_, i) => ({
+    offset: { tx: BigInt(from + i), op: 0 },
+    json: JSON.stringify({ key: `${from + i}`, pad: 'x'.repeat(480) }),
+    last: true,
+  }))
+  const text = records.map((r) => `${r.offset.tx}_0\t1\t${r.json}\n`).join('')
+  return { records, buffer: Buffer.from(text) }
+}
+
 it('shares one budget among every open tail, and a closed one gives its share back', () => {
-  const lines = (from: number, count: number) => {
-    const records = Array.from({ length: count }, (_, i) => ({
-      offset: { tx: BigInt(from + i), op: 0 },
-      json: JSON.stringify({ key: `${from + i}`, pad: 'x'.repeat(480) }),
-      last: true,
-    }))
-    const text = records.map((r) => `${r.offset.tx}_0\t1\t${r.json}\n`).join('')
-    return { records, buffer: Buffer.from(text) }
-  }
   const others = Array.from({ length: 2_000 }, () => new LogTail())
   const tail = new LogTail()
   const first = lines(1, 40)
@@ -122,5 +124,20 @@ it('shares one budget among every open tail, and a closed one gives its share ba
   tail.push(more.records, more.buffer)
   expect(tail.size.bytes).toBeGreaterThan(12 * 1024)
   expect(tail.size.bytes).toBeLessThanOrEqual(16 * 1024)
+  tail.release()
+})
+
+it('holds only the part of a large append it keeps, not the whole buffer', () => {
+  const tail = new LogTail()
+  const big = lines(1, 100)
+  tail.push(big.records, big.buffer)
+  const held = tail.first
+  expect(held?.bytes).not.toBe(big.buffer)
+  expect(held?.bytes.length).toBeLessThan(big.buffer.length / 2)
+  const kept = tail.size.records
+  expect(kept).toBeGreaterThan(0)
+  expect(
+    tail.read({ tx: 0n, op: 0 }, { tx: 100n, op: 0 }, null).messages,
+  ).toEqual(big.records.slice(-kept).map((r) => r.json))
   tail.release()
 })

@@ -34,6 +34,8 @@ const shareBytes = () =>
   )
 const TAB = 9
 const NEWLINE = 10
+/** A buffer past this size is not held whole for a few of its records (compact()). */
+const COMPACT_ABOVE_BYTES = 8 * 1024
 
 export class LogTail {
   private records: Held[] = []
@@ -83,6 +85,27 @@ export class LogTail {
       pos = lineEnd + 1
     }
     this.trim()
+    this.compact(lines)
+  }
+
+  /**
+   * Copies out what the tail keeps of a large buffer (a snapshot's piece, a spilled
+   * transaction's chunk), so a few records kept do not hold the whole of it.
+   */
+  private compact(lines: Buffer): void {
+    if (lines.length <= COMPACT_ABOVE_BYTES) return
+    let first = this.records.length
+    while (first > 0 && this.records[first - 1]?.bytes === lines) first--
+    const kept = this.records.slice(first)
+    const from = kept[0]?.start ?? 0
+    const to = kept.at(-1)?.end ?? 0
+    if (kept.length === 0 || (to - from) * 2 > lines.length) return
+    const copy = Buffer.from(lines.subarray(from, to))
+    for (const record of kept) {
+      record.bytes = copy
+      record.start -= from
+      record.end -= from
+    }
   }
 
   /**
