@@ -9,6 +9,7 @@ import {
   type TransactionTarget,
 } from './apply-transaction.ts'
 import { DurabilityLoop } from './durability.ts'
+import { Journal } from './journal.ts'
 import { pinnedConnection, type HostPinner } from './net/pinned-socket.ts'
 import { DEFAULT_SPILL_LIMIT, type SpillLimit } from './replication/spill.ts'
 import type { Transaction } from './replication/types.ts'
@@ -72,9 +73,10 @@ export class ShapeDatabase {
   private byKey = new Map<string, Shape>()
   private router = new ShapeRouter<Shape>()
   private creating = new Map<string, Promise<Shape>>()
-  private readonly durability = new DurabilityLoop(
-    (shape) => this.shapes.get(shape.handle) === shape,
-  )
+  private readonly journal: Journal
+  private readonly durability: DurabilityLoop
+  /** The last run's journal is written back into the logs before any is reopened. */
+  private replayed = false
   private tableTimer: NodeJS.Timeout | null = null
   private stopping = false
   // Shapes registered while a transaction is applied (it yields): their snapshots start after
@@ -124,6 +126,11 @@ export class ShapeDatabase {
       for (const shape of this.router.shapesOf(key)) this.rotate(shape)
     })
     mkdirSync(this.shapesDir, { recursive: true })
+    this.journal = new Journal(join(config.dataDir, 'journal'), this.shapesDir)
+    this.durability = new DurabilityLoop(
+      this.journal,
+      (shape) => this.shapes.get(shape.handle) === shape,
+    )
     // Spill files of a process that stopped or crashed: their transactions come again.
     rmSync(this.spillDir, { recursive: true, force: true })
     mkdirSync(this.spillDir, { recursive: true })
@@ -190,6 +197,7 @@ export class ShapeDatabase {
     if (this.tableTimer) clearInterval(this.tableTimer)
     await this.supervisor.stop()
     await this.durability.flush()
+    await this.journal.close()
     for (const shape of this.shapes.values()) shape.log.close()
     await this.pool.end().catch(() => {})
   }
@@ -200,6 +208,7 @@ export class ShapeDatabase {
     this.durability.stop()
     if (this.tableTimer) clearInterval(this.tableTimer)
     await this.supervisor.drop()
+    await this.journal.close()
     for (const shape of this.shapes.values()) shape.log.destroy()
     this.shapes.clear()
     rmSync(this.config.dataDir, { recursive: true, force: true })
@@ -398,6 +407,10 @@ export class ShapeDatabase {
   private async beforeStream(slotRecreated: boolean): Promise<void> {
     // A disk that cannot take the logs: replication waits (reconnecting, saying why).
     await probeWrites(this.shapesDir)
+    if (!this.replayed) {
+      await this.journal.replay()
+      this.replayed = true
+    }
     if (slotRecreated) {
       this.rotateAll()
       for (const dir of readdirSync(this.shapesDir))

@@ -1,15 +1,18 @@
-// The durability loop of one database: shape logs are written and made durable this often
-// (log-writer.ts: a write and an fdatasync per busy shape per flush), and the slot is confirmed
-// only up to what every log holds durably. Clients see changes before that; it bounds only what
-// replication sends again after a crash.
+// The durability loop of one database: what shape logs gained is made durable this often, and
+// the slot is confirmed only up to what every log holds durably. Clients see changes before
+// that; it bounds only what replication sends again after a crash. Most logs gain a little each
+// flush and go into the journal together (journal.ts: one fdatasync for all); a log that gained
+// a lot (a snapshot, a spilled transaction) is written and fdatasynced on its own.
 //
 // While a shape snapshots, the transactions for it wait in memory: confirming them to Postgres
 // before they are in its durable log could lose them in a crash. The shape holds the confirmed
 // LSN where it was when the snapshot started, until the snapshot is in its log.
+import type { Frame, Journal } from './journal.ts'
+import { eachLimited } from './limited.ts'
 import type { Shape } from './shapes/shape.ts'
 
 const FLUSH_EVERY_MS = 1_000
-/** Logs written and fdatasynced at once in a flush (the threadpool has four threads). */
+/** Logs synced on their own at once in a flush (the threadpool has four threads). */
 const SYNCS_AT_ONCE = 8
 
 export class DurabilityLoop {
@@ -24,7 +27,10 @@ export class DurabilityLoop {
   private flushing: Promise<void> | null = null
 
   /** `isLive`: the shape is still its database's (a rotated one's failed sync is dropped). */
-  constructor(private readonly isLive: (shape: Shape) => boolean) {}
+  constructor(
+    private readonly journal: Journal,
+    private readonly isLive: (shape: Shape) => boolean,
+  ) {}
 
   start(): void {
     this.timer = setInterval(() => void this.flush(), FLUSH_EVERY_MS)
@@ -72,18 +78,25 @@ export class DurabilityLoop {
     for (const hold of this.holds.values()) if (hold < target) target = hold
     const dirty = [...this.dirty]
     this.dirty.clear()
-    // A few logs at a time: a thousand writes and fdatasyncs started in one go held the event
-    // loop for tens of milliseconds each second, and live answers waited behind them.
-    const failed: Shape[] = []
-    let next = 0
-    const worker = async () => {
-      while (next < dirty.length) {
-        const shape = dirty[next++] as Shape
-        await shape.log.sync().catch(() => failed.push(shape))
-      }
+    const frames: Frame[] = []
+    const alone: Shape[] = []
+    for (const shape of dirty) {
+      const take = shape.log.takeJournal()
+      if (take === 'sync') alone.push(shape)
+      else if (take) frames.push({ log: shape.log, ...take })
     }
-    await Promise.all(Array.from({ length: SYNCS_AT_ONCE }, worker))
-    if (failed.length > 0) {
+    const failed: Shape[] = []
+    // The journal keeps frames it failed to make durable and writes them with the next commit.
+    const [journaled] = await Promise.all([
+      this.journal.commit(frames).then(
+        () => true,
+        () => false,
+      ),
+      eachLimited(alone, SYNCS_AT_ONCE, (shape) =>
+        shape.log.syncTaken().catch(() => void failed.push(shape)),
+      ),
+    ])
+    if (failed.length > 0 || !journaled) {
       for (const shape of failed) if (this.isLive(shape)) this.dirty.add(shape)
       return
     }

@@ -18,7 +18,7 @@ import {
 import { join } from 'node:path'
 import { fdCache } from './fd-cache.ts'
 import { LogTail, type LogRecord } from './log-tail.ts'
-import { LogWriter } from './log-writer.ts'
+import { LogWriter, type JournalTake } from './log-writer.ts'
 import {
   BEFORE_ALL,
   SNAPSHOT_END,
@@ -73,7 +73,9 @@ export class ShapeLog {
   private sinceIndex = 0
   private tail = new LogTail()
   private writer: LogWriter
+  /** Appended since the last sync started; `syncing`, that sync. */
   private dirty = false
+  private syncing: Promise<void> | null = null
   private closed = false
 
   private constructor(readonly dir: string) {
@@ -233,15 +235,37 @@ export class ShapeLog {
     return c.ends[lo] ?? null
   }
 
+  /** The log file's path, as the journal names it. */
+  get path(): string {
+    return this.logPath
+  }
+
+  /** What the journal must hold of this log since the last flush (log-writer.ts). */
+  takeJournal(): JournalTake {
+    return this.closed ? null : this.writer.takeJournal()
+  }
+
+  /** After a `sync` take (log-writer.ts): this log alone, written and fdatasynced. */
+  syncTaken(): Promise<void> {
+    return this.writer.syncTaken()
+  }
+
+  /** Makes the file itself durable: everything appended, written and fdatasynced. */
   async sync(): Promise<void> {
-    if (!this.dirty || this.closed) return
+    if (this.closed) return
+    // A sync in flight covers every append so far.
+    if (!this.dirty) return this.syncing ?? undefined
     this.dirty = false
+    const syncing = this.writer.sync()
+    this.syncing = syncing
     try {
-      await this.writer.sync()
+      await syncing
     } catch (error) {
       // Not durable after all: the next flush must try again.
       this.dirty = true
       throw error
+    } finally {
+      if (this.syncing === syncing) this.syncing = null
     }
   }
 

@@ -6,12 +6,23 @@
 // flush, whatever its changes/s. Readers see appended bytes at once: what the file does not hold
 // yet is read from memory (readAt). Durability is unchanged: sync() writes everything appended,
 // then fdatasyncs, and only then may the slot be confirmed past it; a crash loses only what
-// replication sends again.
+// replication sends again. Small appends need not wait for their own fdatasync: the flush
+// takes them (takeJournal) into the database's journal, one fdatasync for every log
+// (journal.ts), and the file is synced later, at a checkpoint.
 import { fdatasync, readSync, writev } from 'node:fs'
 import { fdCache } from './fd-cache.ts'
 
 /** Appends held in memory before a write starts without waiting for the flush. */
 export const WRITE_AFTER_BYTES = 1024 * 1024
+/**
+ * Appends kept for the journal between flushes. Past this (a snapshot, a spilled transaction)
+ * the log is synced on its own instead: a large write costs one fdatasync either way, and the
+ * journal would hold it twice.
+ */
+export const JOURNAL_LIMIT_BYTES = 256 * 1024
+
+/** What a log gained since the last take: `chunks` belong at `pos`; `sync`: too much, sync it. */
+export type JournalTake = { pos: number; chunks: Buffer[] } | 'sync' | null
 
 export class LogWriter {
   /** Appended, not yet handed to a write. */
@@ -24,12 +35,18 @@ export class LogWriter {
   /** The last write's error, until a write succeeds: appends are refused meanwhile. */
   private failure: Error | null = null
   private closed = false
+  /** Appended since the last journal take, from `journaledEnd`; null past the limit. */
+  private unjournaled: Buffer[] | null = []
+  private unjournaledBytes = 0
+  private journaledEnd: number
 
   /** `written`: the file's length, all of it the log's. */
   constructor(
     private readonly path: string,
     private written: number,
-  ) {}
+  ) {
+    this.journaledEnd = written
+  }
 
   /** Bytes appended so far, on file or not. */
   get end(): number {
@@ -45,7 +62,38 @@ export class LogWriter {
     if (this.failure) throw this.failure
     this.queued.push(buffer)
     this.queuedBytes += buffer.length
+    if (this.unjournaled) {
+      this.unjournaled.push(buffer)
+      this.unjournaledBytes += buffer.length
+      if (this.unjournaledBytes > JOURNAL_LIMIT_BYTES) this.unjournaled = null
+    }
     if (this.queuedBytes >= WRITE_AFTER_BYTES) this.start()
+  }
+
+  /**
+   * The appends since the last take, for the journal; or `sync` when they outgrew what it
+   * takes, and the caller must syncTaken() instead; or null when there are none.
+   */
+  takeJournal(): JournalTake {
+    if (this.end === this.journaledEnd) return null
+    if (!this.unjournaled) return 'sync'
+    const take = { pos: this.journaledEnd, chunks: this.unjournaled }
+    this.journaledEnd = this.end
+    this.unjournaled = []
+    this.unjournaledBytes = 0
+    return take
+  }
+
+  /** After a `sync` take: makes everything appended durable here, so the journal need not. */
+  async syncTaken(): Promise<void> {
+    const target = this.end
+    await this.sync()
+    if (this.journaledEnd < target) this.journaledEnd = target
+    // Appends made meanwhile were not collected (past the limit): the next take says `sync`.
+    if (this.end === this.journaledEnd) {
+      this.unjournaled = []
+      this.unjournaledBytes = 0
+    }
   }
 
   /** Writes everything appended so far (not what is appended meanwhile), then makes it durable. */
