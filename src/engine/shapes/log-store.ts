@@ -2,21 +2,18 @@
 // sparse index of byte positions (and row counts) beside it, and a small in-memory tail for
 // live readers. Appends become visible only at publish(), so a transaction appears on all its
 // shapes at once. It counts the rows the shape holds in memory; after a restart the count is
-// the last index point's plus what recovery reads past it, so no read ever rescans the log.
-import {
-  appendFileSync,
-  existsSync,
-  ftruncateSync,
-  fstatSync,
-  mkdirSync,
-  readFileSync,
-  readSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs'
+// the last index point's plus what recovery (log-recovery.ts) reads past it, so no read ever
+// rescans the log.
+import { appendFileSync, mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { fdCache } from './fd-cache.ts'
+import {
+  FIRST_POINT,
+  indexLine,
+  parseRecord,
+  recoverLog,
+  type IndexPoint,
+} from './log-recovery.ts'
 import { LogTail, type LogRecord } from './log-tail.ts'
 import { LogWriter, type JournalTake } from './log-writer.ts'
 import {
@@ -24,7 +21,6 @@ import {
   SNAPSHOT_END,
   compareOffsets,
   formatOffset,
-  parseOffset,
   type Offset,
 } from './offset.ts'
 
@@ -41,22 +37,10 @@ const READ_BLOCK = 256 * 1024
 /** Appends a transaction applied in parts may leave waiting for their write. */
 const WRITER_BACKLOG_BYTES = 4 * 1024 * 1024
 
-/**
- * `rows`: the shape's rows at that point; absent in an index written before rows were counted.
- * `inside`: within a transaction appended in parts (a spilled one, apply-transaction.ts), so
- * that a reader of its millions of rows reads them chunk by chunk, not in one answer.
- */
-type IndexPoint = {
-  offset: Offset
-  pos: number
-  rows?: number
-  inside?: boolean
-}
-
 export class ShapeLog {
   private readonly logPath: string
   private readonly indexPath: string
-  private index: IndexPoint[] = [{ offset: BEFORE_ALL, pos: 0, rows: 0 }]
+  private index: IndexPoint[] = [FIRST_POINT]
   /** The chunk ends found so far in `index`, for one threshold (chunkEnd). */
   private chunks = {
     threshold: 0,
@@ -94,7 +78,12 @@ export class ShapeLog {
   /** Reopens a log after a restart, dropping a torn or half-written transaction at its end. */
   static open(dir: string): ShapeLog {
     const log = new ShapeLog(dir)
-    log.recover()
+    const end = recoverLog(fdCache.use(log.logPath), log.indexPath)
+    log.index = end.index
+    log.writer = new LogWriter(log.logPath, end.pos)
+    log.endPos = log.visiblePos = end.pos
+    log.endOffset = log.visibleOffset = end.offset
+    log.endRows = log.visibleRows = end.rows
     return log
   }
 
@@ -192,7 +181,6 @@ export class ShapeLog {
     this.visibleRows = this.endRows
   }
 
-  /** Messages after `after`, up to about maxBytes, never splitting a transaction. */
   /**
    * The records after `after`, up to the end of the chunk that holds the first of them (chunks
    * of about `chunkBytes`, below) or the published end.
@@ -316,149 +304,8 @@ export class ShapeLog {
     }
   }
 
-  private addIndexPoint(point: IndexPoint, persist = true) {
+  private addIndexPoint(point: IndexPoint) {
     this.index.push(point)
-    if (persist) appendFileSync(this.indexPath, indexLine(point))
+    appendFileSync(this.indexPath, indexLine(point))
   }
-
-  private recover() {
-    const indexText = existsSync(this.indexPath)
-      ? readFileSync(this.indexPath, 'utf8')
-      : ''
-    const fd = fdCache.use(this.logPath)
-    const size = fstatSync(fd).size
-    // Everything on file, for reading it; the torn end is cut below.
-    this.writer = new LogWriter(this.logPath, size)
-    let lines = 0
-    for (const line of indexText.split('\n')) {
-      const [offsetText, posText, rowsText, insideText] = line.split('\t')
-      const offset = parseOffset(offsetText ?? '')
-      const pos = Number(posText)
-      const rows = Number(rowsText)
-      if (offsetText) lines++
-      if (offset && Number.isInteger(pos) && pos <= size)
-        this.addIndexPoint(
-          {
-            offset,
-            pos,
-            rows: Number.isInteger(rows) ? rows : undefined,
-            inside: insideText === '1',
-          },
-          false,
-        )
-    }
-    // Scan from the last transaction end the index knows to the end of the file.
-    const start = this.index.findLast((point) => !point.inside) ?? {
-      offset: BEFORE_ALL,
-      pos: 0,
-      rows: 0,
-    }
-    // An index from before rows were counted: count what precedes its last point once, here.
-    const rows = start.rows ?? this.countRows(start.pos)
-    const good = this.scan(start.pos, size, rows) ?? {
-      pos: start.pos,
-      offset: start.offset,
-      rows,
-    }
-    if (good.pos < size) ftruncateSync(fd, good.pos)
-    // Points past the cut (inside a torn transaction, or written before their records were):
-    // gone from the file too, or they would point into whatever is appended there next.
-    const kept = this.index.filter((point) => point.pos <= good.pos)
-    if (kept.length < this.index.length || lines > kept.length - 1) {
-      this.index = kept
-      const text = kept.slice(1).map(indexLine).join('')
-      writeFileSync(`${this.indexPath}.tmp`, text)
-      renameSync(`${this.indexPath}.tmp`, this.indexPath)
-    }
-    this.writer = new LogWriter(this.logPath, good.pos)
-    this.endPos = this.visiblePos = good.pos
-    this.endOffset = this.visibleOffset = good.offset
-    this.endRows = this.visibleRows = good.rows
-  }
-
-  /**
-   * Reads records from `from` to `size` block by block (a torn transaction can be a gigabyte):
-   * the position, offset and row count after the last whole transaction; null if none ends.
-   */
-  private scan(
-    from: number,
-    size: number,
-    rowsAtStart: number,
-  ): { pos: number; offset: Offset; rows: number } | null {
-    let good: { pos: number; offset: Offset; rows: number } | null = null
-    let rows = rowsAtStart
-    let pos = from
-    let readPos = from
-    let pending = Buffer.alloc(0)
-    const block = Buffer.alloc(READ_BLOCK)
-    while (readPos < size) {
-      const n = readSync(
-        fdCache.use(this.logPath),
-        block,
-        0,
-        Math.min(READ_BLOCK, size - readPos),
-        readPos,
-      )
-      if (n === 0) break
-      readPos += n
-      const data = Buffer.concat([pending, block.subarray(0, n)])
-      let at = 0
-      for (;;) {
-        const newline = data.indexOf(10, at)
-        if (newline < 0) break
-        const record = parseRecord(data.toString('utf8', at, newline))
-        if (!record) return good
-        pos += newline + 1 - at
-        at = newline + 1
-        rows += rowDelta(record.json)
-        if (record.last) good = { pos, offset: record.offset, rows }
-      }
-      pending = Buffer.from(data.subarray(at))
-    }
-    return good
-  }
-
-  /** The rows the records before `end` add up to, read block by block. */
-  private countRows(end: number): number {
-    let rows = 0
-    let pos = 0
-    let pending = ''
-    while (pos < end) {
-      const size = Math.min(READ_BLOCK, end - pos)
-      const block = this.writer.readAt(pos, size)
-      pos += size
-      const lines = (pending + block.toString('utf8')).split('\n')
-      pending = lines.pop() ?? ''
-      for (const line of lines) {
-        const record = parseRecord(line)
-        if (record) rows += rowDelta(record.json)
-      }
-    }
-    return rows
-  }
-}
-
-/** What one stored message does to the row count: an insert adds a row, a delete takes one. */
-function rowDelta(json: string): number {
-  if (!json) return 0
-  const { headers } = JSON.parse(json) as { headers?: { operation?: string } }
-  return headers?.operation === 'insert'
-    ? 1
-    : headers?.operation === 'delete'
-      ? -1
-      : 0
-}
-
-function indexLine(point: IndexPoint): string {
-  const inside = point.inside ? '\t1' : ''
-  return `${formatOffset(point.offset)}\t${point.pos}\t${point.rows}${inside}\n`
-}
-
-function parseRecord(line: string): LogRecord | null {
-  const a = line.indexOf('\t')
-  const b = line.indexOf('\t', a + 1)
-  if (a < 0 || b < 0) return null
-  const offset = parseOffset(line.slice(0, a))
-  if (!offset) return null
-  return { offset, last: line.slice(a + 1, b) === '1', json: line.slice(b + 1) }
 }
