@@ -36,7 +36,7 @@ const SYNCS_AT_ONCE = 8
 const HEADER_BYTES = 8 + 2 + 6
 
 /** A shape log as the journal sees it (log-store.ts ShapeLog). */
-export type JournalLog = {
+type JournalLog = {
   readonly path: string
   readonly isClosed: boolean
   sync(): Promise<void>

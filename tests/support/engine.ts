@@ -37,6 +37,8 @@ export async function startTestEngine(
     onRequest?: (request: IncomingMessage) => void
     sseTimeoutMs?: number
     keepAliveMs?: number
+    /** How long a live request waits for a change (engine default 20 s). */
+    longPollMs?: number
     events?: SupervisorEvents
     /** When a transaction spills to disk (engine default: replication/spill.ts). */
     spillLimit?: SpillLimit
@@ -62,6 +64,7 @@ export async function startTestEngine(
       chunkBytes: options.chunkBytes,
       sseTimeoutMs: options.sseTimeoutMs,
       keepAliveMs: options.keepAliveMs,
+      longPollMs: options.longPollMs,
     },
     { onRequest: options.onRequest },
   )

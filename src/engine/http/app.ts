@@ -23,6 +23,8 @@ export type EngineAppOptions = {
   /** SSE streams' length and keep-alive interval (serve-sse.ts, Electric's by default). */
   sseTimeoutMs?: number
   keepAliveMs?: number
+  /** How long a live request waits for a change (serve-shape.ts, Electric's 20 s by default). */
+  longPollMs?: number
 }
 
 export function sameSecret(
@@ -38,6 +40,7 @@ export const tuningOf = (options: EngineAppOptions): QueryTuning => ({
   chunkBytes: options.chunkBytes,
   sseTimeoutMs: options.sseTimeoutMs,
   keepAliveMs: options.keepAliveMs,
+  longPollMs: options.longPollMs,
 })
 
 export function createEngineApp(options: EngineAppOptions): Hono {

@@ -24,7 +24,12 @@ import {
 } from './app.ts'
 import { nodeRequestParts, pathOf } from './node-request.ts'
 import { corsHeaders, jsonResponse } from './responses.ts'
-import { answerShapeQuery, type PlainAnswer } from './serve-shape.ts'
+import { ParkedPoll } from './long-poll.ts'
+import {
+  answerShapeQuery,
+  type PlainAnswer,
+  type PollAnswer,
+} from './serve-shape.ts'
 
 type EngineListener = (
   request: IncomingMessage,
@@ -64,8 +69,12 @@ function createEngineListener(
       )
       return
     }
-    answerShapeQuery(options.database, parts, null, tuning)
-      .then((answer) => write(response, answer))
+    answerShapeQuery(options.database, parts, null, tuning, true)
+      .then((answer) =>
+        answer instanceof ParkedPoll
+          ? answer.hold(response, deliver)
+          : deliver(response, answer),
+      )
       .catch((error: unknown) => fail(response, error))
   }
 }
@@ -88,11 +97,31 @@ function isStream(query: URLSearchParams): boolean {
   return subset
 }
 
+/** Writes an answer, plain at once; never throws (a parked poll's wake-up calls it). */
+function deliver(response: ServerResponse, answer: PollAnswer): void {
+  if (answer instanceof Response || answer instanceof Promise) {
+    write(response, answer).catch((error: unknown) => fail(response, error))
+    return
+  }
+  try {
+    writePlain(response, answer)
+  } catch (error) {
+    fail(response, error)
+  }
+}
+
 async function write(
   response: ServerResponse,
-  answer: Response | PlainAnswer,
+  answer: Response | Promise<Response> | PlainAnswer,
 ): Promise<void> {
-  const plain = answer instanceof Response ? await plainOf(answer) : answer
+  const settled = await answer
+  writePlain(
+    response,
+    settled instanceof Response ? await plainOf(settled) : settled,
+  )
+}
+
+function writePlain(response: ServerResponse, plain: PlainAnswer): void {
   // The client left while the answer waited: nothing to write to.
   if (response.destroyed || response.headersSent) return
   const { headers, body } = plain

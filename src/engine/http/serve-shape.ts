@@ -10,6 +10,7 @@ import { BEFORE_ALL, formatOffset, type Offset } from '../shapes/offset.ts'
 import type { Shape, WaitSignal } from '../shapes/shape.ts'
 import { TableNotFoundError } from '../shapes/table-info.ts'
 import { WhereError } from '../shapes/where/index.ts'
+import { ParkedPoll } from './long-poll.ts'
 import type { RequestParts } from './node-request.ts'
 import { readJsonBody } from './read-body.ts'
 import { serveSse } from './serve-sse.ts'
@@ -60,6 +61,8 @@ export type ServeOptions = {
   keepAliveMs?: number
   /** Answers carry `access-control-allow-origin: *` (apps' endpoints, not the dashboard's). */
   cors?: boolean
+  /** A long-poll with nothing to answer yet is returned parked, for the caller to hold. */
+  park?: boolean
 }
 
 // Waits until the shape's snapshot is readable; false if the shape failed or was rotated.
@@ -79,22 +82,33 @@ export type PlainAnswer = {
   body: string | null
 }
 
-const asResponse = (answer: Response | PlainAnswer): Response =>
-  answer instanceof Response
-    ? answer
-    : new Response(answer.body, {
-        status: answer.status,
-        headers: answer.headers,
-      })
+/** What a long-poll's answer is made from once its shape changes (resumeLongPoll). */
+type LongPoll = { options: ServeOptions; after: Offset; chunkBytes: number }
+
+/** The answer a parked long-poll gets: plain, or a Response (a 409 or 503 when it ended). */
+export type PollAnswer = PlainAnswer | Response | Promise<Response>
+
+type Parked = ParkedPoll<LongPoll, PollAnswer>
+
+/** Whatever answerShape may give: parked only when its options say `park`. */
+type Answer = Response | PlainAnswer | Parked
+
+const asResponse = (answer: Answer): Response => {
+  if (answer instanceof Response) return answer
+  if (answer instanceof ParkedPoll)
+    throw new Error('a parked long-poll is its caller’s to hold')
+  return new Response(answer.body, {
+    status: answer.status,
+    headers: answer.headers,
+  })
+}
 
 export async function serveShape(options: ServeOptions): Promise<Response> {
   return asResponse(await answerShape(options))
 }
 
 /** serveShape's answer, left plain where it is one (every answer but SSE, subsets, errors). */
-async function answerShape(
-  options: ServeOptions,
-): Promise<Response | PlainAnswer> {
+async function answerShape(options: ServeOptions): Promise<Answer> {
   const { database, definition, request, signal } = options
   let shape: Shape
   try {
@@ -180,7 +194,7 @@ async function answerShape(
       keepAliveMs: options.keepAliveMs,
       cors: options.cors,
     })
-  let page = shape.log.read(after, chunkBytes)
+  const page = shape.log.read(after, chunkBytes)
   // A shared shape's first chunk never says up-to-date: caches keep it for a week, so it must
   // not claim a moment; the client asks again and learns it then. A signed-in user's shape is
   // never cached, and a snapshot that fits one chunk says so at once: a round trip less
@@ -196,9 +210,18 @@ async function answerShape(
       false,
     )
   if (page.messages.length === 0 && page.atEnd && request.live) {
-    await shape.waitForChange(options.longPollMs ?? LONG_POLL_MS, signal)
-    if (shape.failure) return successor(database, definition, options)
-    page = shape.log.read(after, chunkBytes)
+    const longPollMs = options.longPollMs ?? LONG_POLL_MS
+    const poll = { options, after, chunkBytes }
+    if (options.park)
+      return new ParkedPoll(
+        shape,
+        shape.lastOffset,
+        longPollMs,
+        poll,
+        resumeLongPoll,
+      )
+    await shape.waitForChange(longPollMs, signal)
+    return resumeLongPoll(shape, poll)
   }
   return answer(
     shape,
@@ -208,6 +231,25 @@ async function answerShape(
     page.lastOffset,
     page.atEnd,
     request.live,
+  )
+}
+
+/** A long-poll's answer once its shape changed, ended, or its time ran out. */
+function resumeLongPoll(
+  shape: Shape,
+  { options, after, chunkBytes }: LongPoll,
+): PollAnswer {
+  if (shape.failure)
+    return successor(options.database, options.definition, options)
+  const page = shape.log.read(after, chunkBytes)
+  return answer(
+    shape,
+    options,
+    false,
+    page.messages,
+    page.lastOffset,
+    page.atEnd,
+    true,
   )
 }
 
@@ -321,7 +363,7 @@ function cacheControl(response: {
 
 export type QueryTuning = Pick<
   ServeOptions,
-  'chunkBytes' | 'sseTimeoutMs' | 'keepAliveMs'
+  'chunkBytes' | 'sseTimeoutMs' | 'keepAliveMs' | 'longPollMs'
 >
 
 /**
@@ -343,7 +385,8 @@ export async function answerShapeQuery(
   parts: RequestParts,
   raw: Request | null,
   tuning: QueryTuning = {},
-): Promise<Response | PlainAnswer> {
+  park = false,
+): Promise<Answer> {
   const { query } = parts
   let body: Record<string, unknown> | null = null
   if (raw?.method === 'POST') {
@@ -363,5 +406,6 @@ export async function answerShapeQuery(
     cors: true,
     ...tuning,
     ifNoneMatch: parts.ifNoneMatch,
+    park,
   })
 }

@@ -19,7 +19,7 @@ export const WRITE_AFTER_BYTES = 1024 * 1024
  * the log is synced on its own instead: a large write costs one fdatasync either way, and the
  * journal would hold it twice.
  */
-export const JOURNAL_LIMIT_BYTES = 256 * 1024
+const JOURNAL_LIMIT_BYTES = 256 * 1024
 
 /** What a log gained since the last take: `chunks` belong at `pos`; `sync`: too much, sync it. */
 export type JournalTake = { pos: number; chunks: Buffer[] } | 'sync' | null

@@ -39,6 +39,11 @@ export type WaitSignal = {
   removeEventListener(type: 'abort', listener: () => void): void
 }
 
+/** What waits for a shape's next change: a parked long-poll (http/long-poll.ts), a promise. */
+export interface Waiter {
+  wake(): void
+}
+
 // Shapes published since the last wake-up pass, woken together once the I/O already read is
 // processed (setImmediate runs after the replication data in hand, and before the next read).
 const toWake = new Set<Shape>()
@@ -108,7 +113,7 @@ export class Shape {
   ready = false
   private visibility: Visibility | null
   private pending: Pending[] = []
-  private waiters = new Set<() => void>()
+  private waiters = new Set<Waiter>()
   private snapshotIndex = 0
   snapshotBytes = 0
   failure: Error | null = null
@@ -318,12 +323,21 @@ export class Shape {
   wake(): void {
     const waiters = [...this.waiters]
     this.waiters.clear()
-    for (const wake of waiters) wake()
+    for (const waiter of waiters) waiter.wake()
   }
 
-  /** Requests waiting in waitForChange: the shape's open long-polls. */
+  /** Requests waiting for a change: the shape's open long-polls. */
   get waitingRequests(): number {
     return this.waiters.size
+  }
+
+  /** Woken at the next publish (or fail/close), once; unpark() if it leaves first. */
+  park(waiter: Waiter): void {
+    this.waiters.add(waiter)
+  }
+
+  unpark(waiter: Waiter): void {
+    this.waiters.delete(waiter)
   }
 
   /** Resolves at the next publish (or fail/close), or after the timeout. */
@@ -331,13 +345,14 @@ export class Shape {
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer)
-        this.waiters.delete(done)
+        this.waiters.delete(waiter)
         signal?.removeEventListener('abort', done)
         resolve()
       }
+      const waiter: Waiter = { wake: done }
       const timer = setTimeout(done, timeoutMs)
       signal?.addEventListener('abort', done)
-      this.waiters.add(done)
+      this.waiters.add(waiter)
     })
   }
 
