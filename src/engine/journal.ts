@@ -65,6 +65,8 @@ export class Journal {
   private pending: Frame[] = []
   private checkpointing: Promise<void> | null = null
   private closed = false
+  /** Each log's path under the shapes dir, encoded once (path.relative showed in profiles). */
+  private names = new WeakMap<JournalLog, Buffer>()
 
   constructor(
     private readonly dir: string,
@@ -82,7 +84,7 @@ export class Journal {
     this.pending = all
     if (all.length === 0) return
     const segment = await this.current()
-    const bytes = encode(all, this.shapesDir)
+    const bytes = encode(all, (log) => this.nameOf(log))
     let written = 0
     while (written < bytes.length) {
       const { bytesWritten } = await segment.file.write(
@@ -155,6 +157,15 @@ export class Journal {
     await segment?.file.close().catch(() => {})
   }
 
+  private nameOf(log: JournalLog): Buffer {
+    let name = this.names.get(log)
+    if (!name) {
+      name = Buffer.from(relative(this.shapesDir, log.path))
+      this.names.set(log, name)
+    }
+    return name
+  }
+
   private current(): Promise<Segment> {
     if (this.segment) return Promise.resolve(this.segment)
     this.opening ??= this.openSegment().finally(() => (this.opening = null))
@@ -207,10 +218,10 @@ export class Journal {
   }
 }
 
-function encode(frames: Frame[], shapesDir: string): Buffer {
+function encode(frames: Frame[], nameOf: (log: JournalLog) => Buffer): Buffer {
   const parts: Buffer[] = []
   for (const frame of frames) {
-    const path = Buffer.from(relative(shapesDir, frame.log.path))
+    const path = nameOf(frame.log)
     let payload = 0
     for (const chunk of frame.chunks) payload += chunk.length
     const header = Buffer.allocUnsafe(HEADER_BYTES + path.length)
