@@ -36,9 +36,25 @@ export function nodeRequestParts(
   const q = url.indexOf('?')
   return {
     query: new URLSearchParams(q < 0 ? '' : url.slice(q + 1)),
-    ifNoneMatch: incoming.headers['if-none-match'] ?? null,
+    ifNoneMatch: rawHeader(incoming.rawHeaders, 'if-none-match'),
     signal: new CloseSignal(outgoing),
   }
+}
+
+/**
+ * A header's value from the raw list, repeats joined as Node joins them: reading
+ * `incoming.headers` builds an object of every header for each request, kept as long as a
+ * long-poll waits.
+ */
+function rawHeader(raw: string[], name: string): string | null {
+  let value: string | null = null
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const key = raw[i] as string
+    if (key.length !== name.length || key.toLowerCase() !== name) continue
+    const found = raw[i + 1] as string
+    value = value === null ? found : `${value}, ${found}`
+  }
+  return value
 }
 
 /** The path of a request target (`/v1/shape?table=x` is `/v1/shape`). */
