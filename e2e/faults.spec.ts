@@ -1,4 +1,4 @@
-// The fault matrix's quick browser faults (issue 19: F2, F9, F11; F10 is script-only while its bug is open) in `npm test`, which builds the
+// The fault matrix's quick browser faults (issue 19: F2, F9, F10, F11) in `npm test`, which builds the
 // dashboard after vitest and before Playwright: each runs its scenario (tests/faults/) with its
 // own Postgres, server and Chromium, and must lose nothing, repeat nothing and recover. The
 // shared e2e server is not used.

@@ -148,8 +148,8 @@ export const storeEvents = (page: Page, sourceId: string) =>
 
 /**
  * Waits (up to `timeoutMs`) until the store each page reads holds exactly the control plane's
- * events of the source, then counts: lost and duplicated summed over the pages. `since`: when
- * the fault ended (performance.now()).
+ * events of the source, then counts: lost and duplicated summed over the pages, as the last
+ * check found them. `since`: when the fault ended (performance.now()).
  */
 export async function settleStores(
   pages: Page[],
@@ -158,8 +158,12 @@ export async function settleStores(
   since: number,
   timeoutMs = 30_000,
 ): Promise<FaultResult> {
-  const truth = await eventTruth(db, sourceId)
-  const counts = async () => {
+  // Each check reads the control plane's rows anew: it writes events of the source itself (its
+  // runtime reporting that the source's database cannot be reached), which reach the stores
+  // too. Compared with the rows read once before, such an event counted as duplicated.
+  let last = { truth: await eventTruth(db, sourceId), lost: 0, duplicated: 0 }
+  const matches = async () => {
+    const truth = await eventTruth(db, sourceId)
     let lost = 0
     let duplicated = 0
     let same = true
@@ -171,18 +175,19 @@ export async function settleStores(
       duplicated += seen.duplicated
       same &&= seen.same
     }
-    return { lost, duplicated, same }
+    last = { truth, lost, duplicated }
+    return same
   }
   let recoverMs: number | null = null
   await waitUntil(
     "the stores to match the control plane's rows",
-    async () => (await counts()).same,
+    matches,
     timeoutMs,
   ).then(
     () => (recoverMs = Math.round(performance.now() - since)),
     () => {},
   )
-  const { lost, duplicated } = await counts()
+  const { truth, lost, duplicated } = last
   return {
     lost,
     duplicated,

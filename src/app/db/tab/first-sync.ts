@@ -5,7 +5,7 @@ import { firstReadsShown } from './first-reads.ts'
 import { flushStore, readOnce } from './direct-requests.ts'
 import { rememberSyncedFor, syncedFor } from './hints.ts'
 import { saveLastScreen } from './last-screen.ts'
-import { startSyncing, type LocalStore } from './store.ts'
+import { acrossLeaderChange, startSyncing, type LocalStore } from './store.ts'
 import { syncedOnce } from '../shared/synced-once.ts'
 import { storeSynced } from './worker-thread.ts'
 
@@ -13,8 +13,11 @@ const FIRST_SYNC_LIMIT_MS = 15_000
 const CHECK_EVERY_MS = 50
 
 // Polled every 50 ms on a first visit: one-off reads, one message each (direct-requests.ts).
+// Read again when the holder's tab closes meanwhile (store.ts).
 const synced = (store: LocalStore, userId: string) =>
-  syncedOnce((sql, params) => readOnce(store, sql, params), userId)
+  acrossLeaderChange(() =>
+    syncedOnce((sql, params) => readOnce(store, sql, params), userId),
+  )
 
 /**
  * `claimed`: the store being made this user's (store.ts claimStore). The check only reads, so

@@ -7,7 +7,7 @@
 // (direct-requests.ts) it is one message each way, and nothing of the tab waits behind it
 // but the statements that need its answer.
 import { types, type PGliteInterface } from '@electric-sql/pglite'
-import { PGliteWorker } from '@electric-sql/pglite/worker'
+import { LeaderChangedError, PGliteWorker } from '@electric-sql/pglite/worker'
 import { readOnce } from './direct-requests.ts'
 
 // PGlite's own query for the same pairs (element type, its array type).
@@ -49,6 +49,31 @@ export class StoreClient extends PGliteWorker {
       this.#arrayTypes.catch(() => {})
     }
     return this.#arrayTypes
+  }
+
+  // When the tab whose worker holds the database closes and another worker is elected,
+  // PGliteWorker rejects the request then in flight with LeaderChangedError, but the steps of a
+  // statement after it (the release of its lock, above all) go to the elected worker before it
+  // listens to this tab (it does once its database is open): never answered, the statement
+  // neither ended nor failed, and what waited on it waited for good (a tab's claim of the
+  // store, and so the sync its worker, elected, was to start: fault F10). Here every statement
+  // fails with LeaderChangedError once the holder changes, and its asker can ask again.
+  override _runExclusiveQuery<T>(fn: () => Promise<T>): Promise<T> {
+    return this.#untilLeaderChange(super._runExclusiveQuery(fn))
+  }
+
+  override _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T> {
+    return this.#untilLeaderChange(super._runExclusiveTransaction(fn))
+  }
+
+  #untilLeaderChange<T>(step: Promise<T>): Promise<T> {
+    let stopListening = () => {}
+    return new Promise<T>((resolve, reject) => {
+      stopListening = this.onLeaderChange(() =>
+        reject(new LeaderChangedError()),
+      )
+      step.then(resolve, reject)
+    }).finally(() => stopListening())
   }
 
   async #readArrayTypes(): Promise<void> {

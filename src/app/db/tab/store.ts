@@ -52,8 +52,24 @@ async function start(): Promise<LocalStore> {
   performance.mark('sluice:pglite-ready')
   // Read as the first screen renders, the array types would hold up its reads that need them
   // (store-client.ts).
-  await pg.arrayTypesRead()
+  await acrossLeaderChange(() => pg.arrayTypesRead())
   return pg
+}
+
+/**
+ * `step`, asked again while it fails because the worker holding the database changed (its tab
+ * closed, another worker elected): nothing it asked is known to be done. Steps safe to repeat.
+ */
+export async function acrossLeaderChange<T>(
+  step: () => Promise<T>,
+): Promise<T> {
+  for (;;) {
+    try {
+      return await step()
+    } catch (error) {
+      if (!(error instanceof LeaderChangedError)) throw error
+    }
+  }
 }
 
 /**
@@ -84,11 +100,14 @@ export function startFirstSync(userId: string): void {
 /** Makes the store hold this user's data; the sync empties it if it held another's. */
 export async function claimStore(userId: string): Promise<LocalStore> {
   const pg = await openStore()
-  // Usually it already is theirs: one direct read then.
-  if ((await localOwner(pg)) !== userId) {
-    rememberSyncedFor(null)
-    await claimOwner(pg, userId)
-  }
+  // A claim lost with the holder's tab would leave this tab's sync unstarted (first-sync.ts).
+  await acrossLeaderChange(async () => {
+    // Usually it already is theirs: one direct read then.
+    if ((await localOwner(pg)) !== userId) {
+      rememberSyncedFor(null)
+      await claimOwner(pg, userId)
+    }
+  })
   rememberStore(true)
   return pg
 }

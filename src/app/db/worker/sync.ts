@@ -13,6 +13,7 @@ import type { PGliteWithSync } from '@electric-sql/pglite-sync'
 import type { ChangeMessage, Row } from '@electric-sql/client'
 import { liveShape, liveSyncFetch } from '../../lib/live-sync.ts'
 import { announceSessionEnded } from '../../lib/session-signal.ts'
+import { afterCommits } from './after-commits.ts'
 import { eventLogFetch, REMOVAL_HOLD_MS } from './event-log-fetch.ts'
 import { liveShapesFetch, sourceInStore } from './live-shapes-fetch.ts'
 import {
@@ -90,10 +91,19 @@ export function startSync(
       else if (status !== 404) throw error
       unfollow(key)
     }
+    // Each answer waits for the commits before it, so a commit saves its own answer's offset
+    // (after-commits.ts).
     const withHandler = Object.fromEntries(
       Object.entries(shapes).map(([name, s]) => [
         name,
-        { ...s, shape: { ...s.shape, onError } },
+        {
+          ...s,
+          shape: {
+            ...s.shape,
+            onError,
+            fetchClient: afterCommits(pg, s.shape.fetchClient ?? liveSyncFetch),
+          },
+        },
       ]),
     ) as Shapes
     sub = await pg.electric.syncShapesToTables({
