@@ -79,24 +79,34 @@ export class DurabilityLoop {
     const dirty = [...this.dirty]
     this.dirty.clear()
     const frames: Frame[] = []
+    const journaling: Shape[] = []
     const alone: Shape[] = []
     for (const shape of dirty) {
       const take = shape.log.takeJournal()
       if (take === 'sync') alone.push(shape)
-      else if (take) frames.push({ log: shape.log, ...take })
+      else if (take) {
+        frames.push({ log: shape.log, ...take })
+        journaling.push(shape)
+      }
     }
+    const journaled = await this.journal.commit(frames).then(
+      () => true,
+      () => false,
+    )
+    // The journal could not take them (a full disk): each log on its own, as before the
+    // journal. A write that fails there refuses further appends, so replication stops and
+    // says why (fault F12) rather than piling appends up in memory.
+    if (!journaled)
+      frames.forEach((frame, i) => {
+        const shape = journaling[i] as Shape
+        shape.log.untakeJournal(frame.pos)
+        alone.push(shape)
+      })
     const failed: Shape[] = []
-    // The journal keeps frames it failed to make durable and writes them with the next commit.
-    const [journaled] = await Promise.all([
-      this.journal.commit(frames).then(
-        () => true,
-        () => false,
-      ),
-      eachLimited(alone, SYNCS_AT_ONCE, (shape) =>
-        shape.log.syncTaken().catch(() => void failed.push(shape)),
-      ),
-    ])
-    if (failed.length > 0 || !journaled) {
+    await eachLimited(alone, SYNCS_AT_ONCE, (shape) =>
+      shape.log.syncTaken().catch(() => void failed.push(shape)),
+    )
+    if (failed.length > 0) {
       for (const shape of failed) if (this.isLive(shape)) this.dirty.add(shape)
       return
     }

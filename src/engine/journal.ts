@@ -61,8 +61,6 @@ export class Journal {
   private opening: Promise<Segment> | null = null
   private retired: Retired[] = []
   private nextNumber = 0
-  /** Frames a failed commit did not make durable: the next commit writes them first. */
-  private pending: Frame[] = []
   private checkpointing: Promise<void> | null = null
   private closed = false
   /** Each log's path under the shapes dir, encoded once (path.relative showed in profiles). */
@@ -75,16 +73,15 @@ export class Journal {
   ) {}
 
   /**
-   * Makes the frames (and any a failed commit left) durable: one write, one fdatasync.
-   * Throws if they are not; they are tried again with the next commit.
+   * Makes the frames durable: one write, one fdatasync. Throws if they are not (a full disk);
+   * the caller then makes their logs durable on their own (durability.ts). What a failed write
+   * left in the segment is written over by the next commit.
    */
   async commit(frames: Frame[]): Promise<void> {
     if (this.closed) throw new Error('the journal is closed')
-    const all = this.pending.length > 0 ? [...this.pending, ...frames] : frames
-    this.pending = all
-    if (all.length === 0) return
+    if (frames.length === 0) return
     const segment = await this.current()
-    const bytes = encode(all, (log) => this.nameOf(log))
+    const bytes = encode(frames, (log) => this.nameOf(log))
     let written = 0
     while (written < bytes.length) {
       const { bytesWritten } = await segment.file.write(
@@ -98,9 +95,8 @@ export class Journal {
       written += bytesWritten
     }
     await segment.file.datasync()
-    this.pending = []
     segment.size += bytes.length
-    for (const frame of all) segment.logs.add(frame.log)
+    for (const frame of frames) segment.logs.add(frame.log)
     if (
       segment.size >= this.checkpointAt.afterBytes ||
       performance.now() - segment.openedAt >= this.checkpointAt.everyMs

@@ -1,7 +1,8 @@
 // The journal: one fdatasync makes every busy log's appends durable. A crash that loses what
 // the logs' own files had not synced loses nothing: replay writes the frames back before the
-// logs reopen. A torn last frame is ignored, a rotated log's frames are dropped, and a
-// checkpoint syncs the logs and deletes their segment.
+// logs reopen. A torn last frame is ignored, a rotated log's frames are dropped, a checkpoint
+// syncs the logs and deletes their segment, and a journal that cannot be written leaves each
+// log to be synced on its own.
 import {
   appendFileSync,
   existsSync,
@@ -16,9 +17,11 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
+import { DurabilityLoop } from '../../src/engine/durability.ts'
 import { Journal, type Frame } from '../../src/engine/journal.ts'
 import { ShapeLog } from '../../src/engine/shapes/log-store.ts'
 import { BEFORE_ALL } from '../../src/engine/shapes/offset.ts'
+import type { Shape } from '../../src/engine/shapes/shape.ts'
 
 const roots: string[] = []
 afterEach(() => {
@@ -173,4 +176,26 @@ it('a segment that cannot be parsed from its start replays nothing and is still 
   )
   expect(await new Journal(journalDir, shapesDir).replay()).toBe(0)
   expect(readdirSync(journalDir)).toEqual([])
+})
+
+it('a journal that cannot be written: each log is synced on its own, and only then confirmed', async () => {
+  const { root, shapesDir } = setup()
+  // Its directory is a file: every commit fails, as on a full or broken disk.
+  const blocked = join(root, 'not-a-dir')
+  writeFileSync(blocked, '')
+  const log = ShapeLog.create(join(shapesDir, 'a'))
+  const shape = { log } as unknown as Shape
+  const durability = new DurabilityLoop(
+    new Journal(blocked, shapesDir),
+    () => true,
+  )
+  appendTx(log, 1)
+  durability.processedEnd = 100n
+  durability.touched(shape)
+  await durability.flush()
+  // Durable in the log file itself, then confirmed.
+  expect(readFileSync(log.path).length).toBe(log.bytes)
+  expect(durability.confirmable(100n)).toBe(100n)
+
+  log.close()
 })

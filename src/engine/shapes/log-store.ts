@@ -233,6 +233,11 @@ export class ShapeLog {
     return this.closed ? null : this.writer.takeJournal()
   }
 
+  /** The journal failed to hold what was taken from `pos`: take it again as `sync`. */
+  untakeJournal(pos: number): void {
+    this.writer.untake(pos)
+  }
+
   /** After a `sync` take (log-writer.ts): this log alone, written and fdatasynced. */
   syncTaken(): Promise<void> {
     return this.writer.syncTaken()

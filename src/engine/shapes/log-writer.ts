@@ -84,6 +84,16 @@ export class LogWriter {
     return take
   }
 
+  /**
+   * The journal could not hold a take from `pos`: the next take says `sync`, for everything
+   * from there.
+   */
+  untake(pos: number): void {
+    if (pos >= this.journaledEnd) return
+    this.journaledEnd = pos
+    this.unjournaled = null
+  }
+
   /** After a `sync` take: makes everything appended durable here, so the journal need not. */
   async syncTaken(): Promise<void> {
     const target = this.end
