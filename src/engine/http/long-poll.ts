@@ -9,12 +9,15 @@ import type { ServerResponse } from 'node:http'
 import { compareOffsets, type Offset } from '../shapes/offset.ts'
 import type { Shape, Waiter } from '../shapes/shape.ts'
 
-/** Hands a poll's answer to its response (node-listener.ts); must not throw. */
-export type Deliver<A> = (response: ServerResponse, answer: A) => void
+/** Where a poll's answer goes (node-listener.ts): written, or a failure answered as one. */
+export type Holder<A> = {
+  deliver(response: ServerResponse, answer: A): void
+  fail(response: ServerResponse, error: unknown): void
+}
 
 export class ParkedPoll<C, A> implements Waiter {
   private response: ServerResponse | null = null
-  private deliver: Deliver<A> | null = null
+  private holder: Holder<A> | null = null
   private timer: ReturnType<typeof setTimeout> | null = null
 
   /**
@@ -30,9 +33,9 @@ export class ParkedPoll<C, A> implements Waiter {
   ) {}
 
   /** Waits on the shape for `response`; answers at once if it changed meanwhile. */
-  hold(response: ServerResponse, deliver: Deliver<A>): void {
+  hold(response: ServerResponse, holder: Holder<A>): void {
     this.response = response
-    this.deliver = deliver
+    this.holder = holder
     // Published between the request's read and now (a microtask of the transaction that
     // applied it may have run): no publish is coming to wake it.
     if (
@@ -47,12 +50,23 @@ export class ParkedPoll<C, A> implements Waiter {
     response.on('close', () => this.leave())
   }
 
+  /**
+   * The shape changed or ended, or the time is up: answered, never throwing, so a wake-up
+   * pass goes on to the other polls.
+   */
   wake(): void {
-    const { response, deliver } = this
-    if (!response || !deliver) return
+    const { response, holder } = this
+    if (!response || !holder) return
     this.release()
     if (response.destroyed) return
-    deliver(response, this.resume(this.shape, this.context))
+    let answer: A
+    try {
+      answer = this.resume(this.shape, this.context)
+    } catch (error) {
+      holder.fail(response, error)
+      return
+    }
+    holder.deliver(response, answer)
   }
 
   /** The client went away (or the answer is sent: then nothing is parked any more). */
@@ -62,7 +76,7 @@ export class ParkedPoll<C, A> implements Waiter {
 
   private release(): void {
     this.response = null
-    this.deliver = null
+    this.holder = null
     this.shape.unpark(this)
     if (this.timer) clearTimeout(this.timer)
     this.timer = null

@@ -24,7 +24,7 @@ import {
 } from './app.ts'
 import { nodeRequestParts, pathOf } from './node-request.ts'
 import { corsHeaders, jsonResponse } from './responses.ts'
-import { ParkedPoll } from './long-poll.ts'
+import { ParkedPoll, type Holder } from './long-poll.ts'
 import {
   answerShapeQuery,
   type PlainAnswer,
@@ -72,7 +72,7 @@ function createEngineListener(
     answerShapeQuery(options.database, parts, null, tuning, true)
       .then((answer) =>
         answer instanceof ParkedPoll
-          ? answer.hold(response, deliver)
+          ? answer.hold(response, HOLDER)
           : deliver(response, answer),
       )
       .catch((error: unknown) => fail(response, error))
@@ -96,6 +96,9 @@ function isStream(query: URLSearchParams): boolean {
   })
   return subset
 }
+
+/** Where a parked poll's answer goes once its shape changes or its time is up. */
+const HOLDER: Holder<PollAnswer> = { deliver, fail }
 
 /** Writes an answer, plain at once; never throws (a parked poll's wake-up calls it). */
 function deliver(response: ServerResponse, answer: PollAnswer): void {
