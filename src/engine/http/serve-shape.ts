@@ -10,6 +10,7 @@ import { BEFORE_ALL, formatOffset, type Offset } from '../shapes/offset.ts'
 import type { Shape, WaitSignal } from '../shapes/shape.ts'
 import { TableNotFoundError } from '../shapes/table-info.ts'
 import { WhereError } from '../shapes/where/index.ts'
+import { cacheControl, etag, matches } from './answer-headers.ts'
 import { ParkedPoll } from './long-poll.ts'
 import type { RequestParts } from './node-request.ts'
 import { readJsonBody } from './read-body.ts'
@@ -311,54 +312,6 @@ function answer(
   if (matches(options.ifNoneMatch, headers.etag))
     return { status: 304, headers, body: null }
   return { status: 200, headers, body: `[${messages.join(',')}]` }
-}
-
-/**
- * Names an answer by shape, request offset and response offset: the same three always carry the
- * same messages. An answer without changes also carries a monotonic part, so a cache can never
- * revalidate an empty live answer and must hold and collapse the live request instead.
- */
-function etag(
-  handle: string,
-  requested: Offset | 'now',
-  answered: Offset,
-  hasData: boolean,
-): string {
-  const from = requested === 'now' ? 'now' : formatOffset(requested)
-  const unique = hasData ? '' : `:${process.hrtime.bigint()}`
-  return `"${handle}:${from}:${formatOffset(answered)}${unique}"`
-}
-
-/** `If-None-Match` is a list; quotes and weak markers are dropped as Electric does. */
-function matches(ifNoneMatch: string | null | undefined, tag: string) {
-  if (!ifNoneMatch) return false
-  const bare = tag.slice(1, -1)
-  return ifNoneMatch
-    .split(',')
-    .some(
-      (one) => one.trim().replace(/^W\//, '').replace(/^"|"$/g, '') === bare,
-    )
-}
-
-/**
- * How long a response may be reused. The first chunk and middle chunks never change; a live
- * answer changes with the cursor. A non-live answer that reaches the tip describes a moving
- * point, kept one second where Electric keeps it 60: a copy carries an old
- * global_last_seen_lsn, and multi-shape clients (pglite-sync) hold newer changes of their other
- * shapes until this one's next answer, up to a long-poll (20 s). Yet it must be cacheable: a
- * cache that locks requests to collapse them (nginx's proxy_cache_lock) lets the clients of an
- * uncacheable URL through one at a time, and a thousand clients connecting took 36 s.
- */
-function cacheControl(response: {
-  live: boolean
-  before: boolean
-  upToDate: boolean
-}): string {
-  if (response.live) return 'public, max-age=5, stale-while-revalidate=5'
-  if (response.before)
-    return 'public, max-age=604800, s-maxage=3600, stale-while-revalidate=2629746'
-  if (response.upToDate) return 'public, max-age=1'
-  return 'public, max-age=60, stale-while-revalidate=300'
 }
 
 export type QueryTuning = Pick<
