@@ -82,18 +82,7 @@ export class Journal {
     if (frames.length === 0) return
     const segment = await this.current()
     const bytes = encode(frames, (log) => this.nameOf(log))
-    let written = 0
-    while (written < bytes.length) {
-      const { bytesWritten } = await segment.file.write(
-        bytes,
-        written,
-        bytes.length - written,
-        segment.size + written,
-      )
-      if (bytesWritten === 0)
-        throw new Error('the journal write made no progress')
-      written += bytesWritten
-    }
+    await writeAll(segment.file, bytes, segment.size)
     await segment.file.datasync()
     segment.size += bytes.length
     for (const frame of frames) segment.logs.add(frame.log)
@@ -255,6 +244,7 @@ function* decode(
   }
 }
 
+/** All of `bytes` at `pos`, however many calls it takes (a write may be short). */
 async function writeAll(file: FileHandle, bytes: Buffer, pos: number) {
   let written = 0
   while (written < bytes.length) {
@@ -264,8 +254,7 @@ async function writeAll(file: FileHandle, bytes: Buffer, pos: number) {
       bytes.length - written,
       pos + written,
     )
-    if (bytesWritten === 0)
-      throw new Error('a journal replay write made no progress')
+    if (bytesWritten === 0) throw new Error('a journal write made no progress')
     written += bytesWritten
   }
 }
