@@ -131,13 +131,57 @@ it('holds only the part of a large append it keeps, not the whole buffer', () =>
   const tail = new LogTail()
   const big = lines(1, 100)
   tail.push(big.records, big.buffer)
-  const held = tail.first
-  expect(held?.bytes).not.toBe(big.buffer)
-  expect(held?.bytes.length).toBeLessThan(big.buffer.length / 2)
+  expect(tail.size.capacity).toBeLessThan(big.buffer.length / 2)
   const kept = tail.size.records
   expect(kept).toBeGreaterThan(0)
   expect(
     tail.read({ tx: 0n, op: 0 }, { tx: 100n, op: 0 }, null).messages,
   ).toEqual(big.records.slice(-kept).map((r) => r.json))
+  tail.release()
+})
+
+it('reads exactly what was appended through many small appends, as its buffer fills and its records move', () => {
+  const others = Array.from({ length: 10_000 }, () => new LogTail())
+  const tail = new LogTail()
+  const all: Array<{ offset: Offset; json: string }> = []
+  for (let tx = 1; tx <= 3_000; tx++) {
+    // Transactions of one to three records of varied sizes; some without a message.
+    const records = Array.from({ length: 1 + (tx % 3) }, (_, op) => ({
+      offset: { tx: BigInt(tx), op },
+      json:
+        (tx + op) % 7 === 0
+          ? ''
+          : JSON.stringify({
+              key: `${tx}/${op}`,
+              pad: 'é'.repeat((tx * 31 + op) % 300),
+            }),
+      last: op === tx % 3,
+    }))
+    const text = records
+      .map(
+        (r) => `${r.offset.tx}_${r.offset.op}\t${r.last ? 1 : 0}\t${r.json}\n`,
+      )
+      .join('')
+    tail.push(records, Buffer.from(text))
+    all.push(...records)
+    const held = tail.size.records
+    expect(held).toBeGreaterThan(0)
+    // Every offset the tail covers reads the records after it, in order.
+    const newest = all.at(-1)?.offset as Offset
+    for (const back of [1, 2, Math.min(held, 5), held]) {
+      const from = all.length - back
+      const after = all[from]?.offset as Offset
+      const page = tail.read(after, newest, null)
+      expect(page.messages).toEqual(
+        all.slice(from + 1).flatMap((r) => (r.json ? [r.json] : [])),
+      )
+      expect(page.lastOffset).toEqual(newest)
+      expect(page.atEnd).toBe(true)
+    }
+  }
+  // 16 MiB among 10,001 tails is below the floor of 2 KiB each; the buffer is not much larger.
+  expect(tail.size.bytes).toBeLessThanOrEqual(2 * 1024)
+  expect(tail.size.capacity).toBeLessThanOrEqual(8 * 1024)
+  for (const other of others) other.release()
   tail.release()
 })

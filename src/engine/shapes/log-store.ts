@@ -187,9 +187,8 @@ export class ShapeLog {
    */
   read(after: Offset, chunkBytes: number): ReadResult {
     const end = this.chunkEnd(after, chunkBytes)
-    const first = this.tail.first
     // Every live request reads here: the tail's answer as it is, no copy.
-    if (first && compareOffsets(after, first.offset) >= 0)
+    if (this.tail.covers(after))
       return this.tail.read(after, this.visibleOffset, end)
     return this.readFile(after, end)
   }

@@ -4,18 +4,17 @@
 // strings (about 250 MB) for the garbage collector to mark (its share of the engine's time went
 // from 21% to 18.5%), and ten thousand with 16 KiB each would hold 160 MB.
 //
-// It holds no strings: each record is a range of the bytes its append wrote to the log (the log
-// writer's buffer, outside the JavaScript heap), decoded when read. As strings, every record
-// outlived two young-generation collections and was promoted, about a third of all that was
-// promoted at 1,000 live shapes (bench:engine heap profile); each old-generation collection that
-// followed cost the engine 50-100 ms of marking, and the slowest answers waited behind it.
+// It holds no object per record. The records' JSON is copied into one buffer per tail (outside
+// the JavaScript heap), and their offsets and byte ranges are numbers in arrays. As strings,
+// every record outlived two young-generation collections and was promoted (a third of all that
+// was promoted at 1,000 live shapes). As an object per record (its offset, a range of the
+// append's buffer, that Buffer), 10,000 live shapes held about 270,000 objects in their tails, a
+// tenth of the heap's, which every old-generation collection marks while answers wait
+// (bench:engine --shapes 10000, heap snapshot).
 import { compareOffsets, type Offset } from './offset.ts'
 
 /** One record of a shape's log: a message's JSON at its offset (`last`: its transaction's last). */
 export type LogRecord = { offset: Offset; json: string; last: boolean }
-
-/** A record as held: its JSON is bytes start..end of the buffer its append wrote. */
-type Held = { offset: Offset; bytes: Buffer; start: number; end: number }
 
 const MAX_RECORDS = 1024
 /**
@@ -34,13 +33,24 @@ const shareBytes = () =>
   )
 const TAB = 9
 const NEWLINE = 10
-/** A buffer past this size is not held whole for a few of its records (compact()). */
-const COMPACT_ABOVE_BYTES = 8 * 1024
+const EMPTY = Buffer.alloc(0)
 
 export class LogTail {
-  private records: Held[] = []
+  // Record i of the tail (0 <= i < count) is at index head + i of each array: its offset as
+  // tx and op, its JSON as bytes start..end of `arena`. (A tx is the bigint the change came
+  // with, shared, not a new object.)
+  private tx: bigint[] = []
+  private op: number[] = []
+  private start: number[] = []
+  private end: number[] = []
+  private head = 0
+  private arena = EMPTY
+  /** Where the next record's bytes go in the arena. */
+  private used = 0
   /** The JSON bytes the tail holds. */
   private bytes = 0
+  /** The newest record's offset as appended: most reads end there and return it as it is. */
+  private newest: Offset | null = null
   private released = false
 
   constructor() {
@@ -57,13 +67,22 @@ export class LogTail {
     openTails--
   }
 
-  get size(): { records: number; bytes: number } {
-    return { records: this.records.length, bytes: this.bytes }
+  get size(): { records: number; bytes: number; capacity: number } {
+    return {
+      records: this.count,
+      bytes: this.bytes,
+      capacity: this.arena.length,
+    }
   }
 
-  /** The oldest record held: a reader at or past it is served from memory. */
-  get first(): Held | undefined {
-    return this.records[0]
+  private get count(): number {
+    return this.tx.length - this.head
+  }
+
+  /** Whether a reader at `after` is served from memory: at or past the oldest record held. */
+  covers(after: Offset): boolean {
+    if (this.count === 0) return false
+    return this.compareAt(this.head, after) <= 0
   }
 
   /**
@@ -71,41 +90,41 @@ export class LogTail {
    * `<offset>\t<last>\t<json>\n` (JSON holds no raw tab or newline).
    */
   push(records: LogRecord[], lines: Buffer): void {
-    // A transaction can hold far more records than the tail keeps: skip to its newest.
-    const skip = Math.max(0, records.length - MAX_RECORDS)
+    if (records.length === 0) return
+    // Of a large append, only its newest records that fit the share are copied: a snapshot's
+    // piece or a spilled transaction's chunk can hold far more than the tail keeps.
+    const limit = shareBytes()
+    const ranges: number[] = []
     let pos = 0
     for (let i = 0; i < records.length; i++) {
       const lineEnd = lines.indexOf(NEWLINE, pos)
-      if (i >= skip) {
-        const start = lines.indexOf(TAB, lines.indexOf(TAB, pos) + 1) + 1
-        const offset = (records[i] as LogRecord).offset
-        this.records.push({ offset, bytes: lines, start, end: lineEnd })
-        this.bytes += lineEnd - start
-      }
+      ranges.push(lines.indexOf(TAB, lines.indexOf(TAB, pos) + 1) + 1, lineEnd)
       pos = lineEnd + 1
     }
-    this.trim()
-    this.compact(lines)
-  }
-
-  /**
-   * Copies out what the tail keeps of a large buffer (a snapshot's piece, a spilled
-   * transaction's chunk), so a few records kept do not hold the whole of it.
-   */
-  private compact(lines: Buffer): void {
-    if (lines.length <= COMPACT_ABOVE_BYTES) return
-    let first = this.records.length
-    while (first > 0 && this.records[first - 1]?.bytes === lines) first--
-    const kept = this.records.slice(first)
-    const from = kept[0]?.start ?? 0
-    const to = kept.at(-1)?.end ?? 0
-    if (kept.length === 0 || (to - from) * 2 > lines.length) return
-    const copy = Buffer.from(lines.subarray(from, to))
-    for (const record of kept) {
-      record.bytes = copy
-      record.start -= from
-      record.end -= from
+    let from = records.length - 1
+    let adding = (ranges[2 * from + 1] as number) - (ranges[2 * from] as number)
+    while (from > 0 && records.length - from < MAX_RECORDS) {
+      const size =
+        (ranges[2 * from - 1] as number) - (ranges[2 * from - 2] as number)
+      if (adding + size > limit) break
+      adding += size
+      from--
     }
+    this.trim(limit - adding, MAX_RECORDS - (records.length - from))
+    this.reserve(adding)
+    for (let i = from; i < records.length; i++) {
+      const s = ranges[2 * i] as number
+      const e = ranges[2 * i + 1] as number
+      const { offset } = records[i] as LogRecord
+      this.tx.push(offset.tx)
+      this.op.push(offset.op)
+      this.start.push(this.used)
+      lines.copy(this.arena, this.used, s, e)
+      this.used += e - s
+      this.end.push(this.used)
+    }
+    this.bytes += adding
+    this.newest = (records[records.length - 1] as LogRecord).offset
   }
 
   /**
@@ -118,24 +137,24 @@ export class LogTail {
     end: Offset | null,
   ): { messages: string[]; lastOffset: Offset; atEnd: boolean } {
     const messages: string[] = []
-    let lastOffset = after
     // Found by halving, not by comparing from the start on every request.
-    let lo = 0
-    let hi = this.records.length
+    let lo = this.head
+    let hi = this.tx.length
     while (lo < hi) {
       const mid = (lo + hi) >> 1
-      const record = this.records[mid]
-      if (record && compareOffsets(record.offset, after) <= 0) lo = mid + 1
+      if (this.compareAt(mid, after) <= 0) lo = mid + 1
       else hi = mid
     }
-    for (let i = lo; i < this.records.length; i++) {
-      const record = this.records[i] as Held
-      if (compareOffsets(record.offset, visible) > 0) break
-      if (record.end > record.start)
-        messages.push(record.bytes.toString('utf8', record.start, record.end))
-      lastOffset = record.offset
-      if (end && compareOffsets(record.offset, end) >= 0) break
+    let last = -1
+    for (let i = lo; i < this.tx.length; i++) {
+      if (this.compareAt(i, visible) > 0) break
+      const s = this.start[i] as number
+      const e = this.end[i] as number
+      if (e > s) messages.push(this.arena.toString('utf8', s, e))
+      last = i
+      if (end && this.compareAt(i, end) >= 0) break
     }
+    const lastOffset = last < 0 ? after : this.offsetAt(last)
     return {
       messages,
       lastOffset,
@@ -143,19 +162,65 @@ export class LogTail {
     }
   }
 
-  /** Drops the oldest records past either bound, keeping at least the newest one. */
-  private trim(): void {
-    let drop = Math.max(0, this.records.length - MAX_RECORDS)
-    let bytes = this.bytes
-    const limit = shareBytes()
-    for (let i = 0; i < drop; i++) bytes -= heldBytes(this.records[i])
-    while (bytes > limit && drop < this.records.length - 1)
-      bytes -= heldBytes(this.records[drop++])
-    if (drop === 0) return
-    this.records.splice(0, drop)
-    this.bytes = bytes
+  /** compareOffsets of record i's offset and `offset`. */
+  private compareAt(i: number, offset: Offset): number {
+    const tx = this.tx[i] as bigint
+    if (tx !== offset.tx) return tx < offset.tx ? -1 : 1
+    const op = this.op[i] as number
+    if (op === offset.op) return 0
+    return op < offset.op ? -1 : 1
+  }
+
+  private offsetAt(i: number): Offset {
+    if (i === this.tx.length - 1 && this.newest) return this.newest
+    return { tx: this.tx[i] as bigint, op: this.op[i] as number }
+  }
+
+  /** Drops the oldest records until at most `bytes` and `records` are left (never below 0). */
+  private trim(bytes: number, records: number): void {
+    while (this.count > 0 && (this.bytes > bytes || this.count > records)) {
+      const i = this.head++
+      this.bytes -= (this.end[i] as number) - (this.start[i] as number)
+    }
+    if (this.count === 0) {
+      for (const list of this.lists()) list.length = 0
+      this.head = 0
+      this.used = 0
+    } else if (this.head >= MAX_RECORDS) {
+      // Records without bytes (a snapshot's end) never fill the arena, so reserve() would not
+      // cut the arrays: they are cut here too.
+      for (const list of this.lists()) list.splice(0, this.head)
+      this.head = 0
+    }
+  }
+
+  /**
+   * Room for `adding` more bytes at the arena's end: the records held are moved to its start
+   * (and their arrays cut to them), and the arena replaced when they would still not fit, or
+   * when it is far larger than what it holds (after one large record).
+   */
+  private reserve(adding: number): void {
+    if (this.used + adding <= this.arena.length) return
+    const from = this.count > 0 ? (this.start[this.head] as number) : this.used
+    const kept = this.used - from
+    const needed = kept + adding
+    const target = this.arena
+    // Some room past what is needed (up to 4 KiB): a busy tail moves its records this often.
+    if (needed > this.arena.length || this.arena.length > 4 * needed + 4096)
+      this.arena = Buffer.allocUnsafeSlow(
+        needed + Math.min(Math.max(needed >> 1, 512), 4096),
+      )
+    target.copy(this.arena, 0, from, this.used)
+    for (const list of this.lists()) list.splice(0, this.head)
+    this.head = 0
+    for (let i = 0; i < this.start.length; i++) {
+      this.start[i] = (this.start[i] as number) - from
+      this.end[i] = (this.end[i] as number) - from
+    }
+    this.used = kept
+  }
+
+  private lists(): Array<unknown[]> {
+    return [this.tx, this.op, this.start, this.end]
   }
 }
-
-const heldBytes = (record: Held | undefined) =>
-  record ? record.end - record.start : 0
