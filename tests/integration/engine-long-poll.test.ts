@@ -1,6 +1,7 @@
 // Live requests the engine's listener holds while their shape has nothing new (parked polls,
 // http/long-poll.ts): answered by the next change, by the long-poll's timeout with an empty
 // up-to-date, or with a 409 when the shape is rotated under them; never left on the shape.
+import { connect } from 'node:net'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createTestDatabase, type TestDatabase } from '../support/database.ts'
 import { startTestEngine, type TestEngine } from '../support/engine.ts'
@@ -94,4 +95,32 @@ it('sends a parked poll to the successor when its shape is rotated', async () =>
   expect(next).not.toBe(tip.handle)
   const messages = (await response.json()) as Message[]
   expect(messages[0]?.headers.control).toBe('must-refetch')
+})
+
+/** What the engine's listener answers to a request written as it is, up to its close. */
+function rawExchange(request: string): Promise<string> {
+  const url = new URL(engine.shapeUrl)
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname)
+    let answer = ''
+    socket.setEncoding('utf8')
+    socket.on('data', (chunk: string) => (answer += chunk))
+    socket.on('end', () => resolve(answer))
+    socket.on('error', reject)
+    socket.write(request)
+  })
+}
+
+// The listener checks the Host itself (Node's own check would build every request's headers
+// object, kept as long as its poll waits): still a 400 and a closed connection without one.
+it('refuses an HTTP/1.1 request without a Host, as Node does, and serves one with it', async () => {
+  const target = '/v1/shape?table=notes&offset=-1'
+  const refused = await rawExchange(`GET ${target} HTTP/1.1\r\n\r\n`)
+  expect(refused).toMatch(/^HTTP\/1\.1 400 /)
+  expect(refused.toLowerCase()).toContain('connection: close')
+  const served = await rawExchange(
+    `GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`,
+  )
+  expect(served).toMatch(/^HTTP\/1\.1 200 /)
+  expect(served).toContain('electric-handle')
 })

@@ -22,7 +22,7 @@ import {
   tuningOf,
   type EngineAppOptions,
 } from './app.ts'
-import { nodeRequestParts, pathOf } from './node-request.ts'
+import { nodeRequestParts, pathOf, rawHeader } from './node-request.ts'
 import { corsHeaders, jsonResponse } from './responses.ts'
 import { ParkedPoll, type Holder } from './long-poll.ts'
 import {
@@ -49,6 +49,15 @@ function createEngineListener(
   const tuning = tuningOf(options)
   return (request, response) => {
     hooks.onRequest?.(request)
+    // As Node answers an HTTP/1.1 request without a Host (RFC 9112 3.2), from the raw list.
+    if (
+      request.httpVersion === '1.1' &&
+      rawHeader(request.rawHeaders, 'host') === null
+    ) {
+      response.writeHead(400, { connection: 'close' })
+      response.end()
+      return
+    }
     if (request.method !== 'GET' || pathOf(request.url) !== SHAPE_PATH) {
       void viaApp(request, response)
       return
@@ -84,7 +93,12 @@ export function createEngineServer(
   options: EngineAppOptions,
   hooks: ListenerHooks = {},
 ): Server {
-  return createServer(createEngineListener(options, hooks))
+  // Node's own Host check reads `request.headers`, which builds an object of every header of
+  // each request, kept for as long as its long-poll waits: the listener checks the raw list.
+  return createServer(
+    { requireHostHeader: false },
+    createEngineListener(options, hooks),
+  )
 }
 
 function isStream(query: URLSearchParams): boolean {

@@ -46,7 +46,7 @@ export function nodeRequestParts(
  * `incoming.headers` builds an object of every header for each request, kept as long as a
  * long-poll waits.
  */
-function rawHeader(raw: string[], name: string): string | null {
+export function rawHeader(raw: string[], name: string): string | null {
   let value: string | null = null
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const key = raw[i] as string
