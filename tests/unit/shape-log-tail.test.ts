@@ -185,3 +185,23 @@ it('reads exactly what was appended through many small appends, as its buffer fi
   for (const other of others) other.release()
   tail.release()
 })
+
+it('holds no gap: after a large append keeps only its newest records, a reader before them reads every record from the file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sluice-tail-'))
+  dirs.push(dir)
+  const log = ShapeLog.create(dir)
+  // The snapshot's end: a record without bytes, which the share never pushes out.
+  log.append([{ offset: { tx: 0n, op: Infinity }, json: '', last: true }])
+  log.publish()
+  const records = Array.from({ length: 400 }, (_, op) => ({
+    offset: { tx: 100n, op },
+    json: JSON.stringify({ key: `k${op}`, pad: 'x'.repeat(200) }),
+    last: op === 399,
+  }))
+  log.append(records)
+  log.publish()
+  expect(log.tailSize.records).toBeLessThan(400)
+  expect(readAll(log, { tx: 0n, op: Infinity })).toEqual(
+    records.map((r) => r.json),
+  )
+})

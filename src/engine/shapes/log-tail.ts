@@ -110,7 +110,10 @@ export class LogTail {
       adding += size
       from--
     }
-    this.trim(limit - adding, MAX_RECORDS - (records.length - from))
+    // The tail is always the log's newest records without a gap: when only part of this
+    // append is kept, nothing older stays.
+    if (from > 0) this.trim(-1, 0)
+    else this.trim(limit - adding, MAX_RECORDS - records.length)
     this.reserve(adding)
     for (let i = from; i < records.length; i++) {
       const s = ranges[2 * i] as number
