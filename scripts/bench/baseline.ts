@@ -1,7 +1,7 @@
 // The baseline: the replication core alone (pgoutput decode, no shapes) on its own slot and
 // publication, with a handler that only counts changes (and reports benchmark markers).
 import type pg from 'pg'
-import { SESSION_OPTIONS } from '../../src/engine/database.ts'
+import { SESSION_OPTIONS } from '../../src/engine/database-config.ts'
 import {
   addTableToPublication,
   dropSlotAndPublication,

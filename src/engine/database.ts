@@ -10,8 +10,13 @@ import {
 } from './apply-transaction.ts'
 import { DurabilityLoop } from './durability.ts'
 import { Journal } from './journal.ts'
-import { pinnedConnection, type HostPinner } from './net/pinned-socket.ts'
-import { DEFAULT_SPILL_LIMIT, type SpillLimit } from './replication/spill.ts'
+import {
+  DEFAULT_LOG_LIMIT,
+  SESSION_OPTIONS,
+  type DatabaseConfig,
+} from './database-config.ts'
+import { pinnedConnection } from './net/pinned-socket.ts'
+import { DEFAULT_SPILL_LIMIT } from './replication/spill.ts'
 import type { Transaction } from './replication/types.ts'
 import { SILENCE_MS } from './replication/stream.ts'
 import { definitionKey, type ShapeDefinition } from './shapes/definition.ts'
@@ -23,44 +28,10 @@ import { takeSnapshot } from './shapes/snapshot.ts'
 import { tableKey, TableWatch } from './shapes/table-watch.ts'
 import { loadTableInfo } from './shapes/table-info.ts'
 import type { CompiledWhere } from './shapes/where/types.ts'
-import { ReplicationSupervisor, type SupervisorEvents } from './supervisor.ts'
-
-// Postgres renders values with these settings for snapshots and replication alike.
-export const SESSION_OPTIONS =
-  '-c DateStyle=ISO,DMY -c TimeZone=UTC -c bytea_output=hex -c IntervalStyle=iso_8601 -c extra_float_digits=1'
+import { ReplicationSupervisor } from './supervisor.ts'
 
 // How often the catalog is asked whether shapes' tables were dropped or renamed (table-watch.ts).
 const TABLE_CHECK_MS = 2_000
-
-/** When a shape's log passes both limits it is rotated: clients refetch a fresh snapshot. */
-export type LogLimit = { minBytes: number; growthFactor: number }
-const DEFAULT_LOG_LIMIT: LogLimit = {
-  minBytes: 64 * 1024 * 1024,
-  growthFactor: 4,
-}
-
-export type DatabaseConfig = {
-  id: string
-  logLimit?: LogLimit
-  connectionString: string
-  /** Where this database's shape logs live. */
-  dataDir: string
-  events?: SupervisorEvents
-  /**
-   * Checks and pins the host's address on every connection, the pool's included: for a
-   * database a user named. The operator's own database (control plane, CLI) has none.
-   */
-  pinHost?: HostPinner
-  /**
-   * Called when a shape is added (created or reopened), completes its snapshot, or ends
-   * (rotated, failed). Synchronous, from inside the engine's work: it should only take note.
-   */
-  onShapesChanged?: () => void
-  /** How long a silent connection to the database is trusted (stream.ts SILENCE_MS). */
-  silenceMs?: number
-  /** When a transaction goes to a spill file rather than memory (replication/spill.ts). */
-  spillLimit?: SpillLimit
-}
 
 /** A shape request the engine cannot serve yet (database unreachable): 503 + retry-after. */
 export class UnavailableError extends Error {}

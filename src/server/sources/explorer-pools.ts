@@ -4,7 +4,7 @@
 // runtime closes a source's pool when the source stops being active, is removed or forgotten,
 // and when the server stops; the next request after it is active again opens a new one.
 import pg from 'pg'
-import { SESSION_OPTIONS } from '../../engine/database.ts'
+import { SESSION_OPTIONS } from '../../engine/database-config.ts'
 import {
   pinnedConnection,
   type HostPinner,

@@ -1,0 +1,39 @@
+// What an attached database (database.ts) is configured with, and the session settings every
+// connection to it uses (the engine's, the snapshot's, the explorer's).
+import type { HostPinner } from './net/pinned-socket.ts'
+import type { SpillLimit } from './replication/spill.ts'
+import type { SupervisorEvents } from './supervisor.ts'
+
+// Postgres renders values with these settings for snapshots and replication alike.
+export const SESSION_OPTIONS =
+  '-c DateStyle=ISO,DMY -c TimeZone=UTC -c bytea_output=hex -c IntervalStyle=iso_8601 -c extra_float_digits=1'
+
+/** When a shape's log passes both limits it is rotated: clients refetch a fresh snapshot. */
+export type LogLimit = { minBytes: number; growthFactor: number }
+export const DEFAULT_LOG_LIMIT: LogLimit = {
+  minBytes: 64 * 1024 * 1024,
+  growthFactor: 4,
+}
+
+export type DatabaseConfig = {
+  id: string
+  logLimit?: LogLimit
+  connectionString: string
+  /** Where this database's shape logs live. */
+  dataDir: string
+  events?: SupervisorEvents
+  /**
+   * Checks and pins the host's address on every connection, the pool's included: for a
+   * database a user named. The operator's own database (control plane, CLI) has none.
+   */
+  pinHost?: HostPinner
+  /**
+   * Called when a shape is added (created or reopened), completes its snapshot, or ends
+   * (rotated, failed). Synchronous, from inside the engine's work: it should only take note.
+   */
+  onShapesChanged?: () => void
+  /** How long a silent connection to the database is trusted (stream.ts SILENCE_MS). */
+  silenceMs?: number
+  /** When a transaction goes to a spill file rather than memory (replication/spill.ts). */
+  spillLimit?: SpillLimit
+}
