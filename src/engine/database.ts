@@ -19,7 +19,11 @@ import { pinnedConnection } from './net/pinned-socket.ts'
 import { DEFAULT_SPILL_LIMIT } from './replication/spill.ts'
 import type { Transaction } from './replication/types.ts'
 import { SILENCE_MS } from './replication/stream.ts'
-import { definitionKey, type ShapeDefinition } from './shapes/definition.ts'
+import {
+  definitionKey,
+  sameDefinition,
+  type ShapeDefinition,
+} from './shapes/definition.ts'
 import { probeWrites } from './shapes/disk-probe.ts'
 import { reopenShape, whereFor } from './shapes/reopen.ts'
 import { ShapeRouter } from './shapes/router.ts'
@@ -188,6 +192,20 @@ export class ShapeDatabase {
 
   byHandle(handle: string): Shape | undefined {
     return this.shapes.get(handle)
+  }
+
+  /**
+   * The live shape a request names by its handle, if the request's definition is that shape's
+   * as written: found without building the definition's key, which every live request would
+   * (shapeFor). Null leaves it to shapeFor.
+   */
+  liveShapeFor(handle: string, definition: ShapeDefinition): Shape | null {
+    const shape = this.shapes.get(handle)
+    return shape &&
+      this.byKey.get(shape.key) === shape &&
+      sameDefinition(shape.definition, definition)
+      ? shape
+      : null
   }
 
   findByKey(key: string): Shape | undefined {

@@ -124,3 +124,17 @@ it('refuses an HTTP/1.1 request without a Host, as Node does, and serves one wit
   expect(served).toMatch(/^HTTP\/1\.1 200 /)
   expect(served).toContain('electric-handle')
 })
+
+// A request's handle finds its shape without building the definition's key (liveShapeFor),
+// but only when the definition is that shape's: another's gets a 409 to its own shape.
+it('never serves a handle with another definition from the handle’s shape', async () => {
+  const first = await tipOf(200)
+  const second = await tipOf(300)
+  const where = encodeURIComponent('id >= 300')
+  const response = await fetch(
+    `${engine.shapeUrl}?table=notes&where=${where}&offset=${first.offset}&handle=${first.handle}`,
+  )
+  expect(response.status).toBe(409)
+  expect(response.headers.get('electric-handle')).toBe(second.handle)
+  await response.body?.cancel()
+})

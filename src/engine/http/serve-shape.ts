@@ -83,8 +83,28 @@ export type PlainAnswer = {
   body: string | null
 }
 
+/**
+ * What an answer's headers are made from (answer()): a few fields of the request rather than
+ * all of it. A parked long-poll keeps this for as long as it waits, so long that it is
+ * promoted; the request's parse, its definition and its options are left behind.
+ */
+type Reply = Pick<
+  ServeOptions,
+  'database' | 'perUser' | 'cors' | 'longPollMs' | 'ifNoneMatch'
+> & { requested: ShapeRequest['offset']; cursor: string | null }
+
+const replyOf = (options: ServeOptions): Reply => ({
+  database: options.database,
+  perUser: options.perUser,
+  cors: options.cors,
+  longPollMs: options.longPollMs,
+  ifNoneMatch: options.ifNoneMatch,
+  requested: options.request.offset,
+  cursor: options.request.cursor,
+})
+
 /** What a long-poll's answer is made from once its shape changes (resumeLongPoll). */
-type LongPoll = { options: ServeOptions; after: Offset; chunkBytes: number }
+type LongPoll = { reply: Reply; after: Offset; chunkBytes: number }
 
 /** The answer a parked long-poll gets: plain, or a Response (a 409 or 503 when it ended). */
 export type PollAnswer = PlainAnswer | Response | Promise<Response>
@@ -113,7 +133,10 @@ async function answerShape(options: ServeOptions): Promise<Answer> {
   const { database, definition, request, signal } = options
   let shape: Shape
   try {
-    shape = await database.shapeFor(definition)
+    shape =
+      (request.handle !== null &&
+        database.liveShapeFor(request.handle, definition)) ||
+      (await database.shapeFor(definition))
   } catch (error) {
     // Not reachable yet, or its table locked by a long transaction: try again in a moment.
     if (error instanceof UnavailableError || error instanceof TableBusyError)
@@ -168,7 +191,15 @@ async function answerShape(options: ServeOptions): Promise<Answer> {
       cors: options.cors,
     })
   if (request.offset === 'now')
-    return answer(shape, options, before, [], shape.lastOffset, true, false)
+    return answer(
+      shape,
+      replyOf(options),
+      before,
+      [],
+      shape.lastOffset,
+      true,
+      false,
+    )
   // An SSE client resumes from `<lsn>_0` (the global LSN of its last up-to-date): past that
   // whole transaction. Any other offset is exact: answers end at transaction ends, or inside a
   // transaction appended in parts (log-store.ts), never at op 0, and go on from there.
@@ -203,7 +234,7 @@ async function answerShape(options: ServeOptions): Promise<Answer> {
   if (before)
     return answer(
       shape,
-      options,
+      replyOf(options),
       before,
       page.messages,
       page.lastOffset,
@@ -212,7 +243,7 @@ async function answerShape(options: ServeOptions): Promise<Answer> {
     )
   if (page.messages.length === 0 && page.atEnd && request.live) {
     const longPollMs = options.longPollMs ?? LONG_POLL_MS
-    const poll = { options, after, chunkBytes }
+    const poll = { reply: replyOf(options), after, chunkBytes }
     if (options.park)
       return new ParkedPoll(
         shape,
@@ -226,7 +257,7 @@ async function answerShape(options: ServeOptions): Promise<Answer> {
   }
   return answer(
     shape,
-    options,
+    replyOf(options),
     before,
     page.messages,
     page.lastOffset,
@@ -238,14 +269,14 @@ async function answerShape(options: ServeOptions): Promise<Answer> {
 /** A long-poll's answer once its shape changed, ended, or its time ran out. */
 function resumeLongPoll(
   shape: Shape,
-  { options, after, chunkBytes }: LongPoll,
+  { reply, after, chunkBytes }: LongPoll,
 ): PollAnswer {
-  if (shape.failure)
-    return successor(options.database, options.definition, options)
+  // The shape's definition is the request's (same key), without keeping the request's.
+  if (shape.failure) return successor(reply.database, shape.definition, reply)
   const page = shape.log.read(after, chunkBytes)
   return answer(
     shape,
-    options,
+    reply,
     false,
     page.messages,
     page.lastOffset,
@@ -258,7 +289,7 @@ function resumeLongPoll(
 async function successor(
   database: ShapeDatabase,
   definition: ShapeDefinition,
-  options: ServeOptions,
+  options: Pick<ServeOptions, 'perUser'>,
 ): Promise<Response> {
   const current = await database.shapeFor(definition).catch(() => null)
   return current
@@ -277,30 +308,30 @@ async function successor(
  */
 function answer(
   shape: Shape,
-  options: ServeOptions,
+  reply: Reply,
   before: boolean,
   messages: string[],
   offset: Offset,
   isUpToDate: boolean,
   live: boolean,
 ): PlainAnswer {
-  const { database, request } = options
+  const { database } = reply
   shape.markRead()
   if (isUpToDate) messages.push(upToDate(database.globalLsn))
   const headers: Record<string, string> = {
     'content-type': 'application/json',
-    ...corsHeaders(options.cors),
+    ...corsHeaders(reply.cors),
     'electric-handle': shape.handle,
     'electric-offset': formatOffset(offset),
-    'cache-control': options.perUser
+    'cache-control': reply.perUser
       ? 'private, no-store'
       : cacheControl({ live, before, upToDate: isUpToDate }),
   }
   if (!live) headers['electric-schema'] = shape.schema
   else
     headers['electric-cursor'] = nextCursor(
-      request.cursor,
-      options.longPollMs ?? LONG_POLL_MS,
+      reply.cursor,
+      reply.longPollMs ?? LONG_POLL_MS,
       `${shape.handle}:${formatOffset(offset)}`,
     )
   if (isUpToDate) headers['electric-up-to-date'] = ''
@@ -308,8 +339,8 @@ function answer(
   // the client can skip work for them.
   const hasData = messages.length > (isUpToDate ? 1 : 0)
   headers['electric-has-data'] = String(hasData)
-  headers.etag = etag(shape.handle, request.offset, offset, hasData)
-  if (matches(options.ifNoneMatch, headers.etag))
+  headers.etag = etag(shape.handle, reply.requested, offset, hasData)
+  if (matches(reply.ifNoneMatch, headers.etag))
     return { status: 304, headers, body: null }
   return { status: 200, headers, body: `[${messages.join(',')}]` }
 }

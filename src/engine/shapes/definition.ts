@@ -121,3 +121,27 @@ export function definitionKey(def: ShapeDefinition): string {
   if (def.log === 'changes_only') key.push('changes_only')
   return JSON.stringify(key)
 }
+
+/**
+ * Whether two definitions are the same as written, field by field (columns in the same order):
+ * a cheap check that never builds a key. Definitions it calls different may still share a key.
+ */
+export function sameDefinition(
+  a: ShapeDefinition,
+  b: ShapeDefinition,
+): boolean {
+  return (
+    a.table.schema === b.table.schema &&
+    a.table.name === b.table.name &&
+    a.where === b.where &&
+    a.replica === b.replica &&
+    (a.log ?? 'full') === (b.log ?? 'full') &&
+    sameList(a.params, b.params) &&
+    (a.columns === null || b.columns === null
+      ? a.columns === b.columns
+      : sameList(a.columns, b.columns))
+  )
+}
+
+const sameList = (a: string[], b: string[]) =>
+  a.length === b.length && a.every((value, i) => value === b[i])
