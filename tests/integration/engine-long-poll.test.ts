@@ -6,7 +6,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createTestDatabase, type TestDatabase } from '../support/database.ts'
 import { startTestEngine, type TestEngine } from '../support/engine.ts'
 
-const LONG_POLL_MS = 400
+// Short enough for the timeout test, long enough that a change committed while polls wait
+// reaches them before they time out, even in a loaded CI run (400 ms was not: seen in CI).
+const LONG_POLL_MS = 2_000
 
 let source: TestDatabase
 let engine: TestEngine
