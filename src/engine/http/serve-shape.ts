@@ -190,16 +190,9 @@ async function answerShape(options: ServeOptions): Promise<Answer> {
       perUser: options.perUser,
       cors: options.cors,
     })
+  const reply = replyOf(options)
   if (request.offset === 'now')
-    return answer(
-      shape,
-      replyOf(options),
-      before,
-      [],
-      shape.lastOffset,
-      true,
-      false,
-    )
+    return answer(shape, reply, before, [], shape.lastOffset, true, false)
   // An SSE client resumes from `<lsn>_0` (the global LSN of its last up-to-date): past that
   // whole transaction. Any other offset is exact: answers end at transaction ends, or inside a
   // transaction appended in parts (log-store.ts), never at op 0, and go on from there.
@@ -234,7 +227,7 @@ async function answerShape(options: ServeOptions): Promise<Answer> {
   if (before)
     return answer(
       shape,
-      replyOf(options),
+      reply,
       before,
       page.messages,
       page.lastOffset,
@@ -243,7 +236,7 @@ async function answerShape(options: ServeOptions): Promise<Answer> {
     )
   if (page.messages.length === 0 && page.atEnd && request.live) {
     const longPollMs = options.longPollMs ?? LONG_POLL_MS
-    const poll = { reply: replyOf(options), after, chunkBytes }
+    const poll = { reply, after, chunkBytes }
     if (options.park)
       return new ParkedPoll(
         shape,
@@ -257,7 +250,7 @@ async function answerShape(options: ServeOptions): Promise<Answer> {
   }
   return answer(
     shape,
-    replyOf(options),
+    reply,
     before,
     page.messages,
     page.lastOffset,

@@ -192,8 +192,7 @@ export class LogTail {
     } else if (this.head >= MAX_RECORDS) {
       // Records without bytes (a snapshot's end) never fill the arena, so reserve() would not
       // cut the arrays: they are cut here too.
-      for (const list of this.lists()) list.splice(0, this.head)
-      this.head = 0
+      this.dropHead()
     }
   }
 
@@ -214,13 +213,18 @@ export class LogTail {
         needed + Math.min(Math.max(needed >> 1, 512), 4096),
       )
     target.copy(this.arena, 0, from, this.used)
-    for (const list of this.lists()) list.splice(0, this.head)
-    this.head = 0
+    this.dropHead()
     for (let i = 0; i < this.start.length; i++) {
       this.start[i] = (this.start[i] as number) - from
       this.end[i] = (this.end[i] as number) - from
     }
     this.used = kept
+  }
+
+  /** Cuts the dropped records (before `head`) out of the arrays. */
+  private dropHead(): void {
+    for (const list of this.lists()) list.splice(0, this.head)
+    this.head = 0
   }
 
   private lists(): Array<unknown[]> {
