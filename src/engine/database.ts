@@ -30,7 +30,7 @@ import { ShapeRouter } from './shapes/router.ts'
 import { Shape, type ShapeFacts } from './shapes/shape.ts'
 import { takeSnapshot } from './shapes/snapshot.ts'
 import { tableKey, TableWatch } from './shapes/table-watch.ts'
-import { loadTableInfo } from './shapes/table-info.ts'
+import { loadTableInfo, SharedTableInfo } from './shapes/table-info.ts'
 import type { CompiledWhere } from './shapes/where/types.ts'
 import { ReplicationSupervisor } from './supervisor.ts'
 
@@ -84,6 +84,7 @@ export class ShapeDatabase {
   readonly pool: pg.Pool
   readonly supervisor: ReplicationSupervisor
   private readonly tables: TableWatch
+  private readonly tableInfo = new SharedTableInfo()
 
   constructor(readonly config: DatabaseConfig) {
     this.pool = new pg.Pool({
@@ -284,7 +285,9 @@ export class ShapeDatabase {
   private async createShape(definition: ShapeDefinition): Promise<Shape> {
     if (this.supervisor.status !== 'active')
       throw new UnavailableError('The database is not reachable yet')
-    const info = await loadTableInfo(this.pool, definition.table)
+    const info = this.tableInfo.share(
+      await loadTableInfo(this.pool, definition.table),
+    )
     const where = await whereFor(definition, info)
     await this.supervisor.includeTable(
       definition.table.schema,

@@ -6,6 +6,7 @@
 // rescans the log.
 import { appendFileSync, mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
+import { flat } from '../flat.ts'
 import { fdCache } from './fd-cache.ts'
 import {
   FIRST_POINT,
@@ -64,8 +65,8 @@ export class ShapeLog {
 
   private constructor(readonly dir: string) {
     mkdirSync(dir, { recursive: true })
-    this.logPath = join(dir, 'log')
-    this.indexPath = join(dir, 'index')
+    this.logPath = flat(join(dir, 'log'))
+    this.indexPath = flat(join(dir, 'index'))
     fdCache.use(this.logPath)
     this.writer = new LogWriter(this.logPath, 0)
   }

@@ -4,9 +4,16 @@
 import type { Row } from '../replication/types.ts'
 import type { Equality } from './where/types.ts'
 
+/**
+ * The shapes filed under one value. Most values (a team's id) have one shape, kept bare rather
+ * than in a Set: at 10,000 shapes, 20,000 objects fewer for every collection to mark.
+ * (S is never itself a Set.)
+ */
+type Filed<S> = S | Set<S>
+
 type TableRoutes<S> = {
   unindexed: Set<S>
-  byColumn: Map<string, Map<string, Set<S>>>
+  byColumn: Map<string, Map<string, Filed<S>>>
 }
 
 export class ShapeRouter<S> {
@@ -24,9 +31,10 @@ export class ShapeRouter<S> {
     if (equality) {
       let values = routes.byColumn.get(equality.column)
       if (!values) routes.byColumn.set(equality.column, (values = new Map()))
-      let shapes = values.get(equality.value)
-      if (!shapes) values.set(equality.value, (shapes = new Set()))
-      shapes.add(shape)
+      const filed = values.get(equality.value)
+      if (filed === undefined) values.set(equality.value, shape)
+      else if (filed instanceof Set) filed.add(shape)
+      else values.set(equality.value, new Set([filed, shape]))
     } else routes.unindexed.add(shape)
     this.placement.set(shape, { table, equality })
   }
@@ -39,11 +47,14 @@ export class ShapeRouter<S> {
     if (!routes) return
     if (!placed.equality) routes.unindexed.delete(shape)
     else {
-      const values = routes.byColumn.get(placed.equality.column)
-      const shapes = values?.get(placed.equality.value)
-      shapes?.delete(shape)
-      if (shapes?.size === 0) values?.delete(placed.equality.value)
-      if (values?.size === 0) routes.byColumn.delete(placed.equality.column)
+      const { column, value } = placed.equality
+      const values = routes.byColumn.get(column)
+      const filed = values?.get(value)
+      if (filed instanceof Set) {
+        filed.delete(shape)
+        if (filed.size === 0) values?.delete(value)
+      } else if (filed === shape) values?.delete(value)
+      if (values?.size === 0) routes.byColumn.delete(column)
     }
     if (routes.unindexed.size === 0 && routes.byColumn.size === 0)
       this.tables.delete(placed.table)
@@ -59,7 +70,9 @@ export class ShapeRouter<S> {
       for (const row of rows) {
         const value = row?.[column]
         if (value == null) continue
-        for (const shape of values.get(value) ?? []) found.add(shape)
+        const filed = values.get(value)
+        if (filed instanceof Set) for (const shape of filed) found.add(shape)
+        else if (filed !== undefined) found.add(filed)
       }
     return found
   }

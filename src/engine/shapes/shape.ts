@@ -10,6 +10,7 @@ import {
   writeFileSync,
 } from 'node:fs'
 import { join } from 'node:path'
+import { flat } from '../flat.ts'
 import type { Change, Row, Transaction } from '../replication/types.ts'
 import {
   snapshotEndMessage,
@@ -24,7 +25,7 @@ import {
 } from './definition.ts'
 import { ShapeLog } from './log-store.ts'
 import type { Offset } from './offset.ts'
-import { schemaHeader, type TableInfo } from './table-info.ts'
+import { sentColumns, type TableInfo } from './table-info.ts'
 import { TimeSlice } from './time-slice.ts'
 import { isVisible, type Visibility } from './visibility.ts'
 import type { CompiledWhere } from './where/types.ts'
@@ -99,12 +100,16 @@ type Pending = {
   changes: Array<{ change: Change; index: number }>
 }
 
+const matchesAll = () => true
+
 /** Handles are never reused: a hash of the definition plus the creation time and randomness. */
 function newHandle(def: ShapeDefinition): string {
   let hash = 0
   for (const ch of definitionKey(def))
     hash = (Math.imul(hash, 31) + ch.charCodeAt(0)) | 0
-  return `${(hash >>> 0).toString(36)}-${Date.now()}${randomBytes(3).toString('hex')}`
+  return flat(
+    `${(hash >>> 0).toString(36)}-${Date.now()}${randomBytes(3).toString('hex')}`,
+  )
 }
 
 export class Shape {
@@ -129,11 +134,8 @@ export class Shape {
     where: CompiledWhere | null,
     visibility: Visibility | null,
   ) {
-    this.key = definitionKey(definition)
-    this.view = {
-      ...view,
-      matches: where ? (row) => where.matches(row) : () => true,
-    }
+    this.key = flat(definitionKey(definition))
+    this.view = { ...view, matches: where ? where.matches : matchesAll }
     this.visibility = visibility
   }
 
@@ -144,19 +146,14 @@ export class Shape {
     where: CompiledWhere | null,
   ): Shape {
     const handle = newHandle(definition)
-    const wanted = definition.columns
-    const columns = info.columns
-      .map((c) => c.name)
-      .filter(
-        (c) => !wanted || wanted.includes(c) || info.primaryKey.includes(c),
-      )
+    const { columns, schema, relation } = sentColumns(info, definition.columns)
     return new Shape(
       handle,
       definition,
-      schemaHeader(info, columns),
+      schema,
       ShapeLog.create(join(dir, handle)),
       {
-        relation: [definition.table.schema, definition.table.name],
+        relation,
         columns,
         primaryKey: info.primaryKey,
         replica: definition.replica,

@@ -112,3 +112,52 @@ export function schemaHeader(info: TableInfo, columns: string[]): string {
   }
   return JSON.stringify(schema)
 }
+
+/**
+ * Table facts shared between shapes: the shapes of one table (ten thousand `team_id = $1`
+ * shapes) hold one copy of its columns and primary key rather than one each, less for every
+ * old-generation collection to mark. A table whose facts changed in any way gets a new entry;
+ * the old one lives on only in the shapes built with it.
+ */
+export class SharedTableInfo {
+  private byTable = new Map<string, { info: TableInfo; text: string }>()
+
+  /** `info`, or an equal one already handed out. */
+  share(info: TableInfo): TableInfo {
+    const key = qualifiedName(info.table)
+    const text = JSON.stringify(info)
+    const known = this.byTable.get(key)
+    if (known?.text === text) return known.info
+    this.byTable.set(key, { info, text })
+    return info
+  }
+}
+
+// The columns of a shared table info, their schema header and the table's name as messages
+// carry it, made once for its shapes of every column (most shapes).
+const allColumns = new WeakMap<TableInfo, SentColumns>()
+
+type SentColumns = {
+  columns: string[]
+  schema: string
+  relation: [string, string]
+}
+
+/** The columns a shape sends (`wanted`, or all; the primary key always), their header, the table. */
+export function sentColumns(
+  info: TableInfo,
+  wanted: string[] | null,
+): SentColumns {
+  const cached = wanted ? undefined : allColumns.get(info)
+  if (cached) return cached
+  const columns = info.columns
+    .map((c) => c.name)
+    .filter((c) => !wanted || wanted.includes(c) || info.primaryKey.includes(c))
+  const sent: SentColumns = {
+    columns,
+    schema: schemaHeader(info, columns),
+    relation: [info.table.schema, info.table.name],
+  }
+  if (!wanted) allColumns.set(info, sent)
+  return sent
+}

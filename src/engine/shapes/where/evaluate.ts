@@ -7,7 +7,7 @@ import { parseValue } from './values/io.ts'
 import type { Datum, PgArray, Value } from './values/value.ts'
 
 type Row = Record<string, string | null>
-type Eval = (row: Row) => Datum
+export type Eval = (row: Row) => Datum
 
 function column(name: string, type: string): Eval {
   // Column text parses the same way every time: remember the last one.
