@@ -77,3 +77,44 @@ it('refuses appends after a failed write, and a sync never says it is durable', 
   expect(writer.readAt(0, 6).toString()).toBe('first\n')
   await expect(writer.sync()).rejects.toThrow(/ENOSPC/)
 })
+
+const joined = (chunks: Buffer[]) => Buffer.concat(chunks).toString()
+
+it('keeps small appends in a few blocks of its own, and hands the journal what it has not taken', async () => {
+  const { writer } = fileWriter()
+  const first = Buffer.from(lines(0, 1))
+  writer.append(first)
+  // Copied: the caller's buffer is its own again.
+  first.fill('z')
+  for (let i = 1; i < 1000; i++) writer.append(Buffer.from(lines(i, i + 1)))
+  const take = writer.takeJournal()
+  if (!take || take === 'sync') throw new Error(`unexpected take ${take}`)
+  expect(take.pos).toBe(0)
+  expect(joined(take.chunks)).toBe(lines(0, 1000))
+  // A thousand appends, not a thousand buffers: every one kept would be promoted.
+  expect(take.chunks.length).toBeLessThan(10)
+  expect(writer.takeJournal()).toBeNull()
+
+  // Written to the file (a checkpoint) before the journal took it: the journal still gets it.
+  for (let i = 1000; i < 1100; i++) writer.append(Buffer.from(lines(i, i + 1)))
+  await writer.sync()
+  const later = writer.takeJournal()
+  if (!later || later === 'sync') throw new Error(`unexpected take ${later}`)
+  expect(later.pos).toBe(Buffer.byteLength(lines(0, 1000)))
+  expect(joined(later.chunks)).toBe(lines(1000, 1100))
+  expect(writer.readAt(0, writer.end).toString()).toBe(lines(0, 1100))
+})
+
+it('asks for a sync once more waits than the journal takes, then journals again', async () => {
+  const { path, writer } = fileWriter()
+  const big = lines(0, 40_000)
+  writer.append(Buffer.from(big))
+  expect(writer.takeJournal()).toBe('sync')
+  await writer.syncTaken()
+  expect(readFileSync(path, 'utf8')).toBe(big)
+  writer.append(Buffer.from('after\n'))
+  const take = writer.takeJournal()
+  if (!take || take === 'sync') throw new Error(`unexpected take ${take}`)
+  expect(take.pos).toBe(Buffer.byteLength(big))
+  expect(joined(take.chunks)).toBe('after\n')
+})
