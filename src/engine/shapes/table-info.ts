@@ -99,7 +99,7 @@ export function columnSignature(
 }
 
 /** The `electric-schema` header for the columns a shape sends. */
-export function schemaHeader(info: TableInfo, columns: string[]): string {
+function schemaHeader(info: TableInfo, columns: string[]): string {
   const schema: Record<string, Record<string, unknown>> = {}
   for (const column of info.columns) {
     if (!columns.includes(column.name)) continue
