@@ -98,3 +98,28 @@ describe('equalities', () => {
     expect(await equalities(where)).toEqual([])
   })
 })
+
+describe('a clause that is one equality', () => {
+  // Matched as the text comparison it is: rows carry each column's canonical text output.
+  it.each([
+    ['id = $1', ['7'], { id: '7' }, true],
+    ['id = $1', ['7'], { id: '8' }, false],
+    ['id = $1', ['7'], { id: null }, false],
+    ['id = $1', ['7'], {}, false],
+    ["mood = 'sad'", [], { mood: 'sad' }, true],
+    ["mood = 'sad'", [], { mood: 'ok' }, false],
+    ["name = 'constructor'", [], {}, false],
+    ['flag = true', [], { flag: 't' }, true],
+    ['flag = true', [], { flag: 'f' }, false],
+  ] as const)('%s with %j: %j is %s', async (where, params, row, expected) => {
+    const compiled = await compileWhere(where, [...params], columns)
+    expect(compiled.matches({ ...row })).toBe(expected)
+  })
+
+  it('agrees with the clause written any other way', async () => {
+    const one = await compileWhere('big = $1', ['42'], columns)
+    const other = await compileWhere('big = $1 AND true', ['42'], columns)
+    for (const big of ['42', '41', '-42', null])
+      expect(one.matches({ big })).toBe(other.matches({ big }))
+  })
+})

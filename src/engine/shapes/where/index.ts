@@ -10,7 +10,8 @@ import { EvalError, WhereError } from './errors.ts'
 import { compile, type Eval } from './evaluate.ts'
 import { MAX_PARAM_LENGTH, MAX_PARAMS } from './limits.ts'
 import { parseWhere } from './parse.ts'
-import type { ColumnInfo, CompiledWhere } from './types.ts'
+import type { Expr } from './tree.ts'
+import type { ColumnInfo, CompiledWhere, Equality } from './types.ts'
 
 export { WhereError } from './errors.ts'
 export { compileOrderBy } from './order-by.ts'
@@ -64,8 +65,23 @@ export async function compileWhere(
     params: [...params],
     columns: used,
     equalities,
-    matches: matcher(evaluate),
+    matches: equalityTest(expr, equalities) ?? matcher(evaluate),
   }
+}
+
+/**
+ * A clause that is one `column = constant` (the `team_id = $1` of most apps' shapes), as the
+ * text comparison it is: equalities hold only for types whose text output is exact
+ * (equalities.ts), and replication sends that output. No value is parsed, no budget charged.
+ */
+function equalityTest(
+  expr: Expr,
+  equalities: Equality[],
+): CompiledWhere['matches'] | null {
+  const [only] = equalities
+  if (expr.kind === 'and' || equalities.length !== 1 || !only) return null
+  const { column, value } = only
+  return (row) => Object.hasOwn(row, column) && row[column] === value
 }
 
 /**
