@@ -75,13 +75,11 @@ export class LogWriter {
    */
   append(buffer: Buffer): void {
     if (this.failure) throw this.failure
-    let copied = 0
     if (buffer.length > LAST_BLOCK_BYTES) this.keep(buffer)
     else
-      while (copied < buffer.length) {
+      for (let copied = 0; copied < buffer.length;) {
         const block = this.room()
-        const at = this.appended - (this.starts[this.starts.length - 1] ?? 0)
-        const n = buffer.copy(block, at, copied)
+        const n = buffer.copy(block, this.lastUsed(), copied)
         copied += n
         this.appended += n
       }
@@ -174,15 +172,20 @@ export class LogWriter {
     this.closed = true
   }
 
+  /** The bytes in use in the last block (the rest is its room); 0 without blocks. */
+  private lastUsed(): number {
+    const start = this.starts[this.starts.length - 1]
+    return start === undefined ? 0 : this.appended - start
+  }
+
   /** The last block, or a new one when it is full. */
   private room(): Buffer {
     const last = this.blocks[this.blocks.length - 1]
-    const lastStart = this.starts[this.starts.length - 1] ?? 0
-    if (last && this.appended - lastStart < last.length) return last
+    if (last && this.lastUsed() < last.length) return last
     const size = last
-      ? Math.min(LAST_BLOCK_BYTES, last.length * 2)
+      ? Math.min(LAST_BLOCK_BYTES, Math.max(FIRST_BLOCK_BYTES, last.length * 2))
       : FIRST_BLOCK_BYTES
-    const block = Buffer.allocUnsafeSlow(Math.max(size, FIRST_BLOCK_BYTES))
+    const block = Buffer.allocUnsafeSlow(size)
     this.blocks.push(block)
     this.starts.push(this.appended)
     return block
@@ -191,13 +194,9 @@ export class LogWriter {
   /** A large append, kept whole as a full block of its own. */
   private keep(buffer: Buffer): void {
     const last = this.blocks[this.blocks.length - 1]
-    const lastStart = this.starts[this.starts.length - 1] ?? 0
     // The last block's unused room is cut off: only the last block may have any.
-    if (last && this.appended - lastStart < last.length)
-      this.blocks[this.blocks.length - 1] = last.subarray(
-        0,
-        this.appended - lastStart,
-      )
+    if (last && this.lastUsed() < last.length)
+      this.blocks[this.blocks.length - 1] = last.subarray(0, this.lastUsed())
     this.blocks.push(buffer)
     this.starts.push(this.appended)
     this.appended += buffer.length
@@ -237,7 +236,7 @@ export class LogWriter {
       only &&
       this.blocks.length === 1 &&
       this.appended <= needed &&
-      this.appended - (this.starts[0] as number) >= only.length
+      this.lastUsed() >= only.length
     ) {
       this.blocks = []
       this.starts = []
