@@ -1,7 +1,7 @@
 // One attached database: its publication and slot, the replication stream, and every shape
 // over it. Its durability loop (durability.ts) lets Postgres recycle WAL only past what the
 // logs hold.
-import { mkdirSync, readdirSync, rmSync } from 'node:fs'
+import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import pg from 'pg'
 import {
@@ -25,20 +25,18 @@ import {
   type ShapeDefinition,
 } from './shapes/definition.ts'
 import { probeWrites } from './shapes/disk-probe.ts'
-import { reopenShape, whereFor } from './shapes/reopen.ts'
+import { dropShapes, reopenShapes, whereFor } from './shapes/reopen.ts'
 import { ShapeRouter } from './shapes/router.ts'
 import { Shape, type ShapeFacts } from './shapes/shape.ts'
-import { takeSnapshot } from './shapes/snapshot.ts'
+import { snapshotShape } from './shapes/snapshot.ts'
 import { tableKey, TableWatch } from './shapes/table-watch.ts'
 import { loadTableInfo, SharedTableInfo } from './shapes/table-info.ts'
 import type { CompiledWhere } from './shapes/where/types.ts'
 import { ReplicationSupervisor } from './supervisor.ts'
+import { UnavailableError } from './unavailable.ts'
 
 // How often the catalog is asked whether shapes' tables were dropped or renamed (table-watch.ts).
 const TABLE_CHECK_MS = 2_000
-
-/** A shape request the engine cannot serve yet (database unreachable): 503 + retry-after. */
-export class UnavailableError extends Error {}
 
 export class ShapeDatabase {
   globalLsn = 0n
@@ -314,32 +312,14 @@ export class ShapeDatabase {
     shape: Shape,
     where: CompiledWhere | null,
   ): Promise<void> {
-    const client = await this.pool.connect().catch((e: Error) => e)
-    // Clients read a failure's message (503): a socket error would name addresses and ports.
-    if (client instanceof Error)
-      return this.failShape(
-        shape,
-        new UnavailableError('The database is unreachable'),
-      )
     try {
-      const visibility = await takeSnapshot(
-        client,
-        {
-          table: shape.definition.table,
-          columns: shape.view.columns,
-          where,
-          changesOnly: shape.definition.log === 'changes_only',
-        },
-        (rows) => shape.addSnapshotRows(rows),
-      )
-      await shape.completeSnapshot(visibility)
+      await snapshotShape(this.pool, shape, where)
       this.durability.touched(shape)
       this.config.onShapesChanged?.()
     } catch (error) {
       this.failShape(shape, error as Error)
     } finally {
       this.durability.release(shape)
-      client.release()
     }
   }
 
@@ -405,20 +385,16 @@ export class ShapeDatabase {
     }
     if (slotRecreated) {
       this.rotateAll()
-      for (const dir of readdirSync(this.shapesDir))
-        rmSync(join(this.shapesDir, dir), { recursive: true })
+      dropShapes(this.shapesDir)
       return
     }
     if (this.shapes.size > 0) return
-    for (const dir of readdirSync(this.shapesDir)) {
-      const path = join(this.shapesDir, dir)
-      const reopened = await reopenShape(this.pool, path).catch(() => null)
-      if (!reopened) {
-        rmSync(path, { recursive: true, force: true })
-        continue
-      }
-      this.tables.remember(reopened.info)
-      this.register(reopened.shape, reopened.where)
+    for (const { shape, where, info } of await reopenShapes(
+      this.pool,
+      this.shapesDir,
+    )) {
+      this.tables.remember(info)
+      this.register(shape, where)
     }
     // Up-to-dates must not claim less than what reopened logs already hold.
     for (const shape of this.shapes.values())

@@ -1,6 +1,7 @@
 // Answers one shape request as the Electric protocol says: snapshot chunks, log pages,
 // up-to-date, long-poll at the tail, 409 when the handle is not the live one.
-import { UnavailableError, type ShapeDatabase } from '../database.ts'
+import type { ShapeDatabase } from '../database.ts'
+import { UnavailableError } from '../unavailable.ts'
 import {
   ReplicationSetupError,
   TableBusyError,

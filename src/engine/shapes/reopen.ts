@@ -1,5 +1,7 @@
-// A shape's where clause compiled for its table as it is now, and a shape kept on disk
+// A shape's where clause compiled for its table as it is now, and the shapes kept on disk
 // reopened after a restart with it: the database (database.ts) registers what comes back.
+import { readdirSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
 import type pg from 'pg'
 import type { ShapeDefinition } from './definition.ts'
 import { Shape } from './shape.ts'
@@ -18,14 +20,14 @@ export async function whereFor(
   )
 }
 
-type Reopened = {
+export type Reopened = {
   shape: Shape
   where: CompiledWhere | null
   info: TableInfo
 }
 
 /** The shape in `dir`, or null when it cannot go on (never completed, or its table changed). */
-export async function reopenShape(
+async function reopenShape(
   pool: pg.Pool,
   dir: string,
 ): Promise<Reopened | null> {
@@ -37,4 +39,28 @@ export async function reopenShape(
   if (meta.columns.some((c) => !columns.includes(c))) return null
   const where = await whereFor(meta.definition, info)
   return { shape: Shape.reopen(dir, meta, where), where, info }
+}
+
+/**
+ * Every shape kept in `shapesDir`, reopened; the directory of one that cannot go on is
+ * deleted (its clients start over with a new handle).
+ */
+export async function reopenShapes(
+  pool: pg.Pool,
+  shapesDir: string,
+): Promise<Reopened[]> {
+  const reopened: Reopened[] = []
+  for (const dir of readdirSync(shapesDir)) {
+    const path = join(shapesDir, dir)
+    const shape = await reopenShape(pool, path).catch(() => null)
+    if (shape) reopened.push(shape)
+    else rmSync(path, { recursive: true, force: true })
+  }
+  return reopened
+}
+
+/** Deletes every shape kept in `shapesDir` (their slot is gone: none can go on). */
+export function dropShapes(shapesDir: string): void {
+  for (const dir of readdirSync(shapesDir))
+    rmSync(join(shapesDir, dir), { recursive: true })
 }

@@ -3,13 +3,41 @@
 // changes-only shape takes the snapshot point alone: its log starts there, with no rows.
 import type pg from 'pg'
 import type { Row } from '../replication/types.ts'
+import { UnavailableError } from '../unavailable.ts'
 import { qualifiedName, quoteIdent, type TableName } from './definition.ts'
+import type { Shape } from './shape.ts'
 import { parseSnapshot, type Visibility } from './visibility.ts'
 import type { CompiledWhere } from './where/types.ts'
 
 const BATCH = 5000
 
-export async function takeSnapshot(
+/** Fills a new shape's log with its snapshot, on a connection of its own, and completes it. */
+export async function snapshotShape(
+  pool: pg.Pool,
+  shape: Shape,
+  where: CompiledWhere | null,
+): Promise<void> {
+  const client = await pool.connect().catch(() => null)
+  // Clients read a failure's message (503): a socket error would name addresses and ports.
+  if (!client) throw new UnavailableError('The database is unreachable')
+  try {
+    const visibility = await takeSnapshot(
+      client,
+      {
+        table: shape.definition.table,
+        columns: shape.view.columns,
+        where,
+        changesOnly: shape.definition.log === 'changes_only',
+      },
+      (rows) => shape.addSnapshotRows(rows),
+    )
+    await shape.completeSnapshot(visibility)
+  } finally {
+    client.release()
+  }
+}
+
+async function takeSnapshot(
   client: pg.ClientBase,
   query: {
     table: TableName
