@@ -28,6 +28,7 @@ import {
   type RunningEngine,
 } from './bench/env.ts'
 import { LoadProcess } from './bench/ipc.ts'
+import { calibrate } from './bench/machine.ts'
 import {
   decodeBulkLoad,
   measureMemory,
@@ -141,6 +142,8 @@ async function main(): Promise<Report> {
     seconds: 0,
     cpus: availableParallelism(),
     loadAverage: { start: loadavg()[0] ?? 0, end: 0 },
+    // Before anything else runs, so the figure is the core's alone.
+    calibrationMs: calibrate(),
     engineCpuSeconds: 0,
     latency: [],
     throughput: [],

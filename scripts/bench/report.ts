@@ -56,6 +56,8 @@ export type Report = {
   cpus: number
   /** 1-minute load average when the run started and ended: other work on the machine. */
   loadAverage: { start: number; end: number }
+  /** Milliseconds of the fixed calibration task on one core (`machine.ts`): lower is faster. */
+  calibrationMs: number
   /** CPU seconds the engine process used (engine, baseline stream, sampling). */
   engineCpuSeconds: number
   latency: LatencyReport[]
@@ -122,6 +124,7 @@ function windowJson(w: WindowResult) {
       loopUtilization: round(w.load.loopUtilization, 3),
       cpuMsPerThousand: round(w.load.cpuMsPerThousand, 1),
     },
+    machineBusy: w.machineBusy === null ? null : round(w.machineBusy, 3),
     deliveredPerSec: round(w.deliveredPerSec),
     flat: w.flat,
   }
@@ -134,6 +137,7 @@ export function toJson(report: Report) {
     seconds: round(report.seconds, 1),
     cpus: report.cpus,
     loadAverage: report.loadAverage,
+    calibrationMs: round(report.calibrationMs, 1),
     engineCpuSeconds: round(report.engineCpuSeconds, 1),
     targets: TARGETS,
     latency: report.latency.map((l) => ({

@@ -15,6 +15,8 @@ const int = (n: number | null) =>
     : Math.round(n).toLocaleString('en-US')
 const ms = (n: number) =>
   Number.isFinite(n) ? `${n.toFixed(1)} ms` : 'timeout'
+const pct = (n: number | null) =>
+  n === null ? 'n/a' : `${(n * 100).toFixed(0)}%`
 const delay = (n: number | null) => (n === null ? 'none' : ms(n))
 const kib = (n: number | null) =>
   n === null
@@ -110,6 +112,13 @@ function rows(report: Report): Row[] {
         baseline: b
           ? `${(b.load.loopUtilization * 100).toFixed(0)}%, ${b.load.cpuMsPerThousand.toFixed(0)}`
           : '-',
+        target: '',
+        ok: null,
+      })
+      out.push({
+        label: '  whole machine: CPUs busy (all processes)',
+        engine: pct(w.machineBusy),
+        baseline: b ? pct(b.machineBusy) : '-',
         target: '',
         ok: null,
       })
@@ -261,6 +270,9 @@ export function printReport(report: Report): void {
   const busy = report.loadAverage.start > report.cpus / 2
   console.log(
     `Load average ${report.loadAverage.start.toFixed(2)} at start, ${report.loadAverage.end.toFixed(2)} at end on ${report.cpus} CPUs${busy ? ': other work was running, figures may read low' : ''}.`,
+  )
+  console.log(
+    `Calibration: ${report.calibrationMs.toFixed(0)} ms for the fixed task on one core (lower is faster; compare runs by it).`,
   )
   for (const e of report.errors) console.log(`ERROR: ${e}`)
   console.log(

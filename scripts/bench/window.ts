@@ -3,6 +3,7 @@
 import type pg from 'pg'
 import { walPositions } from './env.ts'
 import type { LoadProcess } from './ipc.ts'
+import { busyShare, machineCpu } from './machine.ts'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -52,6 +53,11 @@ export type WindowResult = {
   cpuMsPerThousand: number
   /** The same two for the load process (writers and HTTP followers). */
   load: { loopUtilization: number; cpuMsPerThousand: number }
+  /**
+   * Share of all the machine's CPUs busy over the window (engine, Postgres, load process and
+   * anything else); null where it cannot be read. Near 1, the processes wait for each other.
+   */
+  machineBusy: number | null
   /** Change messages HTTP followers received per second (engine windows with followers). */
   deliveredPerSec: number
   flat: boolean
@@ -100,6 +106,7 @@ export async function runWindow(options: {
   const received0 = load.received
   const loop0 = performance.eventLoopUtilization()
   const cpu0 = process.cpuUsage()
+  const machine0 = machineCpu()
   let writing = true
   const sampler = (async () => {
     while (writing) {
@@ -119,6 +126,7 @@ export async function runWindow(options: {
   await sampler
   const loopUtilization = performance.eventLoopUtilization(loop0).utilization
   const cpu = process.cpuUsage(cpu0)
+  const machineBusy = busyShare(machine0, machineCpu())
   const deliveredPerSec =
     (load.received - received0) / ((performance.now() - t0) / 1000)
   // Not drained in time: let the consumer finish before anything else is measured.
@@ -184,6 +192,7 @@ export async function runWindow(options: {
       loopUtilization: written.loopUtilization,
       cpuMsPerThousand: written.cpuMsPerThousand,
     },
+    machineBusy,
     deliveredPerSec,
     // Kept up: probes took no longer at the end than early on (+250 ms), and the consumer had
     // everything within a second of the writers stopping. A burst outruns it by design.

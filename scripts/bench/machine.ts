@@ -1,0 +1,59 @@
+// What the machine itself gave a run. The engine, Postgres and the load process share this
+// machine's cores, and the same code has measured up to 1.6x apart on different days (a shared
+// virtual machine): these two figures say how busy the whole machine was during a window, and
+// how fast one of its cores was that day, so figures from different runs can be compared.
+import { readFileSync } from 'node:fs'
+
+/** Jiffies all CPUs spent busy and in all, from the first line of /proc/stat. */
+type CpuTimes = { busy: number; total: number }
+
+/** Null where /proc/stat cannot be read (not Linux). */
+export function machineCpu(): CpuTimes | null {
+  try {
+    const line = readFileSync('/proc/stat', 'latin1').split('\n', 1)[0] ?? ''
+    // cpu user nice system idle iowait irq softirq steal ...
+    const fields = line.trim().split(/\s+/).slice(1, 9).map(Number)
+    if (fields.length < 8 || fields.some((n) => !Number.isFinite(n)))
+      return null
+    const total = fields.reduce((a, b) => a + b, 0)
+    const idle = (fields[3] ?? 0) + (fields[4] ?? 0)
+    return { busy: total - idle, total }
+  } catch {
+    return null
+  }
+}
+
+/** Share of all CPUs busy between two readings, or null. */
+export function busyShare(
+  from: CpuTimes | null,
+  to: CpuTimes | null,
+): number | null {
+  if (!from || !to || to.total <= from.total) return null
+  return (to.busy - from.busy) / (to.total - from.total)
+}
+
+/**
+ * Milliseconds one core takes for a fixed piece of work of the engine's kind (JSON out and
+ * in, strings and buffers), the best of five: a lower figure is a faster core that day.
+ */
+export function calibrate(): number {
+  const row = {
+    key: '"public"."items"/"123456"',
+    value: { id: '123456', team_id: '42', body: 'k0x lorem ipsum dolor' },
+    headers: { operation: 'insert', lsn: '123456789', op_position: 12 },
+  }
+  let best = Infinity
+  let sink = 0
+  for (let round = 0; round < 5; round++) {
+    const started = performance.now()
+    for (let i = 0; i < 20_000; i++) {
+      row.value.id = String(i)
+      const text = JSON.stringify(row)
+      const bytes = Buffer.from(text)
+      sink += (JSON.parse(bytes.toString('utf8')) as typeof row).key.length
+    }
+    best = Math.min(best, performance.now() - started)
+  }
+  if (sink === 0) throw new Error('calibration did no work')
+  return best
+}
