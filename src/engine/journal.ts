@@ -25,6 +25,7 @@ import { join, relative, resolve, sep } from 'node:path'
 import { crc32 } from 'node:zlib'
 import { eachLimited } from './limited.ts'
 import { TimeSlice } from './shapes/time-slice.ts'
+import { writeAll } from './write-all.ts'
 
 /** When a segment is retired and its logs synced: their memory and its size stay bounded. */
 export type CheckpointLimits = { everyMs: number; afterBytes: number }
@@ -85,7 +86,7 @@ export class Journal {
     if (frames.length === 0) return
     const segment = await this.current()
     const bytes = await encode(frames, (log) => this.nameOf(log))
-    await writeAll(segment.file, bytes, segment.size)
+    await writeAll(segment.file, bytes, segment.size, 'a journal')
     await segment.file.datasync()
     segment.size += bytes.length
     for (const frame of frames) segment.logs.add(frame.log)
@@ -126,7 +127,8 @@ export class Journal {
       const file = await open(path, 'r+').catch(() => null)
       if (!file) return
       try {
-        for (const frame of frames) await writeAll(file, frame.bytes, frame.pos)
+        for (const frame of frames)
+          await writeAll(file, frame.bytes, frame.pos, 'a journal')
         await file.datasync()
       } finally {
         await file.close()
@@ -254,21 +256,6 @@ function* decode(
       bytes: body.subarray(2 + pathLength + 6),
     }
     at = end
-  }
-}
-
-/** All of `bytes` at `pos`, however many calls it takes (a write may be short). */
-async function writeAll(file: FileHandle, bytes: Buffer, pos: number) {
-  let written = 0
-  while (written < bytes.length) {
-    const { bytesWritten } = await file.write(
-      bytes,
-      written,
-      bytes.length - written,
-      pos + written,
-    )
-    if (bytesWritten === 0) throw new Error('a journal write made no progress')
-    written += bytesWritten
   }
 }
 

@@ -5,6 +5,7 @@
 // name it by number. Writes are batched and go off the event loop; the caller watches
 // `backlog` and stops reading the socket while too much waits (stream.ts).
 import { open, rm, type FileHandle } from 'node:fs/promises'
+import { writeAll } from '../write-all.ts'
 import type { Change, Relation, Row, SpilledChanges } from './types.ts'
 
 export type SpillLimit = {
@@ -181,14 +182,7 @@ export class SpillWriter {
   }
 
   private async write(buffer: Buffer): Promise<void> {
-    const file = await this.file
-    let at = 0
-    while (at < buffer.length) {
-      const { bytesWritten } = await file.write(buffer, at)
-      if (bytesWritten === 0)
-        throw new Error('the spill write made no progress')
-      at += bytesWritten
-    }
+    await writeAll(await this.file, buffer, null, 'the spill')
   }
 }
 
