@@ -16,7 +16,6 @@ import { HealthLoop } from './health-loop.ts'
 import { transition, type LifecycleSignal, type Problem } from './lifecycle.ts'
 import { expireClaims } from '../control/claimable-sources.ts'
 import type { Db } from '../control/database.ts'
-import { openPassword } from '../crypto/source-passwords.ts'
 import { outsideRequest, type Logger } from '../log.ts'
 import { SourceClaims } from './claims.ts'
 import { problemOf, roleOf, withPassword } from './connection-url.ts'
@@ -27,7 +26,7 @@ import {
   type SourceExplorer,
 } from './explorer-pools.ts'
 import { LiveShapes } from './live-shapes.ts'
-import { dropReplication } from './removal.ts'
+import { dropSourceReplication } from './removal.ts'
 import {
   deleteSourceRow,
   listSources,
@@ -37,6 +36,7 @@ import {
 import type { Running } from './running-source.ts'
 import type { ShapeDeletion, SourceRuntime } from './runtime.ts'
 import { sourceFacts, type SourceFacts } from './source-facts.ts'
+import { storedPassword, UNDECRYPTABLE } from './stored-password.ts'
 
 export type EngineRuntimeOptions = {
   engine: Engine
@@ -74,9 +74,6 @@ export type EngineRuntimeOptions = {
    */
   holderStaleMs?: number
 }
-
-const UNDECRYPTABLE =
-  "The stored password cannot be decrypted with this server's key (was SLUICE_SECRET changed?). Delete the source and add it again."
 
 export class EngineSourceRuntime implements SourceRuntime {
   readonly instanceId: string
@@ -260,7 +257,7 @@ export class EngineSourceRuntime implements SourceRuntime {
       writes: Promise.resolve(),
     }
     this.running.set(row.id, entry)
-    const password = this.decrypt(row)
+    const password = storedPassword(this.options.key, row)
     if (password instanceof Error)
       return this.signal(entry, { kind: 'unusable', reason: UNDECRYPTABLE })
     entry.password = password
@@ -298,20 +295,14 @@ export class EngineSourceRuntime implements SourceRuntime {
       ? (await this.detach(row.id, true), entry.current)
       : { state: row.state, reason: row.state_reason }
     const names = replicationNames(row.id)
-    const password = this.decrypt(row)
-    try {
-      if (password instanceof Error) throw password
-      await dropReplication(
-        withPassword(row.connection_url, password),
-        names,
-        this.options.pinHost,
-      )
-    } catch (error) {
+    const problem = await dropSourceReplication(
+      row,
+      names,
+      this.options.key,
+      this.options.pinHost,
+    )
+    if (problem) {
       this.failedDrops.set(row.id, Date.now())
-      const problem: Problem =
-        password instanceof Error
-          ? { message: UNDECRYPTABLE, own: true }
-          : problemOf(error as Error & { code?: string }, password)
       const change = transition(
         current,
         { kind: 'delete-failed', problem },
@@ -349,15 +340,6 @@ export class EngineSourceRuntime implements SourceRuntime {
     await this.liveShapes.close(id, clearShapes)
     await this.options.engine.detach(id)
     await entry?.writes
-  }
-
-  private decrypt(row: RunnableSource): string | null | Error {
-    if (!row.encrypted_password) return null
-    try {
-      return openPassword(this.options.key, row.id, row.encrypted_password)
-    } catch (error) {
-      return error as Error
-    }
   }
 
   private problem(entry: Running, message: string, code?: string): Problem {
