@@ -16,7 +16,7 @@ const CONNECT_TIMEOUT_MS = 10_000
 const STATEMENT_TIMEOUT_MS = 30_000
 
 /** `pinHost`: the address guard, checked on this connect like on every other to a source. */
-export async function dropReplication(
+async function dropReplication(
   connectionString: string,
   names: ReplicationNames,
   pinHost: HostPinner,
