@@ -28,7 +28,7 @@ import {
   type RunningEngine,
 } from './bench/env.ts'
 import { LoadProcess } from './bench/ipc.ts'
-import { calibrate } from './bench/machine.ts'
+import { calibrate, loopbackRoundTripUs } from './bench/machine.ts'
 import {
   decodeBulkLoad,
   measureMemory,
@@ -144,6 +144,7 @@ async function main(): Promise<Report> {
     loadAverage: { start: loadavg()[0] ?? 0, end: 0 },
     // Before anything else runs, so the figure is the core's alone.
     calibrationMs: calibrate(),
+    loopbackUs: await loopbackRoundTripUs(),
     engineCpuSeconds: 0,
     latency: [],
     throughput: [],

@@ -1,8 +1,9 @@
 // What the machine itself gave a run. The engine, Postgres and the load process share this
 // machine's cores, and the same code has measured up to 1.6x apart on different days (a shared
 // virtual machine): these two figures say how busy the whole machine was during a window, and
-// how fast one of its cores was that day, so figures from different runs can be compared.
+// how fast one of its cores and its loopback were that day, so runs can be compared.
 import { readFileSync } from 'node:fs'
+import { createServer, connect, type AddressInfo } from 'node:net'
 
 /** Jiffies all CPUs spent busy and in all, from the first line of /proc/stat. */
 type CpuTimes = { busy: number; total: number }
@@ -56,4 +57,47 @@ export function calibrate(): number {
   }
   if (sink === 0) throw new Error('calibration did no work')
   return best
+}
+
+/**
+ * Microseconds for a small message to go to a loopback TCP peer and back, the median of
+ * 2,000: the kernel's part of an answer (the engine's socket writes are a sixth of its time at
+ * 10,000 shapes), which a virtual machine's host can slow while the core's figure holds.
+ */
+export async function loopbackRoundTripUs(): Promise<number> {
+  const server = createServer((socket) => {
+    socket.setNoDelay(true)
+    socket.on('data', (data) => socket.write(data))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  const socket = connect({ host: '127.0.0.1', port, noDelay: true })
+  try {
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', resolve)
+      socket.once('error', reject)
+    })
+    const times: number[] = []
+    const message = Buffer.alloc(300, 120)
+    for (let i = 0; i < 2_000; i++) {
+      const started = performance.now()
+      await new Promise<void>((resolve) => {
+        let got = 0
+        const onData = (data: Buffer) => {
+          got += data.length
+          if (got < message.length) return
+          socket.off('data', onData)
+          resolve()
+        }
+        socket.on('data', onData)
+        socket.write(message)
+      })
+      times.push((performance.now() - started) * 1000)
+    }
+    times.sort((a, b) => a - b)
+    return times[times.length >> 1] ?? NaN
+  } finally {
+    socket.destroy()
+    await new Promise((resolve) => server.close(resolve))
+  }
 }

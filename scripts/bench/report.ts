@@ -58,6 +58,8 @@ export type Report = {
   loadAverage: { start: number; end: number }
   /** Milliseconds of the fixed calibration task on one core (`machine.ts`): lower is faster. */
   calibrationMs: number
+  /** Median loopback TCP round trip (`machine.ts`), in microseconds: lower is faster. */
+  loopbackUs: number
   /** CPU seconds the engine process used (engine, baseline stream, sampling). */
   engineCpuSeconds: number
   latency: LatencyReport[]
@@ -138,6 +140,7 @@ export function toJson(report: Report) {
     cpus: report.cpus,
     loadAverage: report.loadAverage,
     calibrationMs: round(report.calibrationMs, 1),
+    loopbackUs: round(report.loopbackUs, 1),
     engineCpuSeconds: round(report.engineCpuSeconds, 1),
     targets: TARGETS,
     latency: report.latency.map((l) => ({

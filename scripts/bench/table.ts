@@ -272,7 +272,7 @@ export function printReport(report: Report): void {
     `Load average ${report.loadAverage.start.toFixed(2)} at start, ${report.loadAverage.end.toFixed(2)} at end on ${report.cpus} CPUs${busy ? ': other work was running, figures may read low' : ''}.`,
   )
   console.log(
-    `Calibration: ${report.calibrationMs.toFixed(0)} ms for the fixed task on one core (lower is faster; compare runs by it).`,
+    `Calibration: ${report.calibrationMs.toFixed(0)} ms for the fixed task on one core, loopback round trip ${report.loopbackUs.toFixed(0)} µs (lower is faster; compare runs by them).`,
   )
   for (const e of report.errors) console.log(`ERROR: ${e}`)
   console.log(
