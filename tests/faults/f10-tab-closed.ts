@@ -1,7 +1,8 @@
 // F10: two tabs of one browser profile on a source's page while the control plane writes its
 // events; the tab whose store worker holds the database (and so syncs) is closed mid-sync. The
 // other tab's worker must take over: its store ends with every row once, its screen follows
-// (a rename shows), its queries work, and a reload opens it again.
+// (a new event shows in the event log, a rename in the heading), its queries work, and a
+// reload opens it again.
 import { waitUntil } from '../support/wait.ts'
 import {
   openDashboard,
@@ -53,7 +54,19 @@ export const f10: FaultScenario = {
       )
       await load.stop()
       const result = await settleStores([second], db, sourceId, closed)
-      // The tab's screen follows its own worker now: a rename shows without a reload.
+      // The tab's screen follows its own worker now, without a reload. Its live queries were
+      // set up on the closed tab's worker (their views, statements and LISTENs went with it):
+      // a new event shows in the event log, which reads no table the rename below touches
+      // first, then the rename in the heading.
+      await db.query(
+        `insert into source_event_logs (source_id, event_name, instance_id)
+         values ($1, 'after_takeover', 'fault-harness')`,
+        [sourceId],
+      )
+      await second
+        .getByText('after_takeover', { exact: true })
+        .first()
+        .waitFor({ timeout: 30_000 })
       const renamed = await dashboard.context.request.patch(
         `/api/v1/sources/${sourceId}`,
         { data: { name: 'taken-over' }, headers: { origin: server.url } },
@@ -79,7 +92,7 @@ export const f10: FaultScenario = {
         lost: result.lost + reopened.lost,
         duplicated: result.duplicated + reopened.duplicated,
         recoverMs: reopened.recoverMs === null ? null : result.recoverMs,
-        notes: `${result.notes}; the other tab held the store ${tookOver} ms after the close, its screen followed a rename; reloaded, it holds the same rows`,
+        notes: `${result.notes}; the other tab held the store ${tookOver} ms after the close, its screen followed a new event and a rename; reloaded, it holds the same rows`,
       }
     })
   },

@@ -35,6 +35,40 @@ export function installArrayTypes(pg: Converters, rows: ArrayType[]): void {
 export class StoreClient extends PGliteWorker {
   #arrayTypes: Promise<void> | null = null
 
+  // What this tab listens for. A live query listens for changes to its tables, but its LISTEN,
+  // its view and its prepared statement live in the database of the worker that held it when
+  // the query began. When that worker's tab closes and another worker is elected, none of them
+  // is there, PGliteWorker does not repeat the LISTENs, and the query would never hear of a
+  // change again (its screen frozen until a reload). So once this tab is connected to the
+  // elected worker, every listener is called as if its channel had been notified: a live
+  // query then refreshes, finds its statement missing and sets itself up anew (LISTEN
+  // included) on the new holder, catching up on whatever changed meanwhile.
+  #listeners = new Set<(payload: string) => void>()
+  #stopReviving = this.onLeaderChange(() => void this.#revive())
+
+  override async listen(
+    channel: string,
+    callback: (payload: string) => void,
+    tx?: Parameters<PGliteWorker['listen']>[2],
+  ): Promise<() => Promise<void>> {
+    const stop = await super.listen(channel, callback, tx)
+    this.#listeners.add(callback)
+    return async () => {
+      this.#listeners.delete(callback)
+      await stop()
+    }
+  }
+
+  override async close(): Promise<void> {
+    this.#stopReviving()
+    await super.close()
+  }
+
+  async #revive(): Promise<void> {
+    await this.waitReady
+    for (const listener of [...this.#listeners]) listener('')
+  }
+
   /** Resolves once query results and parameters of array types convert as PGlite's would. */
   arrayTypesRead(): Promise<void> {
     return this._initArrayTypes()

@@ -33,9 +33,10 @@ export function storeHandle(): LocalStore {
 
 // When the tab whose worker held the database closes, another tab's worker is elected, and
 // PGliteWorker rejects this tab's statements then in flight with LeaderChangedError, among them
-// live queries' own refreshes that nothing awaits. The live queries carry on against the new
-// holder (fault F10, tests/faults/f10-tab-closed.ts, checks that the screen follows a change
-// and the rows are whole), so only that rejection is absorbed; any other still surfaces.
+// live queries' own refreshes that nothing awaits. The live queries are set up again on the
+// new holder (store-client.ts; fault F10, tests/faults/f10-tab-closed.ts, checks that the
+// screen follows a change and the rows are whole), so only that rejection is absorbed; any
+// other still surfaces.
 function absorbLeaderChange(event: PromiseRejectionEvent) {
   if (event.reason instanceof LeaderChangedError) event.preventDefault()
 }
