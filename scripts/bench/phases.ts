@@ -14,7 +14,8 @@ const DRAIN_TIMEOUT_MS = 30_000
 const FD_RESERVE = 300
 const CREATE_BATCH = 250
 
-export type Workload = { name: string; target: number }
+/** `offered`: the paced window's rate, when not 10% above the target (`--offer`). */
+export type Workload = { name: string; target: number; offered?: number }
 
 /**
  * A workload's windows: paced 10% above its target for windowMs (kept up or not), then a burst
@@ -34,7 +35,12 @@ export async function throughputWindows(
 ): Promise<WindowResult[]> {
   const results: WindowResult[] = []
   for (const [mode, offered, maxRows, durationMs] of [
-    ['paced', Math.round(workload.target * 1.1), null, ctx.windowMs],
+    [
+      'paced',
+      Math.round(workload.offered ?? workload.target * 1.1),
+      null,
+      ctx.windowMs,
+    ],
     ['burst', null, workload.target * ctx.burstSeconds, ctx.windowMs],
   ] as const) {
     ctx.log(`${tag}: ${workload.name} ${mode} window`)

@@ -27,7 +27,7 @@ const kib = (n: number | null) =>
 
 const LEGEND = [
   'Baseline: the replication core on its own slot, handler only counting changes; same writes.',
-  'changes/s: rows written / (write time + drain). Paced windows offer 110% of the target.',
+  'changes/s: rows written / (write time + drain). Paced windows offer 110% of the target (or --offer).',
   'probe: a row committed every 50 ms during a window, timed commit → follower (engine) or',
   '  → handler (baseline); flat = probe delay grew ≤ 250 ms and drain ≤ 1 s.',
   'slot lag: pg_current_wal_lsn - confirmed_flush_lsn; it moves only at status updates.',
