@@ -20,6 +20,7 @@ export const ARRAY_TYPES = `
   order by b.oid`
 
 type ArrayType = { oid: number; typarray: number }
+type Transaction = NonNullable<Parameters<PGliteWorker['listen']>[2]>
 type Converters = Pick<PGliteInterface, 'serializers' | 'parsers'>
 
 /** Each array type converts element by element, with its element type's converters. */
@@ -49,13 +50,17 @@ export class StoreClient extends PGliteWorker {
   override async listen(
     channel: string,
     callback: (payload: string) => void,
-    tx?: Parameters<PGliteWorker['listen']>[2],
-  ): Promise<() => Promise<void>> {
-    const stop = await super.listen(channel, callback, tx)
+    tx?: Transaction,
+  ): Promise<(tx?: Transaction) => Promise<void>> {
+    // Its types leave it out, but PGliteWorker's stop takes the transaction to UNLISTEN in: a
+    // live query stops inside one, and an UNLISTEN outside it would wait for it forever.
+    const stop = (await super.listen(channel, callback, tx)) as (
+      tx?: Transaction,
+    ) => Promise<void>
     this.#listeners.add(callback)
-    return async () => {
+    return async (stopTx?: Transaction) => {
       this.#listeners.delete(callback)
-      await stop()
+      await stop(stopTx)
     }
   }
 
