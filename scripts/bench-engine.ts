@@ -49,16 +49,18 @@ const flagValue = (name: string) => {
   const i = process.argv.indexOf(name)
   return i < 0 ? undefined : process.argv[i + 1]
 }
-const shapesFlag = flagValue('--shapes')
-const SHAPES = shapesFlag === undefined ? undefined : Number(shapesFlag)
-if (SHAPES !== undefined && !(Number.isInteger(SHAPES) && SHAPES > 0))
-  throw new Error(`--shapes takes a positive whole number, not ${shapesFlag}`)
+const countFlag = (name: string) => {
+  const text = flagValue(name)
+  if (text === undefined) return undefined
+  const n = Number(text)
+  if (!(Number.isInteger(n) && n > 0))
+    throw new Error(`${name} takes a positive whole number, not ${text}`)
+  return n
+}
+const SHAPES = countFlag('--shapes')
 // The team workload's paced rate instead of 110% of its target: what the engine does with the
 // machine's headroom at a lower load (its sustained figure is still judged by the target).
-const offerFlag = flagValue('--offer')
-const OFFER = offerFlag === undefined ? undefined : Number(offerFlag)
-if (OFFER !== undefined && !(Number.isInteger(OFFER) && OFFER > 0))
-  throw new Error(`--offer takes a positive whole number, not ${offerFlag}`)
+const OFFER = countFlag('--offer')
 const cpuProfileFile = flagValue('--cpu-profile')
 const heapProfileFile = flagValue('--heap-profile')
 const profileFile = cpuProfileFile ?? heapProfileFile

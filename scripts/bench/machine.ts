@@ -1,7 +1,7 @@
 // What the machine itself gave a run. The engine, Postgres and the load process share this
 // machine's cores, and the same code has measured up to 1.6x apart on different days (a shared
-// virtual machine): these two figures say how busy the whole machine was during a window, and
-// how fast one of its cores and its loopback were that day, so runs can be compared.
+// virtual machine): these figures say how busy the whole machine was during a window, and how
+// fast one of its cores and its loopback were that day, so runs can be compared.
 import { readFileSync } from 'node:fs'
 import { createServer, connect, type AddressInfo } from 'node:net'
 
@@ -72,16 +72,22 @@ export async function loopbackRoundTripUs(): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
   const socket = connect({ host: '127.0.0.1', port, noDelay: true })
+  // A connection that fails or closes fails the measurement rather than leave it waiting.
+  const lost = new Promise<never>((_, reject) => {
+    socket.once('error', reject)
+    socket.once('close', () => reject(new Error('the loopback peer closed')))
+  })
+  lost.catch(() => {})
   try {
-    await new Promise<void>((resolve, reject) => {
-      socket.once('connect', resolve)
-      socket.once('error', reject)
-    })
+    await Promise.race([
+      new Promise((resolve) => socket.once('connect', resolve)),
+      lost,
+    ])
     const times: number[] = []
     const message = Buffer.alloc(300, 120)
     for (let i = 0; i < 2_000; i++) {
       const started = performance.now()
-      await new Promise<void>((resolve) => {
+      const echoed = new Promise<void>((resolve) => {
         let got = 0
         const onData = (data: Buffer) => {
           got += data.length
@@ -92,6 +98,7 @@ export async function loopbackRoundTripUs(): Promise<number> {
         socket.on('data', onData)
         socket.write(message)
       })
+      await Promise.race([echoed, lost])
       times.push((performance.now() - started) * 1000)
     }
     times.sort((a, b) => a - b)
