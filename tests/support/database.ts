@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto'
 import pg from 'pg'
 import { afterAll, beforeAll, inject } from 'vitest'
 import { createPool, type Db } from '../../src/server/control/database.ts'
-import { migrateControlPlane } from '../../src/server/control/migrations.ts'
 
 export type TestDatabase = {
   name: string
@@ -36,14 +35,22 @@ export const uniqueName = (prefix: string) =>
   `${prefix}_${randomBytes(5).toString('hex')}`
 
 /**
- * Creates an empty database (no migrations); the caller drops it. `adminUrl`: a superuser URL
- * of another server than the run's (the fault scenarios run outside vitest too).
+ * Creates an empty database (no migrations), or a copy of `template`; the caller drops it.
+ * `adminUrl`: a superuser URL of another server than the run's (the fault scenarios run
+ * outside vitest too).
  */
 export async function createTestDatabase(
   adminUrl = inject('pgAdminUrl'),
+  template?: string,
 ): Promise<TestDatabase> {
   const name = `test_${randomBytes(6).toString('hex')}`
-  await asAdmin((client) => client.query(`create database ${name}`), adminUrl)
+  await asAdmin(
+    (client) =>
+      client.query(
+        `create database ${name}${template ? ` template ${template}` : ''}`,
+      ),
+    adminUrl,
+  )
   const url = new URL(adminUrl)
   url.pathname = `/${name}`
   const db = createPool(url.toString())
@@ -63,7 +70,8 @@ export async function createTestDatabase(
 }
 
 /**
- * Registers hooks giving this test file its own migrated control-plane database.
+ * Registers hooks giving this test file its own migrated control-plane database: a copy of the
+ * run's migrated template (tests/support/global-setup.ts); migrations.test.ts runs them itself.
  * Read `.db` inside tests or hooks, not at module load.
  */
 export function useControlPlaneDatabase(): {
@@ -72,8 +80,10 @@ export function useControlPlaneDatabase(): {
 } {
   let current: TestDatabase | undefined
   beforeAll(async () => {
-    current = await createTestDatabase()
-    await migrateControlPlane(current.db)
+    current = await createTestDatabase(
+      inject('pgAdminUrl'),
+      inject('controlPlaneTemplate'),
+    )
   })
   afterAll(async () => {
     await current?.drop()

@@ -3,14 +3,44 @@
 import { chmod, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import pg from 'pg'
 import type { TestProject } from 'vitest/node'
+import { createPool } from '../../src/server/control/database.ts'
+import { migrateControlPlane } from '../../src/server/control/migrations.ts'
 import { startEmbeddedPostgres } from '../../src/server/control/embedded-postgres.ts'
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** A superuser URL for the `postgres` database of the run's embedded server. */
     pgAdminUrl: string
+    /** A database of that server with every control-plane migration applied, to copy. */
+    controlPlaneTemplate: string
   }
+}
+
+/**
+ * Migrates the control plane once per run, into a database test files copy (`create database
+ * … template`, a file copy) rather than replay every migration for each file. Nothing stays
+ * connected to it: Postgres copies only a template no session is using.
+ */
+async function migratedTemplate(adminUrl: string): Promise<string> {
+  const name = 'control_plane_template'
+  const admin = new pg.Client({ connectionString: adminUrl })
+  await admin.connect()
+  try {
+    await admin.query(`create database ${name}`)
+  } finally {
+    await admin.end()
+  }
+  const db = createPool(
+    Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString(),
+  )
+  try {
+    await migrateControlPlane(db)
+  } finally {
+    await db.end()
+  }
+  return name
 }
 
 export default async function setup(project: TestProject) {
@@ -25,6 +55,11 @@ export default async function setup(project: TestProject) {
       fsync: 'off',
       synchronous_commit: 'off',
       full_page_writes: 'off',
+      // Test files run side by side (vitest.config.ts' maxWorkers), each with its own sources:
+      // a slot and a WAL sender each, past the default 10 at once.
+      max_replication_slots: '64',
+      max_wal_senders: '64',
+      max_connections: '300',
     },
     log: (line) => log.push(line),
   }).catch(async (error: unknown) => {
@@ -34,6 +69,7 @@ export default async function setup(project: TestProject) {
     })
   })
   project.provide('pgAdminUrl', pg.url)
+  project.provide('controlPlaneTemplate', await migratedTemplate(pg.url))
 
   return async () => {
     await pg.stop()
