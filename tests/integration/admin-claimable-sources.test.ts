@@ -1,12 +1,11 @@
-// The admin tool's claimable sources: `npm run admin -- claimable-sources create|list` as a child
+// The admin tool's claimable sources: `npm run admin -- claimable-sources create|list` in
 // process (text and --json, bad input exit 2, a failed operation exit 1) and the same under
 // /api/admin (with and without the token), against a real database.
-import { execFile } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { admin as runAdmin } from '../support/admin-cli.ts'
 import { buildApp, type App } from '../support/app.ts'
 import { useControlPlaneDatabase } from '../support/database.ts'
 import {
@@ -35,32 +34,8 @@ async function sourceDatabase() {
   return db
 }
 
-type Run = { code: number; stdout: string; stderr: string }
-
-async function admin(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<Run> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(
-      process.execPath,
-      ['--import', 'tsx', 'src/server/admin/cli.ts', ...args],
-      {
-        env: {
-          PATH: process.env.PATH,
-          DATABASE_URL: database.url,
-          DATA_DIR: dataDir,
-          ...env,
-        },
-        timeout: 60_000,
-      },
-    )
-    return { code: 0, stdout, stderr }
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string }
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr }
-  }
-}
+const admin = (args: string[], env: Record<string, string> = {}) =>
+  runAdmin(args, { DATABASE_URL: database.url, DATA_DIR: dataDir, ...env })
 
 type Created = { claim_id: string; source_id: string; claim_url: string }
 

@@ -1,50 +1,37 @@
-// `npm run admin` as a child process (tsx, as the npm script runs it): every command in text
-// and --json, bad input and its exit codes, and attaching to the embedded Postgres a running
-// server holds under DATA_DIR instead of starting (or stopping) another.
-import { execFile } from 'node:child_process'
+// `npm run admin`: every command in text and --json, bad input and its exit codes, and
+// attaching to the embedded Postgres a running server holds under DATA_DIR instead of starting
+// (or stopping) another. The tool runs in this process (tests/support/admin-cli.ts); the last
+// test runs it as the npm script's child process, its exit codes included.
 import { randomUUID } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import { CONTROL_PLANE_DATABASE } from '../../src/server/control/attach.ts'
 import { startEmbeddedPostgres } from '../../src/server/control/embedded-postgres.ts'
 import { uniqueEmail } from '../support/app.ts'
+import {
+  admin as runAdmin,
+  adminJson,
+  adminProcess,
+} from '../support/admin-cli.ts'
 import { useControlPlaneDatabase } from '../support/database.ts'
 
 const database = useControlPlaneDatabase()
 
-type Run = { code: number; stdout: string; stderr: string }
-
-async function admin(
+const admin = (
   args: string[],
   env: Record<string, string> = { DATABASE_URL: database.url },
-): Promise<Run> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(
-      process.execPath,
-      ['--import', 'tsx', 'src/server/admin/cli.ts', ...args],
-      { env: { PATH: process.env.PATH, ...env }, timeout: 60_000 },
-    )
-    return { code: 0, stdout, stderr }
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string }
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr }
-  }
-}
+) => runAdmin(args, env)
 
-const json = <T>(run: Run): T => {
-  expect(run).toMatchObject({ code: 0, stderr: '' })
-  return JSON.parse(run.stdout) as T
-}
+const json = adminJson
 
 type Team = { id: string; name: string; members: number }
 type User = { id: string; name: string; email: string; teams: string[] }
 
-// Each run is a tsx process (about a second and a half); a test runs many.
-const SLOW = 120_000
+// A test runs many commands, each opening and closing its own pool.
+const SLOW = 60_000
 
 describe('npm run admin', () => {
   it(
@@ -315,6 +302,24 @@ describe('npm run admin', () => {
         await running.stop()
         await rm(dataDir, { recursive: true, force: true })
       }
+    },
+    SLOW,
+  )
+
+  it(
+    'runs as a process: its answer on stdout and its exit code',
+    async () => {
+      const env = { DATABASE_URL: database.url }
+      const team = adminJson<Team>(
+        await adminProcess(
+          ['teams', 'create', '--name', 'Spawned', '--json'],
+          env,
+        ),
+      )
+      expect(team).toMatchObject({ name: 'Spawned', members: 0 })
+      const bad = await adminProcess(['teams', 'create'], env)
+      expect(bad.code).toBe(2)
+      expect(bad.stderr).toContain('name is required')
     },
     SLOW,
   )

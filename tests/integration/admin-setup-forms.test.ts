@@ -1,10 +1,9 @@
-// The admin tool's setup links: `npm run admin -- setup-forms ...` as a child process (text and
+// The admin tool's setup links: `npm run admin -- setup-forms ...` in process (text and
 // --json, bad input exit 2 before any database, a missing team or form exit 1) and the same
 // under /api/admin (off without SLUICE_ADMIN_TOKEN, 401 without the token).
-import { execFile } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { promisify } from 'node:util'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { admin as runAdmin, adminJson } from '../support/admin-cli.ts'
 import { buildApp, type App } from '../support/app.ts'
 import { useControlPlaneDatabase } from '../support/database.ts'
 
@@ -17,24 +16,10 @@ beforeAll(() => {
   off = buildApp(database.db)
 })
 
-type Run = { code: number; stdout: string; stderr: string }
-
-async function admin(
+const admin = (
   args: string[],
   env: Record<string, string> = { DATABASE_URL: database.url },
-): Promise<Run> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(
-      process.execPath,
-      ['--import', 'tsx', 'src/server/admin/cli.ts', ...args],
-      { env: { PATH: process.env.PATH, ...env }, timeout: 60_000 },
-    )
-    return { code: 0, stdout, stderr }
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string }
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr }
-  }
-}
+) => runAdmin(args, env)
 
 type Form = {
   id: string
@@ -45,10 +30,7 @@ type Form = {
   url: string
 }
 
-const json = <T>(run: Run): T => {
-  expect(run).toMatchObject({ code: 0, stderr: '' })
-  return JSON.parse(run.stdout) as T
-}
+const json = adminJson
 
 async function newTeam(): Promise<string> {
   const { rows } = await database.db.query<{ id: string }>(
@@ -60,8 +42,8 @@ async function newTeam(): Promise<string> {
 const daysFromNow = (iso: string) =>
   Math.round((Date.parse(iso) - Date.now()) / (24 * 3600 * 1000))
 
-// Each run is a tsx process (about a second and a half); a test runs several.
-const SLOW = 120_000
+// A test runs several commands, each opening and closing its own pool.
+const SLOW = 60_000
 
 describe('npm run admin -- setup-forms', () => {
   it(

@@ -18,7 +18,7 @@ import {
 } from '../control/claimable-sources.ts'
 import type { Db } from '../control/database.ts'
 import { deriveKey, loadSecret } from '../crypto/secret.ts'
-import { readEnv, type Env } from '../env.ts'
+import type { Env } from '../env.ts'
 import { ownOrigin, type AppEnv } from '../http/context.ts'
 import {
   createClaimableSource,
@@ -90,8 +90,7 @@ function localOrigin(env: Env): string {
 }
 
 /** The CLI has no server around it: it reads the secret the server uses (secret.ts). */
-async function cliContext(): Promise<Context_> {
-  const env = readEnv()
+async function cliContext(env: Env): Promise<Context_> {
   const dataDir = resolve(env.DATA_DIR)
   await mkdir(dataDir, { recursive: true, mode: 0o755 })
   const secret = await loadSecret(env.SLUICE_SECRET, dataDir)
@@ -121,8 +120,8 @@ export const claimableSourceCommands = {
         region: v.region,
         claim_link: v['claim-link'],
       }),
-    run: async (db: Db, input: CreateInput) =>
-      create(db, input, await cliContext()),
+    run: async (db: Db, input: CreateInput, _origin: string, env: Env) =>
+      create(db, input, await cliContext(env)),
     text: (c: Created) =>
       `Created claimable source ${c.source_id}\nClaim id: ${c.claim_id}\nClaim URL: ${c.claim_url}`,
   },
