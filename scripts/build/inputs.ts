@@ -33,8 +33,8 @@ const BUILD_OUTPUTS = new Set([
   'src/app/routeTree.gen.ts',
 ])
 
-/** Environment variables that change what the build writes. */
-const BUILD_ENV = ['SLUICE_SOURCEMAPS', 'SOURCE_DATE_EPOCH']
+/** Environment variables that change what the build writes (NODE_ENV: the libraries' code). */
+const BUILD_ENV = ['SLUICE_SOURCEMAPS', 'SOURCE_DATE_EPOCH', 'NODE_ENV']
 
 /** The stamp a finished build leaves in its directory: the hash of what it was built from. */
 export const STAMP_FILE = '.build-inputs-sha256'

@@ -45,10 +45,21 @@ function tree(dir: string): Record<string, string> {
   )
 }
 
+/**
+ * This process's environment less what Vitest adds: NODE_ENV=test would make Vite bundle the
+ * libraries' development code, a build no user gets (and `npm test` serves dist/ to the e2e
+ * run after this test).
+ */
+const userEnv = Object.fromEntries(
+  Object.entries(process.env).filter(
+    ([name]) => name !== 'NODE_ENV' && !name.startsWith('VITEST'),
+  ),
+)
+
 /** Runs an npm script, with its output (both streams) whatever its exit code. */
 async function npm(args: string[], env: NodeJS.ProcessEnv = {}) {
   const child = exec('npm', args, {
-    env: { ...process.env, ...env },
+    env: { ...userEnv, ...env },
     maxBuffer: 16 * 1024 * 1024,
   })
   return child.then(
@@ -70,6 +81,16 @@ describe('the build', () => {
       expect(second.code, second.output).toBe(0)
       // npm run build always builds: both runs made a seed.
       expect(second.output).toContain('local store seed:')
+      // A production bundle: with NODE_ENV=test, emotion's development code (its source-map
+      // comment pattern) lands in a chunk, and the e2e run finds a source map reference.
+      const withMapCode = readdirSync(join(other, 'assets')).filter(
+        (name) =>
+          name.endsWith('.js') &&
+          readFileSync(join(other, 'assets', name), 'utf8').includes(
+            'sourceMappingURL',
+          ),
+      )
+      expect(withMapCode).toEqual([])
 
       const built = tree('dist')
       expect(Object.keys(built)).toEqual(

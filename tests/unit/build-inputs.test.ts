@@ -71,6 +71,8 @@ describe('hashBuildInputs', () => {
 
   it('changes with the settings that change the output', () => {
     expect(hash({ SLUICE_SOURCEMAPS: 'true' })).not.toBe(hash())
+    // Vite bundles the libraries' development code under any NODE_ENV but production.
+    expect(hash({ NODE_ENV: 'test' })).not.toBe(hash())
     expect(hash({ PORT: '1234' })).toBe(hash())
   })
 })
