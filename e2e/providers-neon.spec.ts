@@ -17,6 +17,10 @@ import {
   type SourceDatabase,
 } from './support/source-databases.ts'
 
+// The run's one fake Neon is global state (reset and seeded per test): this file's tests run
+// one after another in one worker, never beside each other.
+test.describe.configure({ mode: 'default' })
+
 // On the control plane's cluster, whose certificate the server trusts: Neon's URIs ask for
 // TLS (sslmode=prefer, which the engine's pg reads as verify-full).
 let database: SourceDatabase

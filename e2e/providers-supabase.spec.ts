@@ -15,6 +15,10 @@ import {
   type SourceDatabase,
 } from './support/source-databases.ts'
 
+// The run's one fake Supabase is global state (reset and seeded per test): this file's tests run
+// one after another in one worker, never beside each other.
+test.describe.configure({ mode: 'default' })
+
 // The e2e server's SUPABASE_DB_HOST_TEMPLATE points every project at its own cluster, so the
 // database lives there.
 let database: SourceDatabase

@@ -196,48 +196,52 @@ test('API answers go to the network and never into a cache', async ({
   expect(serverPaths).toEqual([])
 })
 
-test('a new version waits for Reload, then takes over and the page reloads', async ({
-  page,
-  context,
-}) => {
-  await page.goto('/')
-  await waitForControl(page)
-  await page.evaluate(() => {
-    Object.assign(window, { oldPage: true })
-  })
-
-  const undoRelease = releaseNextWorker()
-  try {
-    const nextWorker = context.waitForEvent('serviceworker')
-    await page.evaluate(async () => {
-      await (await navigator.serviceWorker.getRegistration())?.update()
-    })
-    const next = await nextWorker
-
-    const toast = page.getByRole('alert').filter({
-      hasText: 'A new version is available',
-    })
-    await expect(toast).toBeVisible()
-    // It waits: the old worker still controls this page, which has not reloaded.
-    expect(await next.evaluate('self.serviceWorker.state')).toBe('installed')
-    expect(await page.evaluate(() => 'oldPage' in window)).toBe(true)
-
-    const reloaded = page.waitForEvent('load')
-    await toast.getByRole('button', { name: 'Reload' }).click()
-    await reloaded
-    expect(await page.evaluate(() => 'oldPage' in window)).toBe(false)
+// @alone (playwright.config.ts): it changes dist/sw.js, which every other test's browser loads.
+test(
+  'a new version waits for Reload, then takes over and the page reloads',
+  {
+    tag: '@alone',
+  },
+  async ({ page, context }) => {
+    await page.goto('/')
     await waitForControl(page)
-    await expect
-      .poll(() => next.evaluate('self.serviceWorker.state'))
-      .toBe('activated')
-    expect(
+    await page.evaluate(() => {
+      Object.assign(window, { oldPage: true })
+    })
+
+    const undoRelease = releaseNextWorker()
+    try {
+      const nextWorker = context.waitForEvent('serviceworker')
       await page.evaluate(async () => {
-        const registration = await navigator.serviceWorker.getRegistration()
-        return registration?.waiting ?? null
-      }),
-    ).toBeNull()
-    await expect(toast).toBeHidden()
-  } finally {
-    undoRelease()
-  }
-})
+        await (await navigator.serviceWorker.getRegistration())?.update()
+      })
+      const next = await nextWorker
+
+      const toast = page.getByRole('alert').filter({
+        hasText: 'A new version is available',
+      })
+      await expect(toast).toBeVisible()
+      // It waits: the old worker still controls this page, which has not reloaded.
+      expect(await next.evaluate('self.serviceWorker.state')).toBe('installed')
+      expect(await page.evaluate(() => 'oldPage' in window)).toBe(true)
+
+      const reloaded = page.waitForEvent('load')
+      await toast.getByRole('button', { name: 'Reload' }).click()
+      await reloaded
+      expect(await page.evaluate(() => 'oldPage' in window)).toBe(false)
+      await waitForControl(page)
+      await expect
+        .poll(() => next.evaluate('self.serviceWorker.state'))
+        .toBe('activated')
+      expect(
+        await page.evaluate(async () => {
+          const registration = await navigator.serviceWorker.getRegistration()
+          return registration?.waiting ?? null
+        }),
+      ).toBeNull()
+      await expect(toast).toBeHidden()
+    } finally {
+      undoRelease()
+    }
+  },
+)

@@ -21,7 +21,9 @@ test.beforeAll(async () => {
   usersServer = await startOwnPostgres()
 })
 test.afterAll(async () => {
-  for (const database of databases) await database.admin.end()
+  // Emptied as it goes: a worker can run this file's tests in several stretches, each with
+  // its own beforeAll and afterAll, and must not end a pool twice.
+  for (const database of databases.splice(0)) await database.admin.end()
   await usersServer.stop()
 })
 

@@ -48,7 +48,9 @@ export function useExplorerSources() {
   test.afterAll(async () => {
     // The whole cluster goes, slots and all: a source whose removal is still under way is
     // left reconnecting to it, as a source whose server is gone does (sources.spec.ts).
-    for (const database of databases) await database.admin.end()
+    // Emptied as it goes: a worker can run this file's tests in several stretches, each with
+    // its own beforeAll and afterAll, and must not end a pool twice.
+    for (const database of databases.splice(0)) await database.admin.end()
     await usersServer?.stop()
     await control?.end()
   })

@@ -1,11 +1,6 @@
 // Helpers for the PWA spec: waiting for the service worker, reading its caches, reading PNGs.
 import { expect, type Page } from '@playwright/test'
-import {
-  appendFileSync,
-  readdirSync,
-  readFileSync,
-  writeFileSync,
-} from 'node:fs'
+import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { STAMP_FILE } from '../../scripts/build/inputs.ts'
@@ -63,8 +58,13 @@ export function builtFiles(): string[] {
 export function releaseNextWorker(): () => void {
   const file = join(DIST, 'sw.js')
   const original = readFileSync(file)
-  appendFileSync(file, '\n// the next release\n')
-  return () => writeFileSync(file, original)
+  // Whole files put in place by a rename, as a deploy would: a fetch never reads half of one.
+  const replace = (bytes: Buffer) => {
+    writeFileSync(`${file}.next`, bytes)
+    renameSync(`${file}.next`, file)
+  }
+  replace(Buffer.concat([original, Buffer.from('\n// the next release\n')]))
+  return () => replace(original)
 }
 
 const PNG_SIGNATURE = Buffer.from([

@@ -32,6 +32,17 @@ chmodSync(dataDir, 0o755)
 const postgres = await startEmbeddedPostgres({
   dir: join(dataDir, 'postgres'),
   database: 'sluice',
+  settings: {
+    // Specs run side by side (playwright.config.ts' workers), and most keep their sources'
+    // databases here: a slot and a WAL sender each, more than the default 10 at once.
+    max_replication_slots: '64',
+    max_wal_senders: '64',
+    max_connections: '300',
+    // A throwaway cluster: durability only costs time.
+    fsync: 'off',
+    synchronous_commit: 'off',
+    full_page_writes: 'off',
+  },
 })
 await enableTls(join(dataDir, 'postgres', 'data'), postgres.url)
 writeFileSync(databaseUrlFile, postgres.url)
