@@ -28,7 +28,13 @@ const phases: Phase[] = [
         ? [
             {
               label: 'lint',
-              argv: bin('eslint', '--max-warnings', '0', ...code),
+              argv: bin(
+                'eslint',
+                '--max-warnings',
+                '0',
+                '--no-warn-ignored',
+                ...code,
+              ),
             },
           ]
         : []),

@@ -88,20 +88,21 @@ describe('runPhases', () => {
       console.log('child ' + child.pid)
       setInterval(() => {}, 1000)
     `)
+    // 6 s: time enough for both processes to start on a loaded machine.
     const phase: Phase = {
       name: 'e2e',
       commands: [{ label: 'playwright', argv: hang }],
-      limitMinutes: 0.02,
+      limitMinutes: 0.1,
     }
     const result = await runPhases('checks', [phase], out)
     expect(result.ok).toBe(false)
     expect(result.failed).toBe(
-      'e2e: still running after 0.02 min: stopped as hung (playwright)',
+      'e2e: still running after 0.1 min: stopped as hung (playwright)',
     )
     const child = Number(/child (\d+)/.exec(text())?.[1])
     expect(child).toBeGreaterThan(0)
     await expect.poll(() => alive(child)).toBe(false)
-  })
+  }, 30_000)
 
   it('runs commands side by side, each one’s output printed whole, and fails on any', async () => {
     const { out, text } = collect()
