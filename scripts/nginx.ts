@@ -12,9 +12,10 @@ import {
   rm,
   writeFile,
 } from 'node:fs/promises'
-import { createServer, Socket } from 'node:net'
+import { Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { freePort } from '../src/server/control/embedded-postgres.ts'
 
 /** Where the tests and the bench find nginx: Debian's nginx-light, or NGINX_PATH. */
 export const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx'
@@ -27,14 +28,6 @@ export type CachingProxy = {
   /** `http://127.0.0.1:<port>` */
   origin: string
   stop(): Promise<void>
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
-  const { port } = server.address() as { port: number }
-  await new Promise((done) => server.close(done))
-  return port
 }
 
 function connects(port: number): Promise<boolean> {

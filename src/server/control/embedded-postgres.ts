@@ -33,20 +33,48 @@ export type RunningPostgres = {
 
 const USER = 'postgres'
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
+/** Whether a TCP server can listen on 127.0.0.1:`port` right now (0: any port; answers it). */
+function listenable(port: number): Promise<number | null> {
+  return new Promise((resolvePort) => {
     const server = createServer()
     server.unref()
-    server.on('error', reject)
-    server.listen(0, '127.0.0.1', () => {
+    server.on('error', () => resolvePort(null))
+    server.listen(port, '127.0.0.1', () => {
       const address = server.address()
       server.close(() =>
-        typeof address === 'object' && address
-          ? resolvePort(address.port)
-          : reject(new Error('no port')),
+        resolvePort(
+          typeof address === 'object' && address ? address.port : null,
+        ),
       )
     })
   })
+}
+
+/** The low end of the kernel's range for the local ports of outgoing connections. */
+async function ephemeralLow(): Promise<number> {
+  const range = await readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+    .then((text) => Number(text.trim().split(/\s+/)[0]))
+    .catch(() => NaN)
+  return Number.isInteger(range) && range > 1024 ? range : 32_768
+}
+
+/**
+ * A port free now, for a server about to listen on it. Chosen below the kernel's ephemeral
+ * range: a port the kernel picked (port 0) is free again once checked, and any outgoing
+ * connection made before the caller listens may take it as its local port (seen as EADDRINUSE
+ * with many test files running side by side). Below that range only another caller choosing
+ * the same random port could, one chance in thousands.
+ */
+export async function freePort(): Promise<number> {
+  const low = await ephemeralLow()
+  const from = Math.min(10_000, low - 1_000)
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = from + Math.floor(Math.random() * (low - from))
+    if ((await listenable(port)) !== null) return port
+  }
+  const any = await listenable(0)
+  if (any === null) throw new Error('no free port')
+  return any
 }
 
 // As root, Postgres runs as a `postgres` user that must be able to walk down to its data
