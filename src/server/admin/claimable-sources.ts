@@ -1,7 +1,7 @@
 // The admin tool's claimable sources: `claimable-sources create --database-url URL` registers one
 // (the guard and readiness check as for the public API) and prints its claim id and claim URL;
 // `claimable-sources list` lists them. The CLI commands and the /api/admin routes are both here,
-// registered by cli.ts and routes.ts. The claim URL's origin is PUBLIC_URL, else (the CLI, in
+// registered by run.ts and routes.ts. The claim URL's origin is PUBLIC_URL, else (the CLI, in
 // local mode) http://HOST:PORT as `npm start` listens; over HTTP, the server's own origin.
 import { mkdir } from 'node:fs/promises'
 import { resolve } from 'node:path'
@@ -110,7 +110,7 @@ const listingLine = (c: ClaimableListing) =>
 
 type Values = Record<string, string | undefined>
 
-/** The CLI's commands, registered in cli.ts. */
+/** The CLI's commands, registered in run.ts. */
 export const claimableSourceCommands = {
   'claimable-sources create': {
     options: ['database-url', 'region', 'claim-link'],

@@ -1,4 +1,4 @@
-// The admin tool's operations, once: the CLI (cli.ts) and /api/admin (routes.ts) are thin
+// The admin tool's operations, once: the CLI (run.ts) and /api/admin (routes.ts) are thin
 // adapters that parse their own syntax into these inputs and print or send what they return.
 // Every write goes to the same tables the dashboard's shapes read, so open dashboards see it
 // live through the engine's replication of the control plane.
