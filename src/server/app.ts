@@ -1,6 +1,7 @@
 // createApp builds the whole HTTP app without listening, so tests call it in-process.
 import { Hono } from 'hono'
 import { CLAIMABLE_SOURCES_PATH } from '../shared/claimable-sources.ts'
+import { LIVE_WATCH_PATH } from '../shared/live-watch.ts'
 import { ONBOARDING_INTENT_PATH } from '../shared/onboarding.ts'
 import { SETUP_FORM_PUBLIC_PATH } from '../shared/setup-forms.ts'
 import { VALIDATE_DATABASE_URL_PATH } from '../shared/validation.ts'
@@ -18,6 +19,7 @@ import { authRoutes } from './auth/routes.ts'
 import { SessionRequests } from './auth/session-requests.ts'
 import { gatewayRoutes } from './gateway/routes.ts'
 import { sourceShapeRoutes } from './gateway/source-shapes.ts'
+import { watchRoutes } from './gateway/watch.ts'
 import { limitBodies } from './http/body-limit.ts'
 import type { AppDeps, AppEnv } from './http/context.ts'
 import { answerError } from './http/errors.ts'
@@ -108,6 +110,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/api/public/source-status', sourceStatusRoutes)
   app.route(ADMIN_API_PATH, adminRoutes)
   app.route('/v1/shape', sourceShapeRoutes)
+  app.route(LIVE_WATCH_PATH, watchRoutes)
   app.route('/v1', gatewayRoutes)
   app.route('/ingest', ingestRoutes())
 

@@ -13,6 +13,9 @@ export const JSON_BODY_LIMIT_BYTES = 8 * 1024
  */
 export const SUBSET_BODY_LIMIT_BYTES = MAX_BODY_BYTES
 
+/** A browser profile's watch (POST /v1/watch): up to 256 live requests' paths and queries. */
+export const LIVE_WATCH_BODY_LIMIT_BYTES = 256 * 1024
+
 /** /ingest forwards posthog-js batches, which hold many events and can be large. */
 export const INGEST_BODY_LIMIT_BYTES = 1024 * 1024
 

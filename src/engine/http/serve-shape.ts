@@ -39,7 +39,7 @@ export {
   jsonResponse,
 } from './responses.ts'
 
-const LONG_POLL_MS = 20_000
+export const LONG_POLL_MS = 20_000
 /** Electric's default log chunk: an answer ends at a chunk's end (log-store.ts, chunkEnd). */
 const CHUNK_BYTES = 10 * 1024 * 1024
 

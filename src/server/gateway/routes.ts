@@ -37,55 +37,55 @@ async function serve(
 
 const notFound = () => jsonResponse(404, { message: 'Not found' })
 
-async function memberTeam(c: Context<AppEnv>, teamId: string | undefined) {
+async function memberTeam(c: Context<AppEnv>, teamId: string | null) {
   const id = idSchema.safeParse(teamId)
   if (!id.success) return null
   return getTeam(c.var.deps.db, c.var.user.id, id.data)
 }
 
-async function memberSource(c: Context<AppEnv>, sourceId: string | undefined) {
+async function memberSource(c: Context<AppEnv>, sourceId: string | null) {
   const id = idSchema.safeParse(sourceId)
   if (!id.success) return null
   const source = await findMemberSource(c.var.deps.db, c.var.user.id, id.data)
   return source?.id ?? null
 }
 
+/** The definition a signed-in user's request names, or null when it is not theirs (404). */
+type Resolve = (
+  c: Context<AppEnv>,
+  query: URLSearchParams,
+) => Promise<ShapeDefinition | null>
+
+const ofTeam =
+  (shape: (teamId: string) => ShapeDefinition): Resolve =>
+  async (c, query) => {
+    const team = await memberTeam(c, query.get('team_id'))
+    return team ? shape(team.id) : null
+  }
+
+const ofSource =
+  (shape: (sourceId: string) => ShapeDefinition): Resolve =>
+  async (c, query) => {
+    const source = await memberSource(c, query.get('source_id'))
+    return source ? shape(source) : null
+  }
+
+/** The dashboard's shapes by path under /v1: served below, and watched by watch.ts. */
+export const userShapes: Record<string, Resolve> = {
+  '/user/me': async (c) => dashboardShapes.currentUser(c.var.user.id),
+  '/teams': async (c) => dashboardShapes.teams(c.var.user.id),
+  '/team-users': ofTeam(dashboardShapes.teamUsers),
+  '/sources': ofTeam(dashboardShapes.sources),
+  '/source-setup-forms': ofTeam(dashboardShapes.setupForms),
+  '/alert-destinations': ofTeam(dashboardShapes.alertDestinations),
+  '/alert-delivery-attempts': ofTeam(dashboardShapes.alertDeliveryAttempts),
+  '/source-event-logs': ofSource(dashboardShapes.eventLogs),
+  '/source-shapes': ofSource(dashboardShapes.liveShapes),
+}
+
 export const gatewayRoutes = new Hono<AppEnv>()
-  .get('/user/me', requireUser, (c) =>
-    serve(c, dashboardShapes.currentUser(c.var.user.id)),
-  )
-  .get('/teams', requireUser, (c) =>
-    serve(c, dashboardShapes.teams(c.var.user.id)),
-  )
-  .get('/team-users', requireUser, async (c) => {
-    const team = await memberTeam(c, c.req.query('team_id'))
-    return team ? serve(c, dashboardShapes.teamUsers(team.id)) : notFound()
-  })
-  .get('/sources', requireUser, async (c) => {
-    const team = await memberTeam(c, c.req.query('team_id'))
-    return team ? serve(c, dashboardShapes.sources(team.id)) : notFound()
-  })
-  .get('/source-setup-forms', requireUser, async (c) => {
-    const team = await memberTeam(c, c.req.query('team_id'))
-    return team ? serve(c, dashboardShapes.setupForms(team.id)) : notFound()
-  })
-  .get('/alert-destinations', requireUser, async (c) => {
-    const team = await memberTeam(c, c.req.query('team_id'))
-    return team
-      ? serve(c, dashboardShapes.alertDestinations(team.id))
-      : notFound()
-  })
-  .get('/alert-delivery-attempts', requireUser, async (c) => {
-    const team = await memberTeam(c, c.req.query('team_id'))
-    return team
-      ? serve(c, dashboardShapes.alertDeliveryAttempts(team.id))
-      : notFound()
-  })
-  .get('/source-event-logs', requireUser, async (c) => {
-    const source = await memberSource(c, c.req.query('source_id'))
-    return source ? serve(c, dashboardShapes.eventLogs(source)) : notFound()
-  })
-  .get('/source-shapes', requireUser, async (c) => {
-    const source = await memberSource(c, c.req.query('source_id'))
-    return source ? serve(c, dashboardShapes.liveShapes(source)) : notFound()
+for (const [path, resolve] of Object.entries(userShapes))
+  gatewayRoutes.get(path, requireUser, async (c) => {
+    const definition = await resolve(c, new URL(c.req.url).searchParams)
+    return definition ? serve(c, definition) : notFound()
   })

@@ -8,10 +8,16 @@ import { Hono, type Context } from 'hono'
 import { deleteShape } from '../../engine/http/delete-shape.ts'
 import { requestParts } from '../../engine/http/node-request.ts'
 import {
+  parseDefinition,
+  parseProtocol,
+  type ProtocolErrors,
+} from '../../engine/http/request.ts'
+import {
   EXPOSED_HEADERS,
   jsonResponse,
   serveShapeQuery,
 } from '../../engine/http/serve-shape.ts'
+import type { WatchedRequest } from '../../engine/http/watch.ts'
 import { idSchema } from '../../shared/entities.ts'
 import type { AppEnv } from '../http/context.ts'
 import { proxyShape } from '../servers/forward.ts'
@@ -31,9 +37,12 @@ const notActive = () =>
 const digest = (text: string) => createHash('sha256').update(text).digest()
 
 /** The source the credentials open, or null: unknown, deleted and wrong look the same. */
-async function authorize(c: Context<AppEnv>): Promise<string | null> {
-  const id = idSchema.safeParse(c.req.query('source_id'))
-  const given = c.req.query('source_secret') ?? ''
+async function authorize(
+  c: Context<AppEnv>,
+  query: URLSearchParams,
+): Promise<string | null> {
+  const id = idSchema.safeParse(query.get('source_id'))
+  const given = query.get('source_secret') ?? ''
   const { rows } = await c.var.deps.db.query<{ source_secret: string }>(
     'select source_secret from sources where id = $1 and deleted_at is null',
     [id.success ? id.data : null],
@@ -75,7 +84,7 @@ async function serveSourceShape(c: Context<AppEnv>) {
 
 /** The source's engine and the query without its credentials, or the answer that refuses. */
 async function openSource(c: Context<AppEnv>) {
-  const sourceId = await authorize(c)
+  const sourceId = await authorize(c, new URL(c.req.url).searchParams)
   if (!sourceId) return unauthorized()
   const database = c.var.deps.sources?.database(sourceId)
   // Held by another server: its answer, streamed through (so any server behind a load
@@ -84,4 +93,25 @@ async function openSource(c: Context<AppEnv>) {
   const parts = requestParts(c)
   for (const name of CREDENTIALS) parts.query.delete(name)
   return { database, parts, query: parts.query }
+}
+
+/**
+ * A /v1/shape live request as the engine would wait on it (watch.ts), or null when this server
+ * would not simply wait: refused, not running here (held by another server), or malformed.
+ * The client then sends the request itself and gets that answer.
+ */
+export async function watchedSourceShape(
+  c: Context<AppEnv>,
+  query: URLSearchParams,
+): Promise<WatchedRequest | null> {
+  const sourceId = await authorize(c, query)
+  const database = sourceId && c.var.deps.sources?.database(sourceId)
+  if (!database) return null
+  const rest = new URLSearchParams(query)
+  for (const name of CREDENTIALS) rest.delete(name)
+  const errors: ProtocolErrors = {}
+  const request = parseProtocol(rest, errors)
+  const definition = parseDefinition(rest, errors)
+  if (Object.keys(errors).length > 0 || !definition) return null
+  return { database, definition, request }
 }

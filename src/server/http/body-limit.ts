@@ -5,9 +5,11 @@
 import type { Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
 import { INGEST_PATH } from '../../shared/analytics.ts'
+import { LIVE_WATCH_PATH } from '../../shared/live-watch.ts'
 import {
   INGEST_BODY_LIMIT_BYTES,
   JSON_BODY_LIMIT_BYTES,
+  LIVE_WATCH_BODY_LIMIT_BYTES,
   SUBSET_BODY_LIMIT_BYTES,
 } from '../limits.ts'
 import type { AppEnv } from './context.ts'
@@ -61,7 +63,9 @@ export const limitBodies = createMiddleware<AppEnv>(async (c, next) => {
     ? INGEST_BODY_LIMIT_BYTES
     : c.req.path === '/v1/shape'
       ? SUBSET_BODY_LIMIT_BYTES
-      : JSON_BODY_LIMIT_BYTES
+      : c.req.path === LIVE_WATCH_PATH
+        ? LIVE_WATCH_BODY_LIMIT_BYTES
+        : JSON_BODY_LIMIT_BYTES
   const declared = Number(c.req.header('content-length'))
   if (declared > limit) return tooLargeResponse(c, limit)
   // Counted even when the length is declared: an in-process caller's header need not be true.

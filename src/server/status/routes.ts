@@ -8,7 +8,8 @@ import { idSchema } from '../../shared/entities.ts'
 import { controlShape, serveControlShape } from '../http/control-shape.ts'
 import type { AppEnv } from '../http/context.ts'
 
-const sourceStatus = (sourceId: string) =>
+/** A source's public status shape (also watched: gateway/watch.ts). */
+export const sourceStatus = (sourceId: string) =>
   controlShape('sources', 'id = $1', sourceId, [
     'id',
     'state',
