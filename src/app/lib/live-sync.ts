@@ -1,8 +1,11 @@
 // How every live shape sync of the app asks the server: spec §9's retry policy, and one
 // connectivity gate shared by all streams. A request that cannot reach the server marks it
 // unreachable at once; the streams' retries then wait for the health probe instead of each
-// hammering a server that is gone, and all resume together once it answers.
+// hammering a server that is gone, and all resume together once it answers. A live request
+// is sent only once the profile's one watch says it would be answered (live-watch.ts): the
+// browser's few connections stay free for everything else.
 import { reportUnreachable, whenReachable } from './connectivity.ts'
+import { isWatchable, whenWorthAsking } from './live-watch.ts'
 
 /**
  * Spec §9: backoff starts at 100 ms, grows by 1.3 up to 10 s. The Electric client retries 429
@@ -14,18 +17,31 @@ export const LIVE_SYNC_BACKOFF = {
   multiplier: 1.3,
 }
 
-/** The fetch every live sync uses: sends the session cookie, waits while the server is gone. */
+/**
+ * The fetch every live sync uses: sends the session cookie, waits while the server is gone,
+ * and holds a live request until the server has something for it.
+ */
 export async function liveSyncFetch(
   input: RequestInfo | URL,
   init?: RequestInit,
 ): Promise<Response> {
-  await whenReachable(init?.signal)
+  const url = new URL(
+    input instanceof Request ? input.url : String(input),
+    location.href,
+  )
+  const sent = isWatchable(url)
+    ? await whenWorthAsking(url, init?.signal)
+    : () => {}
   try {
+    await whenReachable(init?.signal)
     return await fetch(input, { ...init, credentials: 'include' })
   } catch (error) {
     // A TypeError: no answer at all. An abort is the stream stopping, not the server.
     if (!init?.signal?.aborted) reportUnreachable()
     throw error
+  } finally {
+    // Its headers are in: the body of a live answer is one small page.
+    sent()
   }
 }
 
