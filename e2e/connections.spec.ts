@@ -29,9 +29,7 @@ test.afterAll(async () => {
 /** A long-poll: a live shape request, or the watch that holds them all. */
 const isLive = (request: Request) => {
   const url = new URL(request.url())
-  return (
-    url.pathname === '/v1/watch' || url.searchParams.get('live') === 'true'
-  )
+  return url.pathname === '/v1/watch' || url.searchParams.get('live') === 'true'
 }
 
 /** Live requests in flight across the whole profile (tabs and their workers), and the most seen. */

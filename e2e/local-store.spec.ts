@@ -4,12 +4,19 @@ import type { Page } from '@playwright/test'
 import { expect, test } from './support/fixtures.ts'
 import { storeSaved } from './support/local-store.ts'
 
-/** Shape requests this page makes from now on. */
+/**
+ * Shape requests this page (and its worker) makes from now on: each sent as it is, and each
+ * live request held in the profile's watch (POST /v1/watch), which goes only once the server
+ * has something for it.
+ */
 function shapeRequests(page: Page): URL[] {
   const seen: URL[] = []
   page.on('request', (request) => {
     const url = new URL(request.url())
-    if (url.pathname.startsWith('/v1/')) seen.push(url)
+    if (url.pathname === '/v1/watch') {
+      const { requests } = request.postDataJSON() as { requests: string[] }
+      for (const path of requests) seen.push(new URL(path, url))
+    } else if (url.pathname.startsWith('/v1/')) seen.push(url)
   })
   return seen
 }

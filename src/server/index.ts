@@ -4,6 +4,7 @@ import { EnvError, readEnv } from './env.ts'
 import { createLogger } from './log.ts'
 import { metricsApp } from '../engine/ops/metrics-app.ts'
 import { start } from './start.ts'
+import { localOrigin, recordListeningOrigin } from './admin/origin.ts'
 
 /** A host as a URL writes it: IPv6 addresses in brackets. */
 const urlHost = (host: string) => (host.includes(':') ? `[${host}]` : host)
@@ -18,6 +19,14 @@ async function main() {
       log.info(
         `Sluice is running on ${env.PUBLIC_URL ?? `http://${urlHost(env.HOST)}:${info.port}`}`,
       )
+      // The admin tool's links point here (admin/origin.ts).
+      try {
+        recordListeningOrigin(env, localOrigin(env, info.port))
+      } catch (error) {
+        log.warn('could not record the server address for the admin tool', {
+          error: String(error),
+        })
+      }
       if (env.localLoginExposed)
         log.warn(
           'DANGEROUSLY_ALLOW_LOCAL_LOGIN_IN_HOSTED_MODE: anyone who reaches this server can sign in as any email address',

@@ -16,7 +16,7 @@ import type { Logger } from './log.ts'
 import { createMetrics, type Metrics } from '../engine/ops/metrics.ts'
 import { AlertWorker } from './alerts/worker.ts'
 import { createMailer, defaultFrom } from './alerts/email.ts'
-import { cliOrigin } from './admin/setup-forms.ts'
+import { serverOrigin } from './admin/origin.ts'
 import { EngineSourceRuntime } from './sources/engine-runtime.ts'
 import { sourceHostPinner } from './sources/pin-host.ts'
 import { systemResolver } from './validation/guard.ts'
@@ -110,7 +110,7 @@ export async function start(env: Env, log: Logger): Promise<Started> {
   sources.start()
 
   const alertSecretKey = deriveKey(secret, 'alert-secrets')
-  const origin = cliOrigin(env)
+  const origin = serverOrigin(env)
   // Webhooks follow the databases' address rule: private targets only where databases may be.
   // The SMTP server is the operator's own, so it is not behind that guard.
   const alerts = new AlertWorker({

@@ -27,11 +27,14 @@ export const liveWatchBodySchema = z.object({
 export type LiveWatchBody = z.infer<typeof liveWatchBodySchema>
 
 /**
- * The positions (in `requests`) of those the server would answer now, or that it will not
- * wait on for the client (refused, served elsewhere): each is sent as it is. Empty when the
- * watch timed out with nothing new.
+ * `ready`: the positions (in `requests`) of those the server would answer now, or that it will
+ * not wait on for the client (refused, served elsewhere): each is sent as it is. Empty when the
+ * watch timed out with nothing new. `gone`: dashboard shapes no longer the user's (a source
+ * deleted, a team left), which their route would answer 404: the client ends them without
+ * asking (a 404 is a console error in every browser).
  */
 export const liveWatchAnswerSchema = z.object({
   ready: z.array(z.number().int().nonnegative()),
+  gone: z.array(z.number().int().nonnegative()).default([]),
 })
 export type LiveWatchAnswer = z.infer<typeof liveWatchAnswerSchema>

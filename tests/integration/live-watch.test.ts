@@ -72,10 +72,11 @@ async function tailOf(browser: Browser, path: string): Promise<string> {
 const watch = (browser: Browser, requests: unknown) =>
   browser.postJson(LIVE_WATCH_PATH, { requests })
 
-async function readyOf(response: Response): Promise<number[]> {
+async function answerOf(response: Response) {
   expect(response.status).toBe(200)
-  return ((await response.json()) as { ready: number[] }).ready
+  return (await response.json()) as { ready: number[]; gone: number[] }
 }
+const readyOf = async (response: Response) => (await answerOf(response)).ready
 
 async function userAndTeam() {
   const signedIn = await signInLocally(app, 'Watcher', undefined)
@@ -122,7 +123,7 @@ describe('POST /v1/watch', () => {
     )
   })
 
-  it("answers at once for what is not the user's, and the request's own answer says why", async () => {
+  it("answers at once for what is not the user's: gone if its route would 404, else ready to ask", async () => {
     const owner = await userAndTeam()
     const stranger = await userAndTeam()
     const mine = await tailOf(stranger.browser, '/v1/teams')
@@ -131,7 +132,7 @@ describe('POST /v1/watch', () => {
     const unknown = '/v1/nothing-here?offset=0_0&handle=h&live=true'
     const wrongSecret = `/v1/shape?source_id=${owner.teamId}&source_secret=no&table=t&offset=0_0&handle=h&live=true`
     expect(
-      await readyOf(
+      await answerOf(
         await watch(stranger.browser, [
           mine,
           theirs,
@@ -140,8 +141,10 @@ describe('POST /v1/watch', () => {
           wrongSecret,
         ]),
       ),
-    ).toEqual([1, 2, 3, 4])
+    ).toEqual({ ready: [2, 3, 4], gone: [1] })
     expect((await stranger.browser.get(theirs)).status).toBe(404)
+    expect((await stranger.browser.get(malformed)).status).toBe(400)
+    expect((await stranger.browser.get(wrongSecret)).status).toBe(401)
   })
 
   it('refuses bodies out of bounds, strangers and other origins', async () => {

@@ -29,9 +29,11 @@ export async function liveSyncFetch(
     input instanceof Request ? input.url : String(input),
     location.href,
   )
-  const sent = isWatchable(url)
+  const held = isWatchable(url)
     ? await whenWorthAsking(url, init?.signal)
-    : () => {}
+    : null
+  // What its route would answer, without asking into a 404 the browser logs as an error.
+  if (held?.gone) return notFound()
   try {
     await whenReachable(init?.signal)
     return await fetch(input, { ...init, credentials: 'include' })
@@ -41,9 +43,15 @@ export async function liveSyncFetch(
     throw error
   } finally {
     // Its headers are in: the body of a live answer is one small page.
-    sent()
+    held?.sent()
   }
 }
+
+const notFound = () =>
+  new Response(JSON.stringify({ message: 'Not found' }), {
+    status: 404,
+    headers: { 'content-type': 'application/json' },
+  })
 
 /** The options of a live ShapeStream at `url`, for the status page and the synced store. */
 export function liveShape(url: string) {

@@ -29,8 +29,12 @@ export type WaiterMessage =
  */
 export const MAX_SENDING = 3
 
-/** From the hub: send these now; or, from a new hub, tell me your requests again. */
-export type HubMessage = { type: 'hub' } | { type: 'ready'; ids: string[] }
+/**
+ * From the hub: send these now; these are gone (their route would answer 404: end them
+ * without asking); or, from a new hub, tell me your requests again.
+ */
+export type HubMessage =
+  { type: 'hub' } | { type: 'ready' | 'gone'; ids: string[] }
 
 type Entry = { context: string; request: string }
 
@@ -137,7 +141,7 @@ export function runHub(
     // Past the server's bound: those go as they are (never seen on a real profile).
     release(ids.splice(LIVE_WATCH_MAX_REQUESTS))
     if (aborter.signal.aborted || ids.length === 0) return
-    let ready: string[]
+    let answer: Named
     try {
       await whenReachable(aborter.signal)
       const response = await fetch(LIVE_WATCH_PATH, {
@@ -149,7 +153,7 @@ export function runHub(
         }),
         signal: aborter.signal,
       })
-      ready = await readyOf(response, ids)
+      answer = await namedIn(response, ids)
     } catch {
       if (aborter.signal.aborted || current !== aborter) return
       // No answer at all: the server is unreachable. The watch waits for it, holding every
@@ -160,7 +164,9 @@ export function runHub(
     }
     if (current !== aborter) return
     current = null
-    release(ready.filter((id) => entries.has(id)))
+    const gone = answer.gone.filter((id) => entries.delete(id))
+    if (gone.length) tell({ type: 'gone', ids: gone })
+    release(answer.ready.filter((id) => entries.has(id)))
     return watch()
   }
 
@@ -168,18 +174,21 @@ export function runHub(
   return receive
 }
 
+type Named = { ready: string[]; gone: string[] }
+
 /**
  * The ids the server named. Any refusal (a session ended, an older server without the watch)
  * sends them all: each request's own answer is the one that says what to do.
  */
-async function readyOf(response: Response, ids: string[]): Promise<string[]> {
+async function namedIn(response: Response, ids: string[]): Promise<Named> {
   if (!response.ok) {
     await response.body?.cancel()
-    return ids
+    return { ready: ids, gone: [] }
   }
   const parsed = liveWatchAnswerSchema.safeParse(
     await response.json().catch(() => null),
   )
-  if (!parsed.success) return ids
-  return parsed.data.ready.flatMap((i) => ids[i] ?? [])
+  if (!parsed.success) return { ready: ids, gone: [] }
+  const at = (positions: number[]) => positions.flatMap((i) => ids[i] ?? [])
+  return { ready: at(parsed.data.ready), gone: at(parsed.data.gone) }
 }

@@ -16,7 +16,10 @@ import {
   type WaiterMessage,
 } from './live-watch-hub.ts'
 
-type Waiting = { request: string; resolve: () => void }
+type Waiting = { request: string; resolve: (gone: boolean) => void }
+
+/** How a held request goes on: sent (say `sent()` once answered), or gone without asking. */
+export type Outcome = { gone: true } | { gone: false; sent: () => void }
 
 const context = crypto.randomUUID()
 const waiting = new Map<string, Waiting>()
@@ -46,7 +49,7 @@ function heard(message: HubMessage) {
     const found = waiting.get(id)
     if (!found) continue
     waiting.delete(id)
-    found.resolve()
+    found.resolve(message.type === 'gone')
   }
 }
 
@@ -76,18 +79,19 @@ export function isWatchable(url: URL): boolean {
 }
 
 const nothing = () => {}
+const sendAtOnce: Outcome = { gone: false, sent: nothing }
 
 /**
  * Resolves once the server would answer `url` at once (or will not wait on it: its own answer
- * tells why), with the call that says the request is over: its connection is free for the
- * next. Rejects with the signal's reason on abort. Where the browser lacks Web Locks or
- * BroadcastChannel, at once.
+ * tells why), with the call that says the request is over and its connection free for the
+ * next; or once the server says it is gone. Rejects with the signal's reason on abort. Where
+ * the browser lacks Web Locks or BroadcastChannel, at once.
  */
 export function whenWorthAsking(
   url: URL,
   signal?: AbortSignal | null,
-): Promise<() => void> {
-  if (!supported()) return Promise.resolve(nothing)
+): Promise<Outcome> {
+  if (!supported()) return Promise.resolve(sendAtOnce)
   join()
   return new Promise((resolve, reject) => {
     const id = crypto.randomUUID()
@@ -100,9 +104,13 @@ export function whenWorthAsking(
     const request = `${url.pathname}${url.search}`
     waiting.set(id, {
       request,
-      resolve: () => {
+      resolve: (gone) => {
         signal?.removeEventListener('abort', aborted)
-        resolve(() => send({ type: 'done', context, id }))
+        resolve(
+          gone
+            ? { gone }
+            : { gone, sent: () => send({ type: 'done', context, id }) },
+        )
       },
     })
     signal?.addEventListener('abort', aborted, { once: true })

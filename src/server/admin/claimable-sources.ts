@@ -18,6 +18,7 @@ import {
 } from '../control/claimable-sources.ts'
 import type { Db } from '../control/database.ts'
 import { deriveKey, loadSecret } from '../crypto/secret.ts'
+import { cliOrigin } from './origin.ts'
 import type { Env } from '../env.ts'
 import { ownOrigin, type AppEnv } from '../http/context.ts'
 import {
@@ -83,12 +84,6 @@ async function create(
   }
 }
 
-/** Where `npm start` is reached when PUBLIC_URL does not say: its own HOST and PORT. */
-function localOrigin(env: Env): string {
-  const host = ['0.0.0.0', '::'].includes(env.HOST) ? 'localhost' : env.HOST
-  return `http://${host.includes(':') ? `[${host}]` : host}:${env.PORT}`
-}
-
 /** The CLI has no server around it: it reads the secret the server uses (secret.ts). */
 async function cliContext(env: Env): Promise<Context_> {
   const dataDir = resolve(env.DATA_DIR)
@@ -97,7 +92,7 @@ async function cliContext(env: Env): Promise<Context_> {
   return {
     env,
     key: deriveKey(secret, 'source-passwords'),
-    origin: env.PUBLIC_URL ?? localOrigin(env),
+    origin: cliOrigin(env),
     instanceId: 'admin',
   }
 }

@@ -11,8 +11,8 @@ import type { AdminUser } from '../control/users.ts'
 import { EnvError, type Env } from '../env.ts'
 import { claimableSourceCommands } from './claimable-sources.ts'
 import { AdminError, admin, parseAdminInput } from './operations.ts'
+import { cliOrigin } from './origin.ts'
 import {
-  cliOrigin,
   parseSetupFormInput,
   setupFormOperations as setupForms,
   setupFormText,
@@ -45,9 +45,10 @@ Options:
   --help   show this help
 
 Uses DATA_DIR or DATABASE_URL like npm start; works while the server runs.
-Setup links are on PUBLIC_URL, or http://localhost:PORT when it is unset.
+Setup links are on PUBLIC_URL; when it is unset, on the address the server last listened on
+(recorded in DATA_DIR), or http://localhost:PORT.
 claimable-sources create seals the password with the server's secret (SLUICE_SECRET or
-DATA_DIR/secret) and prints the claim URL on PUBLIC_URL (else http://HOST:PORT).
+DATA_DIR/secret) and prints the claim URL on the same origin as setup links.
 Exit codes: 0 done, 1 the operation failed, 2 bad usage or input.`
 
 type Values = Record<string, string | undefined>

@@ -19,14 +19,9 @@ import {
   listSetupForms,
 } from '../control/setup-forms.ts'
 import { teamExists } from '../control/teams.ts'
-import type { Env } from '../env.ts'
-import { ownOrigin } from '../http/context.ts'
 import { AdminError, parseWith } from './operations.ts'
 
 /** Where links point when no request says: PUBLIC_URL, else this machine's server. */
-export const cliOrigin = (env: Env) =>
-  ownOrigin(env, `http://localhost:${env.PORT}`)
-
 /** `7d` or `7` (the CLI), or a number (HTTP): whole days, 1 to the most a link may last. */
 const expiresIn = z.unknown().transform((value, ctx) => {
   const days =

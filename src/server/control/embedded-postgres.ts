@@ -138,6 +138,30 @@ async function credentials(dir: string): Promise<{ password: string }> {
   return created
 }
 
+/**
+ * The port this cluster keeps: chosen once, then read from `<dir>/port` on every start, so a
+ * URL to it (a source added from it, a psql history) still works after a restart. Taken by
+ * another process: a clear error rather than another port.
+ */
+async function keptPort(dir: string): Promise<number> {
+  const file = join(dir, 'port')
+  if (!existsSync(file)) {
+    const port = await freePort()
+    await writeFile(file, `${port}\n`, { mode: 0o644 })
+    return port
+  }
+  const port = Number((await readFile(file, 'utf8')).trim())
+  if (!Number.isInteger(port) || port < 1 || port > 65_535)
+    throw new Error(
+      `${file} should hold the embedded Postgres's port; delete it to choose a new one`,
+    )
+  if ((await listenable(port)) === null)
+    throw new Error(
+      `Embedded Postgres's port ${port} is taken by another process. It is kept in ${file} so that URLs to this Postgres (sources added from it) keep working across restarts: stop what holds the port, or delete that file to choose a new one (such URLs must then be changed)`,
+    )
+  return port
+}
+
 export async function startEmbeddedPostgres(
   options: EmbeddedPostgresOptions,
 ): Promise<RunningPostgres> {
@@ -148,7 +172,9 @@ export async function startEmbeddedPostgres(
   await makeReachable(dir, log)
   const { password } = await credentials(dir)
   const dataDir = join(dir, 'data')
-  const port = options.port ?? (await freePort())
+  // An orphan still holding the data directory also holds the port: stopped first.
+  if (existsSync(join(dataDir, 'PG_VERSION'))) await stopOrphan(dataDir, log)
+  const port = options.port ?? (await keptPort(dir))
   const settings = { wal_level: 'logical', ...options.settings }
   const pg = new EmbeddedPostgres({
     databaseDir: dataDir,
@@ -166,7 +192,6 @@ export async function startEmbeddedPostgres(
     onError: (error) => log(`embedded Postgres: ${String(error)}`),
   })
   if (!existsSync(join(dataDir, 'PG_VERSION'))) await pg.initialise()
-  else await stopOrphan(dataDir, log)
   try {
     await pg.start()
   } catch (error) {

@@ -7,7 +7,9 @@
 // Each request is read and authorized as its own route would: a dashboard shape by the
 // session (routes.ts), an app's /v1/shape by its source's secret, a source's public status by
 // nobody. One the server will not wait on (refused, malformed, a source held by another
-// server) is answered ready at once, and its own answer tells the client why.
+// server) is answered ready at once, and its own answer tells the client why; a dashboard
+// shape no longer the user's is answered gone, so the client ends it without asking into a
+// 404 (which every browser logs as an error).
 import { Hono, type Context } from 'hono'
 import { LONG_POLL_MS } from '../../engine/http/serve-shape.ts'
 import {
@@ -35,11 +37,14 @@ import { watchedSourceShape } from './source-shapes.ts'
 
 const STATUS_PREFIX = '/api/public/source-status/'
 
-/** How the server would serve one live request, or null if it would not simply wait. */
+/** A dashboard shape its route would answer 404: not (or no longer) the user's. */
+const GONE = 'gone'
+
+/** How the server would serve one live request; null if it would not simply wait. */
 async function watched(
   c: Context<AppEnv>,
   path: string,
-): Promise<WatchedRequest | null> {
+): Promise<WatchedRequest | typeof GONE | null> {
   const url = new URL(path, 'http://watch.invalid')
   const query = url.searchParams
   if (url.pathname === '/v1/shape') return watchedSourceShape(c, query)
@@ -51,7 +56,9 @@ async function watched(
     if (id.success) definition = sourceStatus(id.data)
   } else if (url.pathname.startsWith('/v1/')) {
     const resolve = userShapes[url.pathname.slice('/v1'.length)]
-    definition = resolve ? await resolve(c, query) : null
+    if (!resolve) return null
+    definition = await resolve(c, query)
+    if (!definition) return GONE
   }
   if (!definition) return null
   const errors: ProtocolErrors = {}
@@ -74,8 +81,8 @@ export const watchRoutes = new Hono<AppEnv>().post(
       const requests = await Promise.all(
         body.data.requests.map((path) => watched(c, path)),
       )
-      const waitable = requests.filter((r) => r !== null)
-      // One the server will not wait on is to be sent at once: no waiting for the others.
+      const waitable = requests.filter((r) => r !== null && r !== GONE)
+      // One the server will not wait on is to be sent (or ended) at once: no waiting.
       const waits = waitable.length === requests.length
       const answered = waits
         ? await whichWouldAnswer(waitable, LONG_POLL_MS, open.signal)
@@ -84,11 +91,14 @@ export const watchRoutes = new Hono<AppEnv>().post(
       // browser, whose requests would be refused anyway.
       if (waits && !(await sessionIsLive(c.var.deps.db, sessionId)))
         return c.json({ message: 'Not signed in' }, 401)
+      const ready: number[] = []
+      const gone: number[] = []
       let next = 0
-      const ready = requests.flatMap((request, i) =>
-        request === null || answered[next++] ? [i] : [],
-      )
-      const answer: LiveWatchAnswer = { ready }
+      requests.forEach((request, i) => {
+        if (request === GONE) gone.push(i)
+        else if (request === null || answered[next++]) ready.push(i)
+      })
+      const answer: LiveWatchAnswer = { ready, gone }
       return c.json(answer, 200, { 'cache-control': 'private, no-store' })
     } finally {
       open.release()

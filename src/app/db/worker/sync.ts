@@ -77,10 +77,11 @@ export function startSync(
         sub?.unsubscribe()
       },
     })
-    // 404: the shape is no longer ours (a team left, a source deleted while this browser was
-    // away) before its removal reached this store; the stream stops, and the lists below stop
-    // following it once the removal arrives. A source deleted while its log is followed never
-    // gets here (event-log-fetch.ts). Anything else is left to the client's own retries.
+    // 404 or 403: the shape is no longer ours (a team left, a source deleted while this
+    // browser was away). Asking again would get the same answer: the sync ends, and its rows
+    // and resume point go, whether or not the removal has reached this store's lists yet. A
+    // source deleted while its log is followed never gets here (event-log-fetch.ts). Anything
+    // else is left to the client's own retries.
     // 401: the session ended (a logout, expiry, another user's sign-in) while this shape was
     // open; the store is nobody's and every tab goes to the landing page.
     // A stream this sync stopped ends with the abort that stopped it: no error to report.
@@ -88,7 +89,9 @@ export function startSync(
       if (stopped) return
       const status = (error as { status?: number }).status
       if (status === 401) serial(refuseSession)
-      else if (status !== 404) throw error
+      else if (status === 404 || status === 403)
+        serial(() => forget(key, shapes))
+      else throw error
       unfollow(key)
     }
     // Each answer waits for the commits before it, so a commit saves its own answer's offset
@@ -116,6 +119,14 @@ export function startSync(
   const unfollow = (key: string) => {
     running.get(key)?.unsubscribe()
     running.delete(key)
+  }
+  /** A shape refused for good: its rows leave the store, and it resumes from nothing. */
+  async function forget(key: string, shapes: Shapes) {
+    if (running.has(key)) return
+    await pg.transaction(async (tx) => {
+      for (const shape of Object.values(shapes)) await shape.onMustRefetch?.(tx)
+    })
+    await pg.electric.deleteSubscription(key)
   }
   // Rows of one team or source are removed on refetch; others sharing the table stay.
   const scoped = (table: string, column: string, value: string) => ({
