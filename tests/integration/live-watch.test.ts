@@ -147,6 +147,31 @@ describe('POST /v1/watch', () => {
     expect((await stranger.browser.get(wrongSecret)).status).toBe(401)
   })
 
+  it('names a request gone when the change that woke it took it from the user', async () => {
+    const { browser, teamId } = await userAndTeam()
+    const { rows } = await database.db.query<{ id: string }>(
+      `insert into sources (team_id, region, connection_url, source_secret)
+       values ($1, 'us-east-1', 'postgres://u@db.example.com/app', 'secret-abcdef')
+       returning id`,
+      [teamId],
+    )
+    const sourceId = rows[0]?.id ?? ''
+    await database.db.query(
+      `insert into source_event_logs (source_id, event_name, instance_id) values ($1, 'created', 'i-1')`,
+      [sourceId],
+    )
+    const log = await tailOf(
+      browser,
+      `/v1/source-event-logs?source_id=${sourceId}`,
+    )
+    const pending = watch(browser, [log])
+    await vi.waitFor(() => expect(shapes.waitingRequests()).toBeGreaterThan(0))
+    // Its event logs go with it (on delete cascade): the log's shape changes, and is no
+    // longer the user's.
+    await database.db.query('delete from sources where id = $1', [sourceId])
+    expect(await answerOf(await pending)).toEqual({ ready: [], gone: [0] })
+  })
+
   it('refuses bodies out of bounds, strangers and other origins', async () => {
     const { browser } = await userAndTeam()
     const tooMany = Array.from(
@@ -164,8 +189,6 @@ describe('POST /v1/watch', () => {
       (await browser.request(LIVE_WATCH_PATH, { method: 'POST', body: '{' }))
         .status,
     ).toBe(403)
-    const signedOut = new Browser(app)
-    expect((await watch(signedOut, ['/v1/teams'])).status).toBe(401)
     const crossSite = await browser.request(LIVE_WATCH_PATH, {
       method: 'POST',
       headers: {
@@ -180,6 +203,35 @@ describe('POST /v1/watch', () => {
       padding: 'x'.repeat(300 * 1024),
     })
     expect(huge.status).toBe(413)
+  })
+
+  it('serves a visitor too: the public status waits, a dashboard shape is left to its own 401', async () => {
+    const { teamId } = await userAndTeam()
+    const { rows } = await database.db.query<{ id: string }>(
+      `insert into sources (team_id, region, connection_url, source_secret)
+       values ($1, 'us-east-1', 'postgres://u@db.example.com/app', 'secret-abcdef')
+       returning id`,
+      [teamId],
+    )
+    const sourceId = rows[0]?.id ?? ''
+    const visitor = new Browser(app)
+    const status = await tailOf(
+      visitor,
+      `/api/public/source-status/${sourceId}`,
+    )
+    const teams = '/v1/teams?offset=0_0&handle=h&live=true'
+    expect(await answerOf(await watch(visitor, [status, teams]))).toEqual({
+      ready: [1],
+      gone: [],
+    })
+    expect((await visitor.get(teams)).status).toBe(401)
+    const pending = watch(visitor, [status])
+    await vi.waitFor(() => expect(shapes.waitingRequests()).toBeGreaterThan(0))
+    await database.db.query(
+      `update sources set state = 'active' where id = $1`,
+      [sourceId],
+    )
+    expect(await readyOf(await pending)).toEqual([0])
   })
 
   it('ends with the session: a logout answers a waiting watch 401', async () => {

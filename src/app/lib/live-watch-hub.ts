@@ -34,7 +34,9 @@ export const MAX_SENDING = 3
  * without asking); or, from a new hub, tell me your requests again.
  */
 export type HubMessage =
-  { type: 'hub' } | { type: 'ready' | 'gone'; ids: string[] }
+  | { type: 'hub' }
+  | { type: 'ready'; ids: string[] }
+  | { type: 'gone'; ids: string[] }
 
 type Entry = { context: string; request: string }
 
@@ -75,7 +77,14 @@ export function runHub(
     if (ids.length) tell({ type: 'ready', ids })
   }
 
-  function receive(message: WaiterMessage) {
+  function receive(message: WaiterMessage | HubMessage) {
+    // The channel carries the hub's own answers to the other contexts too.
+    if (
+      message.type === 'hub' ||
+      message.type === 'ready' ||
+      message.type === 'gone'
+    )
+      return
     if (message.type === 'done') {
       if (sending.delete(message.id)) sendDue()
       return
@@ -96,7 +105,7 @@ export function runHub(
     })
     restartSoon()
   }
-  channel.onmessage = (event: MessageEvent<WaiterMessage>) =>
+  channel.onmessage = (event: MessageEvent<WaiterMessage | HubMessage>) =>
     receive(event.data)
 
   // New requests restart the watch with them, once per turn of the event loop however many

@@ -43,8 +43,10 @@ function sendAll() {
 }
 
 /** What the hub says, from the channel or (when this context is the hub) directly. */
-function heard(message: HubMessage) {
+function heard(message: HubMessage | WaiterMessage) {
+  // The channel carries the other contexts' requests to the hub too.
   if (message.type === 'hub') return sendAll()
+  if (message.type !== 'ready' && message.type !== 'gone') return
   for (const id of message.ids) {
     const found = waiting.get(id)
     if (!found) continue
@@ -56,7 +58,8 @@ function heard(message: HubMessage) {
 function join(): BroadcastChannel {
   if (channel) return channel
   channel = new BroadcastChannel(CHANNEL)
-  channel.onmessage = (event: MessageEvent<HubMessage>) => heard(event.data)
+  channel.onmessage = (event: MessageEvent<HubMessage | WaiterMessage>) =>
+    heard(event.data)
   // Held for this context's life: the hub reads its release as "gone".
   void navigator.locks.request(
     `${CONTEXT_LOCK_PREFIX}${context}`,

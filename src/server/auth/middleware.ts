@@ -12,3 +12,11 @@ export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
   c.set('user', user)
   await next()
 })
+
+/** The same lookup for a route open to visitors too: c.var.user is set only when signed in. */
+export const optionalUser = createMiddleware<AppEnv>(async (c, next) => {
+  if (c.get('user') as AppEnv['Variables']['user'] | undefined) return next()
+  const user = await resolveSession(c.var.deps.db, readSessionCookie(c))
+  if (user) c.set('user', user)
+  await next()
+})

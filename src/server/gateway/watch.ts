@@ -6,7 +6,7 @@
 //
 // Each request is read and authorized as its own route would: a dashboard shape by the
 // session (routes.ts), an app's /v1/shape by its source's secret, a source's public status by
-// nobody. One the server will not wait on (refused, malformed, a source held by another
+// nobody (so a visitor, signed out, watches too). One the server will not wait on (refused, malformed, a source held by another
 // server) is answered ready at once, and its own answer tells the client why; a dashboard
 // shape no longer the user's is answered gone, so the client ends it without asking into a
 // 404 (which every browser logs as an error).
@@ -26,7 +26,7 @@ import {
   liveWatchBodySchema,
   type LiveWatchAnswer,
 } from '../../shared/live-watch.ts'
-import { requireUser } from '../auth/middleware.ts'
+import { optionalUser } from '../auth/middleware.ts'
 import { sessionIsLive } from '../auth/sessions.ts'
 import type { AppEnv } from '../http/context.ts'
 import { readJson } from '../http/json.ts'
@@ -36,6 +36,9 @@ import { userShapes } from './routes.ts'
 import { watchedSourceShape } from './source-shapes.ts'
 
 const STATUS_PREFIX = '/api/public/source-status/'
+
+const signedIn = (c: Context<AppEnv>) =>
+  (c.get('user') as AppEnv['Variables']['user'] | undefined) !== undefined
 
 /** A dashboard shape its route would answer 404: not (or no longer) the user's. */
 const GONE = 'gone'
@@ -56,7 +59,8 @@ async function watched(
     if (id.success) definition = sourceStatus(id.data)
   } else if (url.pathname.startsWith('/v1/')) {
     const resolve = userShapes[url.pathname.slice('/v1'.length)]
-    if (!resolve) return null
+    // Signed out: its own request gets the 401 that says so.
+    if (!resolve || !signedIn(c)) return null
     definition = await resolve(c, query)
     if (!definition) return GONE
   }
@@ -68,37 +72,62 @@ async function watched(
     : { database, definition, request }
 }
 
+/**
+ * The answer to one watch, or null when the session ended while it waited. A request the wait
+ * made ready is read again: the change that woke it may be the one that took it from the
+ * user (a source deleted wakes its event log with the deletes), and its own request would then
+ * be answered 404.
+ */
+async function answerWatch(
+  c: Context<AppEnv>,
+  paths: string[],
+  signal: AbortSignal,
+  sessionId: string | null,
+): Promise<LiveWatchAnswer | null> {
+  const requests = await Promise.all(paths.map((path) => watched(c, path)))
+  const waitable = requests.filter((r) => r !== null && r !== GONE)
+  // One the server will not wait on is to be sent (or ended) at once: no waiting.
+  const waits = waitable.length === requests.length
+  const answered = waits
+    ? await whichWouldAnswer(waitable, LONG_POLL_MS, signal)
+    : waitable.map(wouldAnswerNow)
+  // After a wait the session may have ended (logout, expiry): nothing more for this browser,
+  // whose requests would be refused anyway.
+  if (waits && sessionId && !(await sessionIsLive(c.var.deps.db, sessionId)))
+    return null
+  const answer: LiveWatchAnswer = { ready: [], gone: [] }
+  let next = 0
+  for (const [i, request] of requests.entries()) {
+    if (request === GONE) answer.gone.push(i)
+    else if (request === null) answer.ready.push(i)
+    else if (answered[next++]) {
+      const still = waits ? await watched(c, paths[i] ?? '') : request
+      answer[still === GONE ? 'gone' : 'ready'].push(i)
+    }
+  }
+  return answer
+}
+
 export const watchRoutes = new Hono<AppEnv>().post(
   '/',
   sameOriginOnly,
-  requireUser,
+  optionalUser,
   async (c) => {
     const body = await readJson(c, liveWatchBodySchema)
     if (!body.success) return body.response
-    const { sessionId } = c.var.user
-    const open = c.var.sessionRequests.track(sessionId, c.req.raw.signal)
+    // A visitor (the public status page) watches too; a user's watch ends with the session.
+    const sessionId = signedIn(c) ? c.var.user.sessionId : null
+    const open = sessionId
+      ? c.var.sessionRequests.track(sessionId, c.req.raw.signal)
+      : { signal: c.req.raw.signal, release: () => {} }
     try {
-      const requests = await Promise.all(
-        body.data.requests.map((path) => watched(c, path)),
+      const answer = await answerWatch(
+        c,
+        body.data.requests,
+        open.signal,
+        sessionId,
       )
-      const waitable = requests.filter((r) => r !== null && r !== GONE)
-      // One the server will not wait on is to be sent (or ended) at once: no waiting.
-      const waits = waitable.length === requests.length
-      const answered = waits
-        ? await whichWouldAnswer(waitable, LONG_POLL_MS, open.signal)
-        : waitable.map(wouldAnswerNow)
-      // After a wait the session may have ended (logout, expiry): nothing more for this
-      // browser, whose requests would be refused anyway.
-      if (waits && !(await sessionIsLive(c.var.deps.db, sessionId)))
-        return c.json({ message: 'Not signed in' }, 401)
-      const ready: number[] = []
-      const gone: number[] = []
-      let next = 0
-      requests.forEach((request, i) => {
-        if (request === GONE) gone.push(i)
-        else if (request === null || answered[next++]) ready.push(i)
-      })
-      const answer: LiveWatchAnswer = { ready, gone }
+      if (!answer) return c.json({ message: 'Not signed in' }, 401)
       return c.json(answer, 200, { 'cache-control': 'private, no-store' })
     } finally {
       open.release()
