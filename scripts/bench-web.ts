@@ -9,17 +9,21 @@
 //  6. commit-to-screen latency of a source's state change (and, as a diagnostic, the same with
 //     the browser's HTTP cache bypassed for shape requests);
 //  7. the shape explorer: a click on a 1,000-row table to its first rows in the grid, and
-//     commit-to-grid latency of a row changed in the source's own database.
+//     commit-to-grid latency of a row changed in the source's own database;
+//  8. clicks while the live syncs run (issue 35): renames on a source page with 3 teams, 20
+//     sources and 2 followed, in 1 tab and in 3, and the live requests in flight at once.
 // The offline visits run last, so the server is stopped once and never restarted.
-// `npm run bench:web [-- --no-build] [--visits-only | --explorer-only]` prints `BENCH_JSON {...}`
-// and a table; --visits-only stops after the online repeat visits, --explorer-only measures
-// only the shape explorer after one first visit (both for quick comparisons).
+// `npm run bench:web [-- --no-build] [--visits-only | --explorer-only | --clicks-only]` prints
+// `BENCH_JSON {...}` and a table; --visits-only stops after the online repeat visits,
+// --explorer-only measures only the shape explorer after one first visit, --clicks-only only
+// the clicks (all for quick comparisons).
 import type { BrowserContext } from '@playwright/test'
 import { spawnSync } from 'node:child_process'
 import { availableParallelism, loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { openProfile, signIn } from './bench/web/browser.ts'
 import { Cleanup } from './bench/web/cleanup.ts'
+import { measureClicks } from './bench/web/clicks.ts'
 import { measureExplorer } from './bench/web/explorer.ts'
 import { seedSource } from './bench/web/fixtures.ts'
 import { commitToScreen } from './bench/web/latency.ts'
@@ -32,6 +36,7 @@ import { firstVisit, openLive, repeatVisits } from './bench/web/visits.ts'
 const VISITS = 10
 const FIRST_VISITS = 5
 const SAMPLES = 100
+const CLICKS = 50
 const SOURCE_NAME = 'bench-orders'
 const LATENCY_BUDGET_MS = 3 * 60_000
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url))
@@ -81,6 +86,30 @@ async function measure(report: Report, cleanup: Cleanup): Promise<void> {
       log,
     })
   }
+  const clicks = async () => {
+    for (const tabs of [1, 3] as const) {
+      log(`clicks: ${CLICKS} renames, ${tabs} tab(s)`)
+      const profile = await openProfile(
+        cleanup,
+        server.url,
+        [],
+        report.pageErrors,
+      )
+      const user = await signIn(profile, server.url)
+      report.clicks.push(
+        await measureClicks({
+          context: profile,
+          db: server.db,
+          user,
+          tabs,
+          samples: CLICKS,
+          log,
+        }),
+      )
+      await profile.close()
+    }
+  }
+  if (process.argv.includes('--clicks-only')) return clicks()
   if (process.argv.includes('--explorer-only')) {
     const { context } = await freshProfile(server, report, cleanup)
     report.firstVisits.push(await firstVisit(context, SOURCE_NAME))
@@ -139,6 +168,7 @@ async function measure(report: Report, cleanup: Cleanup): Promise<void> {
   await context.unrouteAll()
 
   await explorer(context)
+  await clicks()
 
   log('stopping the server')
   await server.stop()
@@ -162,6 +192,7 @@ async function main(): Promise<Report> {
     commitToScreen: null,
     commitToScreenUncached: null,
     explorer: null,
+    clicks: [],
     pageErrors: [],
     errors: [],
   }

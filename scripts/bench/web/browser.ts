@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { LIVE_WATCH_PATH } from '../../../src/shared/live-watch.ts'
 import { chromiumLaunchOptions } from '../../chromium.ts'
 import type { Cleanup } from './cleanup.ts'
 import {
@@ -83,12 +84,22 @@ export function seenText(
   )
 }
 
-/** Shape paths (`/v1/...`) the page requested, and those it long-polls (caught up). */
+/**
+ * Shape paths (`/v1/...`) the page requested, and those it follows live (caught up): a live
+ * request is held in the profile's watch (POST /v1/watch) until the server has something for
+ * it, so the watch's body names them.
+ */
 export function trackShapes(page: Page) {
   const requested = new Set<string>()
   const live = new Set<string>()
   page.on('request', (request) => {
     const url = new URL(request.url())
+    if (url.pathname === LIVE_WATCH_PATH) {
+      const body = request.postDataJSON() as { requests?: string[] } | null
+      for (const path of body?.requests ?? [])
+        live.add(new URL(path, url).pathname)
+      return
+    }
     if (!url.pathname.startsWith('/v1/')) return
     requested.add(url.pathname)
     if (url.searchParams.get('live') === 'true') live.add(url.pathname)

@@ -1,4 +1,5 @@
 // What a run measured, the targets it is held to, and the one-line JSON form of it.
+import type { ClicksResult } from './clicks.ts'
 import type { ExplorerResult } from './explorer.ts'
 import type { LatencyResult } from './latency.ts'
 import type { EntrySizes, PrecacheSize } from './sizes.ts'
@@ -13,6 +14,12 @@ export const TARGETS = {
   explorerClickToRowsMedianMs: 500,
   commitToGridP50Ms: 100,
   commitToGridP99Ms: 300,
+  // Issue 35: clicks while the live syncs run.
+  clickQueuedP99Ms: 50,
+  clickAnswerP50Ms: 150,
+  clickAnswerP99Ms: 400,
+  clickScreenP50Ms: 250,
+  liveRequestsMost: 4,
 }
 
 export type Report = {
@@ -32,6 +39,8 @@ export type Report = {
   commitToScreenUncached: LatencyResult | null
   /** The shape explorer: a table click to its rows, and a source row's commit to the grid. */
   explorer: ExplorerResult | null
+  /** Renames on a source page with 3 teams and 20 sources, in 1 tab and in 3. */
+  clicks: ClicksResult[]
   /** Uncaught errors in the pages: the app misbehaving while it was measured. */
   pageErrors: string[]
   errors: string[]
@@ -89,6 +98,21 @@ export function toJson(r: Report) {
     commitToScreenUncached: latencyJson(r.commitToScreenUncached),
     explorerClickToRows: r.explorer && visitsJson(r.explorer.clickToRows),
     commitToGrid: latencyJson(r.explorer?.commitToGrid ?? null),
+    clicks: r.clicks.map((c) => ({
+      tabs: c.tabs,
+      renames: c.answerMs.length,
+      timeouts: c.timeouts,
+      queuedP50Ms: round(percentile(c.queuedMs, 0.5)),
+      queuedP99Ms: round(percentile(c.queuedMs, 0.99)),
+      answerP50Ms: round(percentile(c.answerMs, 0.5)),
+      answerP99Ms: round(percentile(c.answerMs, 0.99)),
+      screenP50Ms: round(percentile(c.screenMs, 0.5)),
+      screenP99Ms: round(percentile(c.screenMs, 0.99)),
+      liveMost: c.liveMost,
+      liveMostSampled: c.liveMostSampled,
+      watches: c.watches,
+      liveSent: c.liveSent,
+    })),
     pageErrors: r.pageErrors,
     errors: r.errors,
   }

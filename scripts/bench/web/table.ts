@@ -1,5 +1,6 @@
 // The readable form of a run: each figure next to its target with ok/MISS, then what the
 // figures mean and every miss spelled out.
+import type { ClicksResult } from './clicks.ts'
 import type { LatencyResult } from './latency.ts'
 import {
   latencyValues,
@@ -32,6 +33,10 @@ const LEGEND = [
   'Explorer click: a new tab on /shape-explorer, the 1,000-row table clicked → its first row in',
   '  the grid (performance.now() in the page). Commit-to-grid: as commit-to-screen, for a row',
   "  updated in the source's own database, shown in the grid through /v1/shape.",
+  'Clicks: 3 teams, 20 sources, 2 followed; a rename on a source page (other tabs on All Sources',
+  '  and a team page). Click → request sent (Resource Timing requestStart: its wait for a',
+  '  connection), → answer (responseEnd), → new name on screen; live requests in flight over',
+  '  the profile (the watch and the requests it releases), most at once.',
   'Percentiles are nearest-rank; a timeout counts as infinitely slow.',
 ]
 
@@ -124,7 +129,48 @@ function rows(r: Report): Row[] {
         p99: TARGETS.commitToGridP99Ms,
       }),
     )
+  for (const c of r.clicks) out.push(...clickRows(c))
   return out
+}
+
+function clickRows(c: ClicksResult): Row[] {
+  const name = `rename, ${c.tabs} tab${c.tabs > 1 ? 's' : ''}`
+  const row = (label: string, value: number, target: number): Row => ({
+    label: `${name}: ${label}`,
+    value: ms(value),
+    target: `≤ ${ms(target)}`,
+    ok: value <= target,
+  })
+  const screen = [...c.screenMs, ...Array<number>(c.timeouts).fill(Infinity)]
+  return [
+    row(
+      `click to sent p99 (${c.answerMs.length} clicks)`,
+      percentile(c.queuedMs, 0.99),
+      TARGETS.clickQueuedP99Ms,
+    ),
+    row(
+      'click to answer p50',
+      percentile(c.answerMs, 0.5),
+      TARGETS.clickAnswerP50Ms,
+    ),
+    row(
+      'click to answer p99',
+      percentile(c.answerMs, 0.99),
+      TARGETS.clickAnswerP99Ms,
+    ),
+    row(
+      'click to screen p50',
+      percentile(screen, 0.5),
+      TARGETS.clickScreenP50Ms,
+    ),
+    info(`${name}: click to screen p99`, ms(percentile(screen, 0.99))),
+    {
+      label: `${name}: live requests at once (sampled ${c.liveMostSampled})`,
+      value: String(c.liveMost),
+      target: `≤ ${TARGETS.liveRequestsMost}`,
+      ok: c.liveMost <= TARGETS.liveRequestsMost,
+    },
+  ]
 }
 
 export function printReport(r: Report): void {
