@@ -1,4 +1,13 @@
+import { FetchError } from '@electric-sql/client'
 import { describe, expect, it } from 'vitest'
+import {
+  countErrorText,
+  OFFLINE_SHAPE,
+  OFFLINE_TABLES,
+  shapeErrorText,
+  tablesErrorText,
+} from '../../src/app/features/shapes/explorer-errors.ts'
+import { ApiError } from '../../src/app/lib/api.ts'
 import {
   cellValue,
   columnsOf,
@@ -174,5 +183,41 @@ describe('snippets', () => {
     expect(composite).toContain(
       "getKey: (row) => JSON.stringify([row.a, row['odd name']]),",
     )
+  })
+})
+
+describe('explorer errors', () => {
+  it('say what the server refused, not its JSON', () => {
+    const refused = new FetchError(
+      400,
+      '{"message":"Invalid request","errors":{"where":["column \\"nosuchcol\\" does not exist"]}}',
+      undefined,
+      {},
+      'http://localhost/v1/shape',
+    )
+    expect(shapeErrorText(refused)).toBe(
+      'Error creating shape: where: column "nosuchcol" does not exist',
+    )
+    const plain = new FetchError(
+      503,
+      undefined,
+      { message: 'The source is not active yet' },
+      {},
+      'http://localhost/v1/shape',
+    )
+    expect(shapeErrorText(plain)).toBe(
+      'Error creating shape: The source is not active yet',
+    )
+    expect(shapeErrorText(new Error('boom'))).toBe('Failed to fetch shape')
+  })
+
+  it('say the server cannot be reached rather than "Failed to fetch"', () => {
+    const offline = new TypeError('Failed to fetch')
+    expect(tablesErrorText(offline)).toBe(OFFLINE_TABLES)
+    expect(countErrorText(offline)).toBe(OFFLINE_SHAPE)
+    expect(countErrorText(new ApiError(400, 'bad', 'column x'))).toBe(
+      'Code 400: column x',
+    )
+    expect(countErrorText(new Error('other'))).toBe('Failed to execute query')
   })
 })

@@ -1,8 +1,7 @@
 // The shape explorer's REST reads of a source's own database (spec §7: /schema and /count),
-// through the app's one fetch wrapper, and how their failures read (spec §8).
+// through the app's one fetch wrapper (how their failures read: explorer-errors.ts).
 import { z } from 'zod'
-import { api, ApiError } from '../../lib/api.ts'
-import { codeMessage } from '../sources/source-api.ts'
+import { api } from '../../lib/api.ts'
 import type { TableRef } from './table-names.ts'
 
 const tablesSchema = z.array(z.object({ schema: z.string(), name: z.string() }))
@@ -32,7 +31,3 @@ export function countRows(
   if (where) query.set('where', where)
   return api(`${sourcePath(sourceId)}/count?${query}`, countSchema, { signal })
 }
-
-/** 'Code {status}: {body}' for a refused count; spec §8's fallback for anything else. */
-export const countErrorText = (error: unknown) =>
-  error instanceof ApiError ? codeMessage(error) : 'Failed to execute query'

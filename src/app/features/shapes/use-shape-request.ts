@@ -3,7 +3,8 @@
 // clause a remembered shape already has asks nothing; a newer request aborts the older, whose
 // answer then shows nothing.
 import { useEffect, useState } from 'react'
-import { countErrorText, countRows } from './explorer-api.ts'
+import { countRows } from './explorer-api.ts'
+import { countErrorText } from './explorer-errors.ts'
 import { shapeKey, tooManyRows, type ShapeTarget } from './shape-rules.ts'
 
 export type ShapeRequest =

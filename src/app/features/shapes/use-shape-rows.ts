@@ -1,9 +1,10 @@
 // The rows of the shape on screen, live: the official Electric client against the apps' own
 // endpoint (/v1/shape with the source's id and secret, spec §7), as an app would sync it. The
 // stream stops when the shape changes or the page goes.
-import { FetchError, Shape, ShapeStream, type Row } from '@electric-sql/client'
+import { Shape, ShapeStream, type Row } from '@electric-sql/client'
 import { useEffect, useState } from 'react'
 import { liveShape, liveSyncFetch } from '../../lib/live-sync.ts'
+import { shapeErrorText } from './explorer-errors.ts'
 import { columnsOf, type ShapeColumn } from './shape-columns.ts'
 import { quotedTable, type TableRef } from './table-names.ts'
 
@@ -41,15 +42,6 @@ export function shapeParams(shape: ShapeSource): ShapeParams {
   }
 }
 
-/** Spec §8: a refused shape request says why; anything else failed to fetch it. */
-function errorText(error: Error): string {
-  if (!(error instanceof FetchError)) return 'Failed to fetch shape'
-  const body = error.json as { message?: unknown } | undefined
-  const message =
-    typeof body?.message === 'string' ? body.message : error.text || ''
-  return `Error creating shape: Code ${error.status}: ${message || error.message}`
-}
-
 const rowsOf = (value: Map<string, Row>): GridRow[] =>
   Array.from(value, ([key, values]) => ({ key, values }))
 
@@ -74,7 +66,7 @@ export function useShapeRows(shape: ShapeSource | null): ShapeRows {
       // Only errors the client does not retry arrive here (4xx): they end the stream.
       onError: (error) => {
         if (aborter.signal.aborted) return
-        setAnswer({ key, rows: { kind: 'error', text: errorText(error) } })
+        setAnswer({ key, rows: { kind: 'error', text: shapeErrorText(error) } })
       },
     })
     const unsubscribe = new Shape(stream).subscribe(({ value }) => {

@@ -2,8 +2,8 @@
 // reload button asks, and again every 60 s (spec §9) while the page is open.
 import { useEffect, useState } from 'react'
 import { SCHEMA_REFETCH_MS } from '../../../shared/constants.ts'
-import { codeMessage } from '../sources/source-api.ts'
 import { fetchTables } from './explorer-api.ts'
+import { tablesErrorText } from './explorer-errors.ts'
 import type { TableRef } from './table-names.ts'
 
 export type SourceSchema =
@@ -35,7 +35,7 @@ export function useSourceSchema(sourceId: string | null): {
           if (current.signal.aborted) return
           setAnswer({
             key,
-            schema: { kind: 'error', text: codeMessage(error) },
+            schema: { kind: 'error', text: tablesErrorText(error) },
           })
         },
       )
