@@ -193,3 +193,38 @@ test('a preset region is fixed, a deleted link says so, and a wrong one fails to
   ).toBeVisible()
   await guest.close()
 })
+
+test.describe('at 375 px', () => {
+  test.use({ viewport: { width: 375, height: 740 } })
+
+  test('each setup link is a block: its status and delete read without scrolling sideways', async ({
+    page,
+    signIn,
+  }) => {
+    await signIn()
+    const team = await personalTeam(page.request)
+    await page.goto(`/teams/${team.id}`)
+    const link = await createLink(page)
+    const formId = link.split('/').pop() ?? ''
+    const links = page.getByRole('list', { name: 'Setup links' })
+    const parts = [
+      links.getByText('Status: Usable'),
+      links.getByRole('button', { name: `Delete setup link ${formId}` }),
+      links.getByText(/^Expires: /),
+    ]
+    for (const part of parts) {
+      await expect(part).toBeVisible()
+      const box = await part.boundingBox()
+      expect(box).not.toBeNull()
+      expect(box!.x).toBeGreaterThanOrEqual(0)
+      expect(box!.x + box!.width).toBeLessThanOrEqual(375)
+    }
+    // A date on one line, not four.
+    const expires = await links.getByText(/^Expires: /).boundingBox()
+    expect(expires!.height).toBeLessThan(30)
+    const pageWidth = await page.evaluate(
+      () => document.documentElement.scrollWidth,
+    )
+    expect(pageWidth).toBeLessThanOrEqual(375)
+  })
+})

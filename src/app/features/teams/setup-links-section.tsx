@@ -1,6 +1,7 @@
 // The team page's setup links (issue 17): each link the team made, read from the synced store,
 // with when it was made and expires, whether it was used (and the source it added) or
-// deleted, and a delete that asks first and waits for the deletion to sync.
+// deleted, and a delete that asks first and waits for the deletion to sync. A table where there
+// is room for its columns, one block per link below the mobile breakpoint.
 import {
   Button,
   Paper,
@@ -12,13 +13,17 @@ import {
   TableHead,
   TableRow,
   Typography,
+  useMediaQuery,
 } from '@mui/material'
+import type { ReactNode } from 'react'
+import { MOBILE_BREAKPOINT_PX } from '../../../shared/constants.ts'
 import {
   setupFormPath,
   setupFormRegionLabel,
   setupFormUnusable,
   type SetupForm,
 } from '../../../shared/setup-forms.ts'
+import { BlockList } from '../../components/block-list.tsx'
 import { TextLink } from '../../components/links.tsx'
 import { NeedsNetwork } from '../../components/needs-network.tsx'
 import { useSyncedWrites, useTeamSetupForms } from '../../db/tab/hooks.ts'
@@ -51,61 +56,149 @@ function Status({ form }: { form: SetupForm }) {
   )
 }
 
-function FormRow(props: {
-  form: SetupForm
-  onDelete: (form: SetupForm) => void
-}) {
-  const { form } = props
+type FormProps = { form: SetupForm; onDelete: (form: SetupForm) => void }
+
+function LinkId({ form }: { form: SetupForm }) {
   const link = new URL(setupFormPath(form.id), location.origin).toString()
+  return (
+    <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+      <Typography variant="body2" sx={{ fontFamily: 'monospace' }}>
+        {form.id.slice(0, 8)}
+      </Typography>
+      <CopyButton value={link} label={`Copy setup link ${form.id}`} />
+    </Stack>
+  )
+}
+
+const regionOf = (form: SetupForm) =>
+  form.region ? setupFormRegionLabel(form.region) : 'Any'
+
+function AddedSource({ form }: { form: SetupForm }) {
+  return form.source_id ? (
+    <TextLink
+      to="/teams/$teamId/$sourceId"
+      params={{ teamId: form.team_id, sourceId: form.source_id }}
+    >
+      {form.source_id.slice(0, 8)}
+    </TextLink>
+  ) : (
+    '-'
+  )
+}
+
+function DeleteLink({ form, onDelete }: FormProps) {
+  return (
+    <NeedsNetwork>
+      <Button
+        color="error"
+        size="small"
+        disabled={form.deleted_at !== null}
+        onClick={() => onDelete(form)}
+        aria-label={`Delete setup link ${form.id}`}
+      >
+        Delete
+      </Button>
+    </NeedsNetwork>
+  )
+}
+
+function FormRow(props: FormProps) {
+  const { form } = props
   return (
     <TableRow>
       <TableCell>
-        <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
-          <Typography variant="body2" sx={{ fontFamily: 'monospace' }}>
-            {form.id.slice(0, 8)}
-          </Typography>
-          <CopyButton value={link} label={`Copy setup link ${form.id}`} />
-        </Stack>
+        <LinkId form={form} />
       </TableCell>
-      <TableCell>
-        {form.region ? setupFormRegionLabel(form.region) : 'Any'}
-      </TableCell>
+      <TableCell>{regionOf(form)}</TableCell>
       <TableCell>{formatDateTime(form.created_at)}</TableCell>
       <TableCell>{formatDateTime(form.expires_at)}</TableCell>
       <TableCell>
         <Status form={form} />
       </TableCell>
       <TableCell>
-        {form.source_id ? (
-          <TextLink
-            to="/teams/$teamId/$sourceId"
-            params={{ teamId: form.team_id, sourceId: form.source_id }}
-          >
-            {form.source_id.slice(0, 8)}
-          </TextLink>
-        ) : (
-          '-'
-        )}
+        <AddedSource form={form} />
       </TableCell>
       <TableCell align="right">
-        <NeedsNetwork>
-          <Button
-            color="error"
-            size="small"
-            disabled={form.deleted_at !== null}
-            onClick={() => props.onDelete(form)}
-            aria-label={`Delete setup link ${form.id}`}
-          >
-            Delete
-          </Button>
-        </NeedsNetwork>
+        <DeleteLink {...props} />
       </TableCell>
     </TableRow>
   )
 }
 
+function FormTable(props: {
+  forms: SetupForm[]
+  onDelete: (form: SetupForm) => void
+}) {
+  return (
+    <TableContainer component={Paper} variant="outlined">
+      <Table size="small" aria-label="Setup links">
+        <TableHead>
+          <TableRow>
+            <TableCell>Link</TableCell>
+            <TableCell>Region</TableCell>
+            <TableCell>Created</TableCell>
+            <TableCell>Expires</TableCell>
+            <TableCell>Status</TableCell>
+            <TableCell>Source</TableCell>
+            <TableCell />
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {props.forms.map((form) => (
+            <FormRow key={form.id} form={form} onDelete={props.onDelete} />
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  )
+}
+
+/** On a phone: seven columns left each a few characters a line, so each link is a block. */
+function FormList(props: {
+  forms: SetupForm[]
+  onDelete: (form: SetupForm) => void
+}) {
+  const line = (label: string, value: ReactNode) => (
+    <Typography variant="body2">
+      <Typography component="span" variant="body2" color="text.secondary">
+        {label}:{' '}
+      </Typography>
+      {value}
+    </Typography>
+  )
+  return (
+    <BlockList
+      label="Setup links"
+      items={props.forms}
+      empty=""
+      itemKey={(form) => form.id}
+    >
+      {(form) => (
+        <>
+          <Stack
+            direction="row"
+            sx={{ alignItems: 'center', justifyContent: 'space-between' }}
+          >
+            <LinkId form={form} />
+            <DeleteLink form={form} onDelete={props.onDelete} />
+          </Stack>
+          {line('Status', <Status form={form} />)}
+          {line('Region', regionOf(form))}
+          {line('Created', formatDateTime(form.created_at))}
+          {line('Expires', formatDateTime(form.expires_at))}
+          {line('Source', <AddedSource form={form} />)}
+        </>
+      )}
+    </BlockList>
+  )
+}
+
 export function SetupLinksSection({ teamId }: { teamId: string }) {
   const forms = useTeamSetupForms(teamId)
+  // Read at once (noSsr), so a phone never lays out the wide table first.
+  const wide = useMediaQuery(`(min-width:${MOBILE_BREAKPOINT_PX}px)`, {
+    noSsr: true,
+  })
   const { awaitSetupFormDeleted } = useSyncedWrites()
   const removal = useConfirmedDelete(async (form: SetupForm) => {
     const { txid } = await deleteSetupForm(teamId, form.id)
@@ -130,28 +223,13 @@ export function SetupLinksSection({ teamId }: { teamId: string }) {
           their database to this team, once.
         </Typography>
       )}
-      {forms && forms.length > 0 && (
-        <TableContainer component={Paper} variant="outlined">
-          <Table size="small" aria-label="Setup links">
-            <TableHead>
-              <TableRow>
-                <TableCell>Link</TableCell>
-                <TableCell>Region</TableCell>
-                <TableCell>Created</TableCell>
-                <TableCell>Expires</TableCell>
-                <TableCell>Status</TableCell>
-                <TableCell>Source</TableCell>
-                <TableCell />
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {forms.map((form) => (
-                <FormRow key={form.id} form={form} onDelete={removal.ask} />
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
-      )}
+      {forms &&
+        forms.length > 0 &&
+        (wide ? (
+          <FormTable forms={forms} onDelete={removal.ask} />
+        ) : (
+          <FormList forms={forms} onDelete={removal.ask} />
+        ))}
       <ConfirmDialog
         open={removal.deleting !== null}
         title="Delete setup link"
