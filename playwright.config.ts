@@ -13,14 +13,14 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: true,
   retries: 0,
-  // One browser at a time by default. Two (E2E_WORKERS=2) take 6.3-6.8 min rather than about
-  // 11 and fit this machine kind's 2 cores, but the dashboard's live syncs hold all 6 of
-  // Chromium's connections to the server (issue 35): an action or a navigation then waits for
-  // a 20 s long-poll to end, and with two browsers sharing the cores an expectation's 30 s
-  // more often spans two of those waits (2 of 4 full runs failed so). Three saturate the
-  // cores. Specs that share a fake's state say so with `test.describe.configure({ mode:
-  // 'default' })`, so the suite stays correct with any number.
-  workers: Number(process.env.E2E_WORKERS ?? 1),
+  // Two browsers side by side: the whole run takes about 5 min rather than 10 on this machine
+  // kind's 2 cores; three saturate them (E2E_WORKERS sets another number). Two became reliable
+  // once the dashboard's live syncs stopped holding Chromium's 6 connections per host (issue
+  // 35: one watch per profile): before, an action could wait out a 20 s long-poll, and with
+  // two browsers on the cores an expectation's 30 s often spanned two such waits. Specs that
+  // share a fake's state say so with `test.describe.configure({ mode: 'default' })`, so the
+  // suite stays correct with any number.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   reporter: process.env.CI ? 'list' : [['list'], ['html', { open: 'never' }]],
   timeout: 60_000,
   // A first dashboard visit starts PGlite (wasm, a few seconds on 2 busy cores) and syncs.
