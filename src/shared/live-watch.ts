@@ -10,7 +10,7 @@ export const LIVE_WATCH_PATH = '/v1/watch'
  * well below the length here.
  */
 export const LIVE_WATCH_MAX_REQUESTS = 256
-export const LIVE_WATCH_MAX_REQUEST_LENGTH = 8 * 1024
+const LIVE_WATCH_MAX_REQUEST_LENGTH = 8 * 1024
 
 /** Each live request as its path and query, as the client would send it. */
 export const liveWatchBodySchema = z.object({
@@ -24,7 +24,6 @@ export const liveWatchBodySchema = z.object({
     .min(1)
     .max(LIVE_WATCH_MAX_REQUESTS),
 })
-export type LiveWatchBody = z.infer<typeof liveWatchBodySchema>
 
 /**
  * `ready`: the positions (in `requests`) of those the server would answer now, or that it will

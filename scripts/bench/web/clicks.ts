@@ -31,7 +31,7 @@ const SOURCES = 20
 const SCREEN_TIMEOUT_MS = 10_000
 
 /** Two more teams and 20 sources over the three; returns teams and sources in order. */
-export async function seedTeams(db: pg.Pool, user: User) {
+async function seedTeams(db: pg.Pool, user: User) {
   const { rows } = await db.query<{ team_id: string }>(
     'select team_id from users where email = $1',
     [user.email],

@@ -27,7 +27,7 @@ export type WaiterMessage =
  * takes a connection while it is answered. With the watch, 4 of Chromium's 6 connections per
  * host at the most; the other 2 are always the actions' and pages'.
  */
-export const MAX_SENDING = 3
+const MAX_SENDING = 3
 
 /**
  * From the hub: send these now; these are gone (their route would answer 404: end them
