@@ -25,13 +25,8 @@ export async function liveSyncFetch(
   input: RequestInfo | URL,
   init?: RequestInit,
 ): Promise<Response> {
-  const url = new URL(
-    input instanceof Request ? input.url : String(input),
-    location.href,
-  )
-  const held = isWatchable(url)
-    ? await whenWorthAsking(url, init?.signal)
-    : null
+  const url = watchable(input)
+  const held = url ? await whenWorthAsking(url, init?.signal) : null
   // What its route would answer, without asking into a 404 the browser logs as an error.
   if (held?.gone) return notFound()
   try {
@@ -45,6 +40,16 @@ export async function liveSyncFetch(
     // Its headers are in: the body of a live answer is one small page.
     held?.sent()
   }
+}
+
+/** A live request on this page's origin (live-watch.ts), or null. */
+function watchable(input: RequestInfo | URL): URL | null {
+  if (typeof location === 'undefined') return null
+  const url = new URL(
+    input instanceof Request ? input.url : String(input),
+    location.href,
+  )
+  return isWatchable(url) ? url : null
 }
 
 const notFound = () =>
