@@ -21,7 +21,12 @@ type Waiting = { request: string; resolve: (gone: boolean) => void }
 /** How a held request goes on: sent (say `sent()` once answered), or gone without asking. */
 export type Outcome = { gone: true } | { gone: false; sent: () => void }
 
-const context = crypto.randomUUID()
+// Ids only this profile compares. Not crypto.randomUUID: it exists only in secure contexts,
+// and this module loads on plain-HTTP pages too (where Web Locks are missing and it stands
+// aside, below).
+const newId = () =>
+  `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`
+const context = newId()
 const waiting = new Map<string, Waiting>()
 let channel: BroadcastChannel | null = null
 /** This context's hub, once it holds the lock: its requests go there directly. */
@@ -97,7 +102,7 @@ export function whenWorthAsking(
   if (!supported()) return Promise.resolve(sendAtOnce)
   join()
   return new Promise((resolve, reject) => {
-    const id = crypto.randomUUID()
+    const id = newId()
     const aborted = () => {
       waiting.delete(id)
       send({ type: 'cancel', context, id })
