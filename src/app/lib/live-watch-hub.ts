@@ -169,14 +169,16 @@ export function runHub(
       // request, rather than letting each ask (and be refused) on its own.
       reportUnreachable()
       current = null
-      return watch()
+      void watch()
+      return
     }
     if (current !== aborter) return
     current = null
     const gone = answer.gone.filter((id) => entries.delete(id))
     if (gone.length) tell({ type: 'gone', ids: gone })
     release(answer.ready.filter((id) => entries.has(id)))
-    return watch()
+    // Not awaited: a chain of awaited watches would hold one promise per round for good.
+    void watch()
   }
 
   tell({ type: 'hub' })
