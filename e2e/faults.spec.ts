@@ -16,11 +16,18 @@ for (const fault of browserFaults)
   test(`${fault.id}: ${fault.title}`, async () => {
     test.setTimeout(150_000)
     const lines: string[] = []
-    const result = await fault.run({
-      adminUrl: readFileSync(databaseUrlFile, 'utf8'),
-      quick: true,
-      log: (line) => lines.push(line),
-    })
+    const result = await fault
+      .run({
+        adminUrl: readFileSync(databaseUrlFile, 'utf8'),
+        quick: true,
+        log: (line) => lines.push(line),
+      })
+      .catch((error: unknown) => {
+        // The scenario's log (its server's output among it) says what led there.
+        throw new Error(`${String(error)}\n${lines.slice(-60).join('\n')}`, {
+          cause: error,
+        })
+      })
     // The log is kept for a failure: it is what says where the time went.
     expect({ ...result, log: lines.slice(-60) }).toMatchObject({
       lost: 0,
