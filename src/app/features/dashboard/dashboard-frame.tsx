@@ -1,19 +1,12 @@
 // The signed-in frame: a permanent sidebar on wide screens, a toggled drawer below the
 // breakpoint. It draws at once; what goes in the sidebar and the page comes from the caller.
 import MenuIcon from '@mui/icons-material/Menu'
-import {
-  AppBar,
-  Box,
-  Drawer,
-  IconButton,
-  Toolbar,
-  useMediaQuery,
-} from '@mui/material'
+import { AppBar, Box, Drawer, IconButton, Toolbar } from '@mui/material'
 import { useRouterState } from '@tanstack/react-router'
 import { useState, type ReactNode } from 'react'
-import { MOBILE_BREAKPOINT_PX } from '../../../shared/constants.ts'
 import { Logo } from '../../components/logo.tsx'
 import { OfflineIndicator } from '../../components/offline-indicator.tsx'
+import { useWideScreen } from '../../components/use-wide-screen.ts'
 
 const SIDEBAR_WIDTH = 260
 
@@ -21,9 +14,7 @@ export function DashboardFrame(props: {
   sidebar: ReactNode
   children: ReactNode
 }) {
-  const wide = useMediaQuery(`(min-width:${MOBILE_BREAKPOINT_PX}px)`, {
-    noSsr: true,
-  })
+  const wide = useWideScreen()
   const path = useRouterState({ select: (s) => s.location.pathname })
   // The drawer belongs to the page it was opened on: navigating from it closes it.
   const [openOn, setOpenOn] = useState<string | null>(null)

@@ -9,13 +9,12 @@ import {
   TableHead,
   TableRow,
   Typography,
-  useMediaQuery,
 } from '@mui/material'
-import { MOBILE_BREAKPOINT_PX } from '../../../shared/constants.ts'
 import type { SourceEventLog } from '../../../shared/entities.ts'
 import { EventLogList } from './event-log-list.tsx'
 import { EventDetails } from './event-details.tsx'
 import { EventTime } from './event-time.tsx'
+import { useWideScreen } from '../../components/use-wide-screen.ts'
 
 /** `logs` newest first, as useSourceEventLogs reads them; undefined while not read yet. */
 export function EventLogTable({
@@ -23,10 +22,7 @@ export function EventLogTable({
 }: {
   logs: SourceEventLog[] | undefined
 }) {
-  // Read at once (noSsr), so a phone never lays out the wide table first.
-  const wide = useMediaQuery(`(min-width:${MOBILE_BREAKPOINT_PX}px)`, {
-    noSsr: true,
-  })
+  const wide = useWideScreen()
   return (
     <section aria-label="Event Logs">
       <Typography variant="h5" component="h2" sx={{ mb: 2 }}>

@@ -2,7 +2,7 @@
 // this source, live from the local store, as a table where there is room for its seven columns
 // and one block per shape below that (phones, and windows too narrow beside the sidebar). Deleting one rotates it, after a confirm
 // that says what that does, then waits until its row has left the synced store.
-import { Typography, useMediaQuery } from '@mui/material'
+import { Typography } from '@mui/material'
 import { useState } from 'react'
 import { LIVE_SHAPES_TABLE_BREAKPOINT_PX } from '../../../shared/constants.ts'
 import type { LiveShape, Source } from '../../../shared/entities.ts'
@@ -14,16 +14,11 @@ import { shapeTableName } from './live-shape-format.ts'
 import { LiveShapesList } from './live-shapes-list.tsx'
 import { LiveShapesTable } from './live-shapes-table.tsx'
 import { codeMessage, deleteLiveShape } from './source-api.ts'
+import { useWideScreen } from '../../components/use-wide-screen.ts'
 
 export function LiveShapesSection({ source }: { source: Source }) {
   const shapes = useSourceLiveShapes(source.id)
-  // Read at once (noSsr), so a phone never lays out the wide table first.
-  const wide = useMediaQuery(
-    `(min-width:${LIVE_SHAPES_TABLE_BREAKPOINT_PX}px)`,
-    {
-      noSsr: true,
-    },
-  )
+  const wide = useWideScreen(LIVE_SHAPES_TABLE_BREAKPOINT_PX)
   const [deleting, setDeleting] = useState<LiveShape | null>(null)
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)

@@ -13,10 +13,8 @@ import {
   TableHead,
   TableRow,
   Typography,
-  useMediaQuery,
 } from '@mui/material'
 import type { ReactNode } from 'react'
-import { MOBILE_BREAKPOINT_PX } from '../../../shared/constants.ts'
 import {
   setupFormPath,
   setupFormRegionLabel,
@@ -33,6 +31,7 @@ import { CopyButton } from '../sources/copy-button.tsx'
 import { formatDateTime } from '../sources/format.ts'
 import { CreateSetupLink } from './create-setup-link.tsx'
 import { deleteSetupForm } from './setup-forms-api.ts'
+import { useWideScreen } from '../../components/use-wide-screen.ts'
 
 const STATUS_LABELS = {
   deleted: 'Deleted',
@@ -195,10 +194,7 @@ function FormList(props: {
 
 export function SetupLinksSection({ teamId }: { teamId: string }) {
   const forms = useTeamSetupForms(teamId)
-  // Read at once (noSsr), so a phone never lays out the wide table first.
-  const wide = useMediaQuery(`(min-width:${MOBILE_BREAKPOINT_PX}px)`, {
-    noSsr: true,
-  })
+  const wide = useWideScreen()
   const { awaitSetupFormDeleted } = useSyncedWrites()
   const removal = useConfirmedDelete(async (form: SetupForm) => {
     const { txid } = await deleteSetupForm(teamId, form.id)
