@@ -130,3 +130,51 @@ test('three tabs over 3 teams and 20 sources keep to one watch, and a rename is 
     LIVE_BOUND,
   )
 })
+
+test('a followed source whose page no tab shows is not kept live, and catches up when it opens', async ({
+  page,
+  signIn,
+}) => {
+  const user = await signIn()
+  const { rows } = await db.query<{ team_id: string }>(
+    'select team_id from users where email = $1',
+    [user.email],
+  )
+  const teamId = rows[0]?.team_id ?? ''
+  const { rows: added } = await db.query<{ id: string }>(
+    `insert into sources (team_id, name, region, connection_url, source_secret)
+     values ($1, 'followed', 'eu-west-1', 'postgres://app@db.example.com/app', 'sec_123456789')
+     returning id`,
+    [teamId],
+  )
+  const sourceId = added[0]?.id ?? ''
+  // What the latest watch held: the live requests of the whole profile.
+  let watched: string[] = []
+  page.context().on('request', (request) => {
+    if (new URL(request.url()).pathname !== '/v1/watch') return
+    watched = (request.postDataJSON() as { requests: string[] }).requests
+  })
+  const followsLog = () =>
+    watched.some((path) => path.includes(`source_id=${sourceId}`))
+
+  await page.goto(`/teams/${teamId}/${sourceId}`)
+  await expect(
+    page.getByRole('heading', { name: 'Source: followed' }),
+  ).toBeVisible()
+  await expect.poll(followsLog).toBe(true)
+
+  await page.getByRole('link', { name: 'All Sources' }).click()
+  await expect(page.getByRole('link', { name: 'followed' })).toBeVisible()
+  // The change ends the watch in flight (which still held the log); the next one leaves it out.
+  await db.query(
+    `insert into source_event_logs (source_id, event_name, instance_id)
+     values ($1, 'written_while_away', 'i-1')`,
+    [sourceId],
+  )
+  await expect.poll(followsLog).toBe(false)
+  await page.getByRole('link', { name: 'followed' }).click()
+  await expect(
+    page.getByText('written_while_away', { exact: true }).first(),
+  ).toBeVisible()
+  await expect.poll(followsLog).toBe(true)
+})

@@ -12,6 +12,7 @@ import {
   awaitSourceRemoval,
 } from '../shared/await-txid.ts'
 import { useStoreQuery } from './first-reads.ts'
+import { holdOpenPage } from '../shared/open-pages.ts'
 import type {
   LiveShape,
   Source,
@@ -269,10 +270,11 @@ const FOLLOWED = {
 /**
  * Showing a source's event logs or live shapes, or a team's setup links, makes the sync (in
  * the store's worker) follow them; the most recently shown stay followed, so they are there
- * offline too.
+ * offline too. Only those shown now are kept live (open-pages.ts).
  */
 function useFollowed(kind: keyof typeof FOLLOWED, id: string): void {
   const pg = usePGlite()
+  useEffect(() => holdOpenPage(kind, id), [kind, id])
   useEffect(() => {
     const { table, key, kept } = FOLLOWED[kind]
     void pg

@@ -1,7 +1,7 @@
 // What the store's worker syncs (store-worker.ts): the owner's user row and teams; each team's
 // sources and members; the setup links and alert destinations and delivery log of teams a tab
-// shows; the event logs and live shapes of
-// sources a tab shows. Shapes start
+// shows now; the event logs and live shapes of sources a tab shows now (recently shown ones
+// keep their rows, not live). Shapes start
 // and stop as those lists change, and a change of owner empties the store before the next
 // user's data arrives.
 // It runs in the worker that holds the database, so every statement is a call, not a message.
@@ -22,6 +22,11 @@ import {
   prefetchedTeamIds,
 } from './shape-prefetch.ts'
 import { whenTrue } from '../shared/await-txid.ts'
+import {
+  onOpenPagesChanged,
+  openPages,
+  type PageKind,
+} from '../shared/open-pages.ts'
 import { syncedOnce } from '../shared/synced-once.ts'
 
 export type SyncedPg = PGliteInterface & {
@@ -251,7 +256,25 @@ export function startSync(
       },
     }))
 
-  const followTeamPages = (teamIds: string[]) =>
+  // Followed teams and sources (their lists below), of which only those whose page some tab
+  // shows are kept live; the others keep their rows and resume where they stopped when their
+  // page opens (open-pages.ts).
+  let followedTeams: string[] = []
+  let followedSources: string[] = []
+  async function shown(kind: PageKind, ids: string[]): Promise<string[]> {
+    const open = await openPages()
+    return open ? ids.filter((id) => open[kind].has(id)) : ids
+  }
+  async function followTeamPages(teamIds: string[]) {
+    followedTeams = teamIds
+    await followTeamPagesShown(await shown('team', teamIds))
+  }
+  async function followSources(sourceIds: string[]) {
+    followedSources = sourceIds
+    await followSourcesShown(await shown('source', sourceIds))
+  }
+
+  const followTeamPagesShown = (teamIds: string[]) =>
     followEach('team-page', teamIds, (teamId) => ({
       source_setup_forms: {
         shape: liveShape(url(`/v1/source-setup-forms?team_id=${teamId}`)),
@@ -267,7 +290,7 @@ export function startSync(
       },
     }))
 
-  const followSources = (sourceIds: string[]) =>
+  const followSourcesShown = (sourceIds: string[]) =>
     followEach('source', sourceIds, (sourceId) => ({
       source_event_logs: {
         shape: {
@@ -346,6 +369,13 @@ export function startSync(
         order by 1`,
       [],
       (r) => serial(() => followTeamPages(r.rows.map((row) => row.team_id))),
+    )
+    // A tab opened or left a page: what is kept live follows.
+    onOpenPagesChanged(() =>
+      serial(async () => {
+        await followTeamPages(followedTeams)
+        await followSources(followedSources)
+      }),
     )
     // Only sources still in the store: a deleted (or never visible) source's log shape is a 404.
     void pg.live.query<{ source_id: string }>(
