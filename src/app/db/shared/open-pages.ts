@@ -44,7 +44,10 @@ export function holdOpenPage(kind: PageKind, id: string): () => void {
  * The ids of each kind some tab shows now; null where the browser lacks Web Locks (then every
  * followed page stays live, as before).
  */
-export async function openPages(): Promise<Record<PageKind, Set<string>> | null> {
+export async function openPages(): Promise<Record<
+  PageKind,
+  Set<string>
+> | null> {
   if (!supported()) return null
   const { held = [] } = await navigator.locks.query()
   const open: Record<PageKind, Set<string>> = {
