@@ -9,7 +9,7 @@ export type PageKind = 'source' | 'team'
 
 const PREFIX = 'sluice.open-page:'
 const CHANNEL = 'sluice.open-pages'
-export const OPEN_PAGES_RECHECK_MS = 30_000
+const OPEN_PAGES_RECHECK_MS = 30_000
 
 const supported = () =>
   typeof navigator !== 'undefined' &&
