@@ -9,6 +9,7 @@
 import { types, type PGliteInterface } from '@electric-sql/pglite'
 import { LeaderChangedError, PGliteWorker } from '@electric-sql/pglite/worker'
 import { readOnce } from './direct-requests.ts'
+import { lastingListens } from '../shared/lasting-listens.ts'
 
 // PGlite's own query for the same pairs (element type, its array type).
 export const ARRAY_TYPES = `
@@ -43,25 +44,19 @@ export class StoreClient extends PGliteWorker {
   // change again (its screen frozen until a reload). So once this tab is connected to the
   // elected worker, every listener is called as if its channel had been notified: a live
   // query then refreshes, finds its statement missing and sets itself up anew (LISTEN
-  // included) on the new holder, catching up on whatever changed meanwhile.
-  #listeners = new Set<(payload: string) => void>()
+  // included) on the new holder, catching up on whatever changed meanwhile. A channel is never
+  // UNLISTENed: the session is everyone's (lasting-listens.ts).
+  #listens = lastingListens<Transaction>((channel, callback, tx) =>
+    super.listen(channel, callback, tx),
+  )
   #stopReviving = this.onLeaderChange(() => void this.#revive())
 
-  override async listen(
+  override listen(
     channel: string,
     callback: (payload: string) => void,
     tx?: Transaction,
   ): Promise<(tx?: Transaction) => Promise<void>> {
-    // Its types leave it out, but PGliteWorker's stop takes the transaction to UNLISTEN in: a
-    // live query stops inside one, and an UNLISTEN outside it would wait for it forever.
-    const stop = (await super.listen(channel, callback, tx)) as (
-      tx?: Transaction,
-    ) => Promise<void>
-    this.#listeners.add(callback)
-    return async (stopTx?: Transaction) => {
-      this.#listeners.delete(callback)
-      await stop(stopTx)
-    }
+    return this.#listens.listen(channel, callback, tx)
   }
 
   override async close(): Promise<void> {
@@ -70,8 +65,9 @@ export class StoreClient extends PGliteWorker {
   }
 
   async #revive(): Promise<void> {
+    this.#listens.sessionChanged()
     await this.waitReady
-    for (const listener of [...this.#listeners]) listener('')
+    for (const listener of this.#listens.callbacks()) listener('')
   }
 
   /** Resolves once query results and parameters of array types convert as PGlite's would. */

@@ -1,10 +1,11 @@
 // The store's database, opened by the worker once it is elected (store-worker.ts loads this
 // module after its own start, so Postgres's code and image are on their way before PGlite's
 // code arrives).
-import { PGlite } from '@electric-sql/pglite'
+import { PGlite, type Transaction } from '@electric-sql/pglite'
 import { live } from '@electric-sql/pglite/live'
 import { worker } from '@electric-sql/pglite/worker'
 import { electricSync } from '@electric-sql/pglite-sync'
+import { keepListensLasting } from '../shared/lasting-listens.ts'
 import { migrateLocal } from '../shared/migrations.ts'
 import type { SeedFile } from './seed-files.ts'
 import { LOCAL_DATABASE, type StoredFile } from './store-files.ts'
@@ -84,6 +85,7 @@ async function open(
     fsBundle: image,
   })
   mark('postgres-up')
+  keepListensLasting<Transaction>(pg)
   await migrateLocal(pg)
   mark('migrated')
   return pg
