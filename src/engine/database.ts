@@ -95,7 +95,10 @@ export class ShapeDatabase {
       // The pool opens connections lazily: each one is pinned when it is made.
       ...pinnedConnection(config.pinHost),
     })
+    // A lost connection fails its statement; unheard, it would crash the process (the pool
+    // listens on idle clients only).
     this.pool.on('error', () => {})
+    this.pool.on('connect', (client) => client.on('error', () => {}))
     this.tables = new TableWatch(this.pool, (key) => {
       for (const shape of this.router.shapesOf(key)) this.rotate(shape)
     })

@@ -54,6 +54,9 @@ export async function connectForReplication(
     ...pinnedConnection(pinHost),
   }
   const client = new pg.Client(config)
+  // A connection lost before the stream listens (below, while setting up) fails the statement
+  // under way; an unheard 'error' event would also crash the process.
+  client.on('error', () => {})
   await client.connect()
   try {
     // Plain SQL is allowed on a logical replication connection before START_REPLICATION.

@@ -11,8 +11,11 @@ export function createPool(url: string): Db {
     max: 10,
     connectionTimeoutMillis: 10_000,
   })
-  // An idle client losing its server (e.g. Postgres restarting) must not crash the process.
+  // A client losing its server (e.g. Postgres restarting) must not crash the process: the
+  // pool listens for that on idle clients only, so each client has a listener of its own too
+  // (its holder's statement fails; the pool drops it on release).
   pool.on('error', () => {})
+  pool.on('connect', (client) => client.on('error', () => {}))
   return pool
 }
 

@@ -114,6 +114,9 @@ export class ExplorerPools {
     })
     // An idle connection the server closed only leaves the pool; the next read opens another.
     pool.on('error', () => {})
+    // So does one lost while a read holds it: its read fails (the pool listens on idle ones
+    // only, and an unheard 'error' would crash the process).
+    pool.on('connect', (client) => client.on('error', () => {}))
     return pool
   }
 
