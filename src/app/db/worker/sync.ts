@@ -1,9 +1,9 @@
 // What the store's worker syncs (store-worker.ts): the owner's user row and teams; each team's
 // sources and members; the setup links and alert destinations and delivery log of teams a tab
 // shows now; the event logs and live shapes of sources a tab shows now (recently shown ones
-// keep their rows, not live). Shapes start
-// and stop as those lists change, and a change of owner empties the store before the next
-// user's data arrives.
+// keep their rows, not live). Shapes start and stop as those lists change; what leaves them
+// for good (a team left, a source deleted or no longer followed) leaves the store too, and a
+// change of owner empties the store before the next user's data arrives.
 // It runs in the worker that holds the database, so every statement is a call, not a message.
 // Every shape asks through the shared live-sync fetch (lib/live-sync.ts): spec §9's backoff,
 // and one gate that holds all of them while the server is unreachable.
@@ -229,11 +229,15 @@ export function startSync(
 
   // Follows each id's shapes under `prefix:id:table` and stops those no longer listed. Each
   // shape is a subscription of its own: in one subscription pglite-sync holds a change until
-  // every other shape has caught up to it, a round trip more on every change.
+  // every other shape has caught up to it, a round trip more on every change. An id listed but
+  // not `kept` live (its page not shown) keeps its rows; one no longer `kept` at all (a team
+  // the user left, a source deleted or no longer followed) has its rows and resume point
+  // removed, running or not.
   async function followEach(
     prefix: string,
     ids: string[],
     shapesOf: (id: string) => Shapes,
+    kept: string[] = ids,
   ) {
     const wanted = new Map<string, Shapes>()
     for (const id of ids)
@@ -241,6 +245,13 @@ export function startSync(
         wanted.set(`${prefix}:${id}:${table}`, { [table]: shape })
     for (const key of running.keys())
       if (key.startsWith(`${prefix}:`) && !wanted.has(key)) unfollow(key)
+    const keep = new Set(kept)
+    for (const key of await syncedKeys()) {
+      const [keyPrefix, id = '', table = ''] = key.split(':')
+      const shape = shapesOf(id)[table]
+      if (keyPrefix === prefix && !keep.has(id) && shape)
+        await forget(key, { [table]: shape })
+    }
     for (const [key, shapes] of wanted) await follow(key, shapes)
   }
 
@@ -267,53 +278,61 @@ export function startSync(
   }
   async function followTeamPages(teamIds: string[]) {
     followedTeams = teamIds
-    await followTeamPagesShown(await shown('team', teamIds))
+    await followEach(
+      'team-page',
+      await shown('team', teamIds),
+      teamPageShapes,
+      teamIds,
+    )
   }
   async function followSources(sourceIds: string[]) {
     followedSources = sourceIds
-    await followSourcesShown(await shown('source', sourceIds))
+    await followEach(
+      'source',
+      await shown('source', sourceIds),
+      sourceShapes,
+      sourceIds,
+    )
   }
 
-  const followTeamPagesShown = (teamIds: string[]) =>
-    followEach('team-page', teamIds, (teamId) => ({
-      source_setup_forms: {
-        shape: liveShape(url(`/v1/source-setup-forms?team_id=${teamId}`)),
-        ...scoped('source_setup_forms', 'team_id', teamId),
-      },
-      alert_destinations: {
-        shape: liveShape(url(`/v1/alert-destinations?team_id=${teamId}`)),
-        ...scoped('alert_destinations', 'team_id', teamId),
-      },
-      alert_delivery_attempts: {
-        shape: liveShape(url(`/v1/alert-delivery-attempts?team_id=${teamId}`)),
-        ...scoped('alert_delivery_attempts', 'team_id', teamId),
-      },
-    }))
+  const teamPageShapes = (teamId: string): Shapes => ({
+    source_setup_forms: {
+      shape: liveShape(url(`/v1/source-setup-forms?team_id=${teamId}`)),
+      ...scoped('source_setup_forms', 'team_id', teamId),
+    },
+    alert_destinations: {
+      shape: liveShape(url(`/v1/alert-destinations?team_id=${teamId}`)),
+      ...scoped('alert_destinations', 'team_id', teamId),
+    },
+    alert_delivery_attempts: {
+      shape: liveShape(url(`/v1/alert-delivery-attempts?team_id=${teamId}`)),
+      ...scoped('alert_delivery_attempts', 'team_id', teamId),
+    },
+  })
 
-  const followSourcesShown = (sourceIds: string[]) =>
-    followEach('source', sourceIds, (sourceId) => ({
-      source_event_logs: {
-        shape: {
-          ...liveShape(url(`/v1/source-event-logs?source_id=${sourceId}`)),
-          // Never asks for the log of a source the server has dropped (event-log-fetch.ts).
-          fetchClient: eventLogFetch(liveSyncFetch, (txid) =>
-            removalOutcome(sourceId, txid),
-          ),
-        },
-        ...scoped('source_event_logs', 'source_id', sourceId),
+  const sourceShapes = (sourceId: string): Shapes => ({
+    source_event_logs: {
+      shape: {
+        ...liveShape(url(`/v1/source-event-logs?source_id=${sourceId}`)),
+        // Never asks for the log of a source the server has dropped (event-log-fetch.ts).
+        fetchClient: eventLogFetch(liveSyncFetch, (txid) =>
+          removalOutcome(sourceId, txid),
+        ),
       },
-      source_shapes: {
-        shape: {
-          ...liveShape(url(`/v1/source-shapes?source_id=${sourceId}`)),
-          // Never asks for the shapes of a source the store saw go (live-shapes-fetch.ts).
-          fetchClient: liveShapesFetch(
-            liveSyncFetch,
-            sourceInStore(pg, sourceId),
-          ),
-        },
-        ...scoped('source_shapes', 'source_id', sourceId),
+      ...scoped('source_event_logs', 'source_id', sourceId),
+    },
+    source_shapes: {
+      shape: {
+        ...liveShape(url(`/v1/source-shapes?source_id=${sourceId}`)),
+        // Never asks for the shapes of a source the store saw go (live-shapes-fetch.ts).
+        fetchClient: liveShapesFetch(
+          liveSyncFetch,
+          sourceInStore(pg, sourceId),
+        ),
       },
-    }))
+      ...scoped('source_shapes', 'source_id', sourceId),
+    },
+  })
 
   // A write to the source row newer than its delete request: the removal failed. Its success
   // (the row gone) ends the stream through the list above instead.
