@@ -88,7 +88,7 @@ async function measure(report: Report, cleanup: Cleanup): Promise<void> {
   }
   const clicks = async () => {
     for (const tabs of [1, 3] as const) {
-      log(`clicks: ${CLICKS} renames, ${tabs} tab(s)`)
+      log(`clicks: ${CLICKS} of each action, ${tabs} tab(s)`)
       const profile = await openProfile(
         cleanup,
         server.url,
@@ -99,7 +99,8 @@ async function measure(report: Report, cleanup: Cleanup): Promise<void> {
       report.clicks.push(
         await measureClicks({
           context: profile,
-          db: server.db,
+          server,
+          cleanup,
           user,
           tabs,
           samples: CLICKS,

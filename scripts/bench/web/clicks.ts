@@ -1,24 +1,39 @@
 // Issue 35: what a click costs while the dashboard's live syncs run. A user with 3 teams, 20
-// sources and 2 followed sources renames a source on its page, with the other tabs (if any) on
-// All Sources and a team page. Per rename, in the page's own clock: click → its request sent
-// (Resource Timing requestStart: the time it queued for a connection), click → the answer
-// (responseEnd), click → the new name on screen (the probe). Meanwhile the live requests in
-// flight over the whole profile (tabs and workers) are counted at each request's start and end,
-// and sampled every 100 ms.
+// sources and 2 followed sources renames a source and clears its cache on its page, and creates
+// a setup link on a team page (click-actions.ts); with 3 tabs, the other two show All Sources
+// and the Shape Explorer with a live grid on a real source. Per click, in the page's own clock:
+// click → its request sent (Resource Timing requestStart: the time it queued for a
+// connection), click → the answer (responseEnd), click → the outcome on screen (the probe).
+// Meanwhile the live requests in flight over the whole profile (tabs and workers) are counted
+// at each request's start and end, and sampled every 100 ms.
 import type { BrowserContext, Page, Request } from '@playwright/test'
 import type pg from 'pg'
 import { LIVE_WATCH_PATH } from '../../../src/shared/live-watch.ts'
 import { seenText, watchText, type User } from './browser.ts'
+import {
+  clearCache,
+  createSetupLink,
+  renameSource,
+  type ClickAction,
+} from './click-actions.ts'
+import type { Cleanup } from './cleanup.ts'
+import { addSource, EXPLORER_TABLE, sourceDatabase } from './explorer.ts'
+import type { RunningServer } from './server.ts'
 import { until } from './wait.ts'
 
-export type ClicksResult = {
-  tabs: number
-  /** Click → request sent; click → answer; click → new name on screen (ms, per rename). */
+export type ActionTimes = {
+  action: string
+  /** Click → request sent; click → answer; click → outcome on screen (ms, per click). */
   queuedMs: number[]
   answerMs: number[]
   screenMs: number[]
-  /** Renames whose name never showed within the budget. */
+  /** Clicks whose outcome never showed within the budget. */
   timeouts: number
+}
+
+export type ClicksResult = {
+  tabs: number
+  actions: ActionTimes[]
   /** Most live requests in flight at once: exactly (events), and sampled every 100 ms. */
   liveMost: number
   liveMostSampled: number
@@ -91,13 +106,10 @@ const ARM_CLICK = `window.__clickAt = null;
 document.addEventListener('click', () => (window.__clickAt = performance.now()),
   { capture: true, once: true })`
 
-/** Clicks Save in the open rename dialog; the click's time in the page's clock. */
-async function clickSave(page: Page): Promise<number> {
+/** Clicks the action's confirming button; the click's time in the page's clock. */
+async function clickConfirm(page: Page, action: ClickAction): Promise<number> {
   await page.evaluate(ARM_CLICK)
-  await page
-    .getByRole('dialog', { name: 'Rename source' })
-    .getByRole('button', { name: 'Save' })
-    .click()
+  await action.confirm(page).click()
   let at: number | null = null
   await until(async () => {
     at = (await page.evaluate('window.__clickAt')) as number | null
@@ -108,13 +120,13 @@ async function clickSave(page: Page): Promise<number> {
 
 type Timing = { queued: number; answer: number }
 
-/** The rename's request as Resource Timing saw it, relative to the click. */
+/** The click's request as Resource Timing saw it, relative to the click. */
 async function requestTiming(
   page: Page,
-  sourceId: string,
+  pathname: string,
   clickAt: number,
 ): Promise<Timing> {
-  const path = JSON.stringify(`/api/v1/sources/${sourceId}`)
+  const path = JSON.stringify(pathname)
   const read = `(() => {
     const entry = performance.getEntriesByType('resource').find((e) =>
       new URL(e.name).pathname === ${path} && e.startTime >= ${clickAt} && e.responseEnd > 0)
@@ -126,32 +138,82 @@ async function requestTiming(
   await until(async () => {
     timing = (await page.evaluate(read)) as Timing | null
     return timing !== null
-  }, 'the rename request to be answered')
+  }, `${pathname} to be answered`)
   return timing as unknown as Timing
+}
+
+/** `samples` clicks of one action, on its page. */
+async function timeAction(
+  page: Page,
+  action: ClickAction,
+  samples: number,
+): Promise<ActionTimes> {
+  const times: ActionTimes = {
+    action: action.name,
+    queuedMs: [],
+    answerMs: [],
+    screenMs: [],
+    timeouts: 0,
+  }
+  if (new URL(page.url()).pathname !== action.path) await page.goto(action.path)
+  for (let i = 1; i <= samples; i++) {
+    const shows = await action.prepare(page, i)
+    if (shows) await watchText(page, shows)
+    const clickAt = await clickConfirm(page, action)
+    const { queued, answer } = await requestTiming(
+      page,
+      action.request,
+      clickAt,
+    )
+    times.queuedMs.push(queued)
+    times.answerMs.push(answer)
+    if (shows) {
+      const shown = await seenText(page, shows, SCREEN_TIMEOUT_MS)
+      if (shown) times.screenMs.push(shown.sinceNavigationMs - clickAt)
+      else times.timeouts++
+    }
+    await action.finish(page)
+  }
+  return times
+}
+
+/** A tab on the Shape Explorer, its grid following a real source's table live. */
+async function explorerTab(
+  context: BrowserContext,
+  server: RunningServer,
+  cleanup: Cleanup,
+): Promise<Page> {
+  const source = await sourceDatabase(server, cleanup)
+  const { teamId, sourceId } = await addSource(context, server, source.url)
+  const page = await context.newPage()
+  await page.goto(
+    `/shape-explorer?teamId=${teamId}&sourceId=${sourceId}&table=${EXPLORER_TABLE}`,
+  )
+  await page.locator('.MuiDataGrid-row').first().waitFor()
+  return page
 }
 
 export async function measureClicks(options: {
   context: BrowserContext
-  db: pg.Pool
+  server: RunningServer
+  cleanup: Cleanup
   user: User
   tabs: 1 | 3
   samples: number
   log: (line: string) => void
 }): Promise<ClicksResult> {
   const { context, tabs, samples } = options
-  const { teams, sources } = await seedTeams(options.db, options.user)
+  const { teams, sources } = await seedTeams(options.server.db, options.user)
   const [first, second] = [sources[0] ?? '', sources[1] ?? '']
   const pages: Page[] = []
   if (tabs === 3) {
     const all = await context.newPage()
     await all.goto('/sources')
-    const team = await context.newPage()
-    await team.goto(`/teams/${teams[1]}`)
-    pages.push(all, team)
+    pages.push(all, await explorerTab(context, options.server, options.cleanup))
   }
   const page = await context.newPage()
   pages.push(page)
-  // Two followed sources: the second, then the one renamed.
+  // Two followed sources: the second, then the one clicked on.
   await page.goto(`/teams/${teams[1]}/${second}`)
   await page.getByRole('heading', { name: 'Source: clicks-01' }).waitFor()
   await page.getByRole('link', { name: 'All Sources' }).click()
@@ -161,34 +223,21 @@ export async function measureClicks(options: {
   const live = countLive(context)
   const result: ClicksResult = {
     tabs,
-    queuedMs: [],
-    answerMs: [],
-    screenMs: [],
-    timeouts: 0,
+    actions: [],
     liveMost: 0,
     liveMostSampled: 0,
     watches: 0,
     liveSent: 0,
   }
+  const sourcePage = teams[0] ?? ''
   try {
-    for (let i = 1; i <= samples; i++) {
-      const name = `renamed-${tabs}-${i}`
-      await page.getByRole('button', { name: 'Rename' }).click()
-      await page
-        .getByRole('dialog', { name: 'Rename source' })
-        .getByLabel('Name')
-        .fill(name)
-      await watchText(page, `Source: ${name}`)
-      const clickAt = await clickSave(page)
-      const { queued, answer } = await requestTiming(page, first, clickAt)
-      result.queuedMs.push(queued)
-      result.answerMs.push(answer)
-      const shown = await seenText(page, `Source: ${name}`, SCREEN_TIMEOUT_MS)
-      if (shown) result.screenMs.push(shown.sinceNavigationMs - clickAt)
-      else result.timeouts++
-      await page
-        .getByRole('dialog', { name: 'Rename source' })
-        .waitFor({ state: 'hidden' })
+    for (const action of [
+      renameSource(sourcePage, first, tabs),
+      clearCache(sourcePage, first),
+      createSetupLink(teams[1] ?? ''),
+    ]) {
+      result.actions.push(await timeAction(page, action, samples))
+      options.log(`  ${tabs} tab(s): ${samples} × ${action.name}`)
     }
   } finally {
     live.stop()
@@ -200,8 +249,6 @@ export async function measureClicks(options: {
     watches: live.counts.watches,
     liveSent: live.counts.liveSent,
   })
-  options.log(
-    `  ${tabs} tab(s): ${samples} renames, live requests at most ${result.liveMost}`,
-  )
+  options.log(`  ${tabs} tab(s): live requests at most ${result.liveMost}`)
   return result
 }

@@ -23,13 +23,14 @@ export type ExplorerResult = {
   commitToGrid: LatencyResult | null
 }
 
-const TABLE = 'orders'
+export const EXPLORER_TABLE = 'orders'
+const TABLE = EXPLORER_TABLE
 // Every row's `kind`: the first such cell in the DOM is the first row on screen.
 const CELL = 'bench-cell'
 const ROWS_TIMEOUT_MS = 60_000
 
 /** A database of its own with a role that owns it and may replicate, as a user's would be. */
-async function sourceDatabase(server: RunningServer, cleanup: Cleanup) {
+export async function sourceDatabase(server: RunningServer, cleanup: Cleanup) {
   const name = `bench_src_${randomUUID().slice(0, 8)}`
   const password = randomUUID()
   const root = new pg.Client({ connectionString: server.postgresUrl })
@@ -61,7 +62,7 @@ async function sourceDatabase(server: RunningServer, cleanup: Cleanup) {
 }
 
 /** Adds the database as a source of the user's team, and waits for the engine to run it. */
-async function addSource(
+export async function addSource(
   context: BrowserContext,
   server: RunningServer,
   databaseUrl: string,
