@@ -6,6 +6,14 @@ import { metricsApp } from '../engine/ops/metrics-app.ts'
 import { start } from './start.ts'
 import { localOrigin, recordListeningOrigin } from './admin/origin.ts'
 
+/**
+ * An idle keep-alive connection stays open 65 s, not Node's 5: a client (a browser keeps one
+ * for minutes, a load balancer 60 s) that sends on one just as the server closes it gets a
+ * reset, and a DELETE or POST is not retried (seen in an e2e run: ECONNRESET on a DELETE).
+ * The headers' limit must exceed it, or Node cuts the next request's headers short.
+ */
+const KEEP_ALIVE = { keepAliveTimeout: 65_000, headersTimeout: 66_000 }
+
 /** A host as a URL writes it: IPv6 addresses in brackets. */
 const urlHost = (host: string) => (host.includes(':') ? `[${host}]` : host)
 
@@ -14,7 +22,12 @@ async function main() {
   const log = createLogger(env.LOG_LEVEL, env.LOG_FORMAT)
   const sluice = await start(env, log)
   const server = serve(
-    { fetch: sluice.app.fetch, port: env.PORT, hostname: env.HOST },
+    {
+      fetch: sluice.app.fetch,
+      port: env.PORT,
+      hostname: env.HOST,
+      serverOptions: KEEP_ALIVE,
+    },
     (info) => {
       log.info(
         `Sluice is running on ${env.PUBLIC_URL ?? `http://${urlHost(env.HOST)}:${info.port}`}`,

@@ -2,6 +2,8 @@
 // SIGTERM, finds its data again on the next start, and refuses a DATABASE_URL without
 // logical WAL with a message that says how to fix it.
 import { existsSync } from 'node:fs'
+import { Agent, get } from 'node:http'
+import type { Socket } from 'node:net'
 import { chmod, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -21,6 +23,35 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true, maxRetries: 5 })
 })
 
+/**
+ * Whether a keep-alive connection left idle past Node's default of 5 s is still open: a
+ * client sending on one the server is closing gets a reset. Waiting is the behaviour tested.
+ */
+async function idleConnectionKept(port: number): Promise<boolean> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+  try {
+    const socket = await new Promise<Socket>((resolve, reject) => {
+      const request = get(
+        { port, path: '/api/public/health', agent },
+        (response) => {
+          response.resume()
+          response.on('end', () => resolve(request.socket as Socket))
+        },
+      )
+      request.on('error', reject)
+    })
+    return await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(true), 6_000)
+      socket.once('close', () => {
+        clearTimeout(timer)
+        resolve(false)
+      })
+    })
+  } finally {
+    agent.destroy()
+  }
+}
+
 describe('the server process', () => {
   it('stops cleanly on SIGTERM and finds the same data on the next start', async () => {
     const port = await freePort()
@@ -39,6 +70,7 @@ describe('the server process', () => {
     })
     expect(login.status).toBe(200)
     const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? ''
+    expect(await idleConnectionKept(port)).toBe(true)
     first.child.kill('SIGTERM')
     expect(await first.exited).toBe(0)
     // Postgres went down with it: a clean shutdown removes its pid file.
