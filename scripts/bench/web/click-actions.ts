@@ -6,8 +6,9 @@ import type { Locator, Page } from '@playwright/test'
 
 export type ClickAction = {
   name: string
-  /** The page it is made on. */
+  /** The page it is made on, and how a user gets there from another (a link in the app). */
   path: string
+  reach?: (page: Page) => Promise<void>
   /** Opens and fills its dialog for the i-th click; the text the outcome will show. */
   prepare(page: Page, i: number): Promise<string | null>
   /** The button whose click is timed. */
@@ -60,11 +61,16 @@ export function clearCache(teamId: string, sourceId: string): ClickAction {
 }
 
 /** A setup link: its dialog shows the link once the created row has synced into the store. */
-export function createSetupLink(teamId: string): ClickAction {
+export function createSetupLink(teamId: string, team: string): ClickAction {
   const title = 'Create setup link'
   return {
     name: 'create',
     path: `/teams/${teamId}`,
+    reach: (page) =>
+      page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: team })
+        .click(),
     async prepare(page) {
       await page.getByRole('button', { name: title }).click()
       await dialog(page, title)

@@ -155,7 +155,11 @@ async function timeAction(
     screenMs: [],
     timeouts: 0,
   }
-  if (new URL(page.url()).pathname !== action.path) await page.goto(action.path)
+  // A user follows the app's links: a reload would end the page's requests and start its
+  // successor's, and the two overlap for a moment in the count of live requests.
+  if (new URL(page.url()).pathname !== action.path)
+    await (action.reach ? action.reach(page) : page.goto(action.path))
+  await page.waitForURL((url) => url.pathname === action.path)
   for (let i = 1; i <= samples; i++) {
     const shows = await action.prepare(page, i)
     if (shows) await watchText(page, shows)
@@ -234,7 +238,7 @@ export async function measureClicks(options: {
     for (const action of [
       renameSource(sourcePage, first, tabs),
       clearCache(sourcePage, first),
-      createSetupLink(teams[1] ?? ''),
+      createSetupLink(teams[1] ?? '', 'Second team'),
     ]) {
       result.actions.push(await timeAction(page, action, samples))
       options.log(`  ${tabs} tab(s): ${samples} × ${action.name}`)
