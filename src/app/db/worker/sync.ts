@@ -270,8 +270,10 @@ export function startSync(
   // Followed teams and sources (their lists below), of which only those whose page some tab
   // shows are kept live; the others keep their rows and resume where they stopped when their
   // page opens (open-pages.ts).
-  let followedTeams: string[] = []
-  let followedSources: string[] = []
+  // null until their live query has first answered: a page opened before then must not read
+  // an empty list as "nothing followed", whose rows would go (followEach).
+  let followedTeams: string[] | null = null
+  let followedSources: string[] | null = null
   async function shown(kind: PageKind, ids: string[]): Promise<string[]> {
     const open = await openPages()
     return open ? ids.filter((id) => open[kind].has(id)) : ids
@@ -392,8 +394,8 @@ export function startSync(
     // A tab opened or left a page: what is kept live follows.
     onOpenPagesChanged(() =>
       serial(async () => {
-        await followTeamPages(followedTeams)
-        await followSources(followedSources)
+        if (followedTeams) await followTeamPages(followedTeams)
+        if (followedSources) await followSources(followedSources)
       }),
     )
     // Only sources still in the store: a deleted (or never visible) source's log shape is a 404.
