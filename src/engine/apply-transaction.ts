@@ -19,6 +19,11 @@ const SPILL_CHUNK_CHANGES = 2_000
 
 /** What the transaction is applied to; its shapes may change while the work yields. */
 export interface TransactionTarget {
+  /**
+   * Runs before a relation's first change is routed when it must look the relation up first
+   * (a partition it has not seen: shapes/partitions.ts); null when it need not.
+   */
+  learn(relation: Relation): Promise<void> | null
   /** The shapes of the relation that may hold any of the rows (old and new of an update). */
   candidates(relation: Relation, rows: Array<Row | null>): Set<Shape>
   truncate(change: Truncate): void
@@ -111,6 +116,12 @@ async function route(
   const perShape = new Map<Shape, Routed>()
   for (let i = 0; i < changes.length; i++) {
     const change = changes[i] as Change
+    for (const relation of change.kind === 'truncate'
+      ? change.relations
+      : [change.relation]) {
+      const learning = target.learn(relation)
+      if (learning) await learning
+    }
     if (change.kind === 'truncate') {
       target.truncate(change)
       continue

@@ -17,7 +17,7 @@ import {
 } from './database-config.ts'
 import { pinnedConnection } from './net/pinned-socket.ts'
 import { DEFAULT_SPILL_LIMIT } from './replication/spill.ts'
-import type { Transaction } from './replication/types.ts'
+import type { Relation, Transaction } from './replication/types.ts'
 import { SILENCE_MS } from './replication/stream.ts'
 import {
   definitionKey,
@@ -26,11 +26,16 @@ import {
 } from './shapes/definition.ts'
 import { probeWrites } from './shapes/disk-probe.ts'
 import { dropShapes, reopenShapes, whereFor } from './shapes/reopen.ts'
+import { PartitionMap } from './shapes/partitions.ts'
 import { ShapeRouter } from './shapes/router.ts'
 import { Shape, type ShapeFacts } from './shapes/shape.ts'
 import { snapshotShape } from './shapes/snapshot.ts'
 import { tableKey, TableWatch } from './shapes/table-watch.ts'
-import { loadTableInfo, SharedTableInfo } from './shapes/table-info.ts'
+import {
+  checkPublished,
+  loadTableInfo,
+  SharedTableInfo,
+} from './shapes/table-info.ts'
 import type { CompiledWhere } from './shapes/where/types.ts'
 import { ReplicationSupervisor } from './supervisor.ts'
 import { UnavailableError } from './unavailable.ts'
@@ -58,14 +63,19 @@ export class ShapeDatabase {
   private applying = false
   private joined = new Set<Shape>()
   private readonly target: TransactionTarget = {
+    learn: (relation) => this.partitions.learn(relation),
     candidates: (relation, rows) => {
       this.tables.verify(relation)
       const table = tableKey(relation.schema, relation.name)
-      return this.router.candidates(table, rows)
+      const found = this.router.candidates(table, rows)
+      // A partition's change is also a change of the partitioned tables above it.
+      for (const above of this.partitions.ancestors(relation))
+        for (const shape of this.router.candidates(above, rows))
+          found.add(shape)
+      return found
     },
     truncate: (change) => {
-      for (const relation of change.relations)
-        this.rotateTable(relation.schema, relation.name)
+      for (const relation of change.relations) this.rotateRelation(relation)
     },
     isLive: (shape) =>
       this.shapes.get(shape.handle) === shape &&
@@ -82,6 +92,7 @@ export class ShapeDatabase {
   readonly pool: pg.Pool
   readonly supervisor: ReplicationSupervisor
   private readonly tables: TableWatch
+  private readonly partitions: PartitionMap
   private readonly tableInfo = new SharedTableInfo()
 
   constructor(readonly config: DatabaseConfig) {
@@ -99,9 +110,8 @@ export class ShapeDatabase {
     // listens on idle clients only).
     this.pool.on('error', () => {})
     this.pool.on('connect', (client) => client.on('error', () => {}))
-    this.tables = new TableWatch(this.pool, (key) => {
-      for (const shape of this.router.shapesOf(key)) this.rotate(shape)
-    })
+    this.tables = new TableWatch(this.pool, (key) => this.rotateKey(key))
+    this.partitions = new PartitionMap(this.pool, (key) => this.rotateKey(key))
     mkdirSync(this.shapesDir, { recursive: true })
     this.journal = new Journal(join(config.dataDir, 'journal'), this.shapesDir)
     this.durability = new DurabilityLoop(
@@ -121,8 +131,8 @@ export class ShapeDatabase {
           onTransaction: (tx) => this.applyInTurn(tx),
           // A renamed table's shapes are registered under its old name: rotate those too.
           onRelationChanged: (previous, next) => {
-            this.rotateTable(previous.schema, previous.name)
-            this.rotateTable(next.schema, next.name)
+            this.rotateRelation(previous)
+            this.rotateRelation(next)
           },
           flushedLsn: (caughtUp) => this.durability.confirmable(caughtUp),
         },
@@ -267,8 +277,18 @@ export class ShapeDatabase {
   }
 
   rotateTable(schema: string, name: string): void {
-    for (const shape of this.router.shapesOf(tableKey(schema, name)))
-      this.rotate(shape)
+    this.rotateKey(tableKey(schema, name))
+  }
+
+  private rotateKey(key: string): void {
+    for (const shape of this.router.shapesOf(key)) this.rotate(shape)
+  }
+
+  /** A relation's shapes, and those of the partitioned tables above it. */
+  private rotateRelation(relation: Relation): void {
+    this.rotateTable(relation.schema, relation.name)
+    for (const above of this.partitions.ancestors(relation))
+      this.rotateKey(above)
   }
 
   /** Rotates every shape (a cache clear); answers how many there were. */
@@ -289,12 +309,20 @@ export class ShapeDatabase {
     const info = this.tableInfo.share(
       await loadTableInfo(this.pool, definition.table),
     )
+    checkPublished(info, definition.columns)
     const where = await whereFor(definition, info)
+    // A partitioned table's partitions made since it was published lack FULL identity.
     await this.supervisor.includeTable(
       definition.table.schema,
       definition.table.name,
+      { again: info.partitioned },
     )
     this.tables.remember(info)
+    if (info.partitioned)
+      await this.partitions.watch(
+        tableKey(info.table.schema, info.table.name),
+        info.oid,
+      )
     const shape = Shape.forTable(this.shapesDir, definition, info, where)
     this.durability.hold(shape)
     this.register(shape, where)
@@ -375,7 +403,11 @@ export class ShapeDatabase {
 
   /** Rotates the shapes of tables dropped or renamed since they were built. */
   private async checkTables(): Promise<void> {
-    if (this.supervisor.status === 'active') await this.tables.check()
+    if (this.supervisor.status !== 'active') return
+    await this.tables.check()
+    await this.partitions
+      .check((key) => this.router.hasTable(key))
+      .catch(() => {}) // unreachable: the supervisor sees to that; next time
   }
 
   /** Before each stream starts: reload shapes kept on disk, or drop them all after slot loss. */
@@ -397,6 +429,11 @@ export class ShapeDatabase {
       this.shapesDir,
     )) {
       this.tables.remember(info)
+      if (info.partitioned)
+        await this.partitions.watch(
+          tableKey(info.table.schema, info.table.name),
+          info.oid,
+        )
       this.register(shape, where)
     }
     // Up-to-dates must not claim less than what reopened logs already hold.

@@ -122,11 +122,16 @@ export class ReplicationSupervisor {
   /**
    * Adds a table to the publication (once) so its changes reach the engine. A table found busy
    * (TableBusyError) is not tried again for BUSY_RETRY_MS: each try may hold up its writers for
-   * up to PUBLISH_LOCK_TIMEOUT_MS, and clients retry far more often than that.
+   * up to PUBLISH_LOCK_TIMEOUT_MS, and clients retry far more often than that. `again`: look
+   * once more even if done (a partitioned table: partitions made since start without FULL).
    */
-  async includeTable(schema: string, name: string): Promise<void> {
+  async includeTable(
+    schema: string,
+    name: string,
+    options: { again?: boolean } = {},
+  ): Promise<void> {
     const key = `${schema}.${name}`
-    if (this.included.has(key)) return
+    if (this.included.has(key) && !options.again) return
     const busy = this.busy.get(key)
     if (busy && busy.until > Date.now()) throw busy.error
     try {

@@ -22,6 +22,7 @@ const info = (notNull: boolean): TableInfo => ({
       enum: false,
       pkIndex: 0,
       maxLength: null,
+      generated: '',
     },
     {
       name: 'team_id',
@@ -32,6 +33,7 @@ const info = (notNull: boolean): TableInfo => ({
       enum: false,
       pkIndex: null,
       maxLength: null,
+      generated: '',
     },
     {
       name: 'body',
@@ -42,9 +44,12 @@ const info = (notNull: boolean): TableInfo => ({
       enum: false,
       pkIndex: null,
       maxLength: null,
+      generated: '',
     },
   ],
   primaryKey: ['id'],
+  partitioned: false,
+  unpublished: [],
 })
 
 it('hands out one object for equal facts, and a new one once they change', () => {

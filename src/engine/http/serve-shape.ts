@@ -5,11 +5,12 @@ import { UnavailableError } from '../unavailable.ts'
 import {
   ReplicationSetupError,
   TableBusyError,
+  UnreplicableTableError,
 } from '../replication/publication.ts'
 import { DefinitionError, type ShapeDefinition } from '../shapes/definition.ts'
 import { BEFORE_ALL, formatOffset, type Offset } from '../shapes/offset.ts'
 import type { Shape, WaitSignal } from '../shapes/shape.ts'
-import { TableNotFoundError } from '../shapes/table-info.ts'
+import { NotReplicableError, TableNotFoundError } from '../shapes/table-info.ts'
 import { WhereError } from '../shapes/where/index.ts'
 import { cacheControl, etag, matches } from './answer-headers.ts'
 import { ParkedPoll } from './long-poll.ts'
@@ -146,8 +147,18 @@ async function answerShape(options: ServeOptions): Promise<Answer> {
         { message: error.message },
         { 'retry-after': '5' },
       )
-    if (error instanceof TableNotFoundError)
+    if (
+      error instanceof TableNotFoundError ||
+      error instanceof NotReplicableError
+    )
       return invalid({ table: [error.message] })
+    // Generated columns Postgres cannot publish: as Electric answers them, 503 with the why.
+    if (error instanceof UnreplicableTableError)
+      return jsonResponse(
+        503,
+        { message: error.message },
+        { 'retry-after': '60' },
+      )
     if (error instanceof WhereError) return invalid({ where: [error.message] })
     if (error instanceof DefinitionError)
       return invalid({ [error.param]: [error.message] })

@@ -6,11 +6,8 @@ import { quoteIdent, sqlState, type Queryable } from './sql.ts'
 import type { Lsn } from './types.ts'
 
 export { replicationNames, type ReplicationNames } from './names.ts'
-export {
-  addTableToPublication,
-  ensurePublication,
-  ReplicationSetupError,
-} from './publication.ts'
+export { ensurePublication, ReplicationSetupError } from './publication.ts'
+export { addTableToPublication } from './publish-table.ts'
 export type { Queryable } from './sql.ts'
 
 const DUPLICATE_OBJECT = '42710'

@@ -62,7 +62,16 @@ function messagesFor(view: ShapeView, change: Change, op: number): Message[] {
             { operation: 'delete', row: oldRow, op },
             { operation: 'insert', row: change.newRow, op: op + 1 },
           ]
-        return [{ operation: 'update', row: change.newRow, old: oldRow, op }]
+        // No old row (a table not yet FULL, e.g. a partition just attached): which columns
+        // changed is unknown, so the update carries them all.
+        return [
+          {
+            operation: 'update',
+            row: change.newRow,
+            old: change.oldRow ?? undefined,
+            op,
+          },
+        ]
       }
       if (was) return [{ operation: 'delete', row: oldRow, op }]
       if (is) return [{ operation: 'insert', row: change.newRow, op }]
@@ -82,11 +91,21 @@ function valueOf(view: ShapeView, m: Message): { value: Row; old_value?: Row } {
           ? pick(m.row, view.columns)
           : pick(m.row, view.primaryKey),
     }
-  const changed = view.columns.filter((c) => m.old?.[c] !== m.row[c])
+  const old = m.old
+  // An unchanged TOASTed value is absent from a row whose old row is unknown: left out, the
+  // client keeps the value it has.
+  if (!old)
+    return {
+      value: pick(
+        m.row,
+        view.columns.filter((c) => c in m.row),
+      ),
+    }
+  const changed = view.columns.filter((c) => old[c] !== m.row[c])
   if (view.replica === 'full')
     return {
       value: pick(m.row, view.columns),
-      old_value: pick(m.old ?? {}, changed),
+      old_value: pick(old, changed),
     }
   const sent = [...new Set([...view.primaryKey, ...changed])]
   return {

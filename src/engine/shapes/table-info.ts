@@ -2,11 +2,14 @@
 // from the catalog; and the `electric-schema` header clients parse rows with.
 import type pg from 'pg'
 import type { ColumnInfo } from './where/types.ts'
-import { qualifiedName, type TableName } from './definition.ts'
+import { GENERATED_COLUMNS_VERSION } from '../replication/publication.ts'
+import { DefinitionError, qualifiedName, type TableName } from './definition.ts'
 
 type TableColumn = ColumnInfo & {
   pkIndex: number | null
   maxLength: number | null
+  /** A generated column ('s' stored, 'v' virtual on Postgres 18), or ''. */
+  generated: '' | 's' | 'v'
 }
 
 export type TableInfo = {
@@ -17,9 +20,27 @@ export type TableInfo = {
   columns: TableColumn[]
   /** Primary-key columns in key order; every column when the table has no primary key. */
   primaryKey: string[]
+  /** Partitioned: its rows live in partitions, whose changes replication names (partitions.ts). */
+  partitioned: boolean
+  /**
+   * Generated columns replication does not carry (all of them before Postgres 18, which
+   * publishes stored ones): a shape must leave them out.
+   */
+  unpublished: string[]
 }
 
 export class TableNotFoundError extends Error {}
+
+/** The relation exists but is not a table Postgres can replicate: nothing is altered. */
+export class NotReplicableError extends Error {}
+
+// Relation kinds Postgres has and replication does not, each with what to do instead.
+const NOT_TABLES: Record<string, string> = {
+  v: 'is a view: Postgres replicates tables, not views. Sync the tables it reads instead.',
+  m: 'is a materialized view: Postgres does not replicate materialized views. Sync the tables it reads instead.',
+  f: 'is a foreign table: its rows live on another server, which Postgres does not replicate from here.',
+  S: 'is a sequence, not a table.',
+}
 
 const COLUMNS_SQL = `
   select a.attname as name,
@@ -31,6 +52,7 @@ const COLUMNS_SQL = `
          case when t.typcategory = 'A' then greatest(a.attndims, 1) else 0 end as dims,
          case when t.typname in ('varchar', 'bpchar') and a.atttypmod > 4
               then a.atttypmod - 4 end as max_length,
+         a.attgenerated::text as generated,
          (select k.n - 1 from unnest(i.indkey) with ordinality as k(attnum, n)
            where k.attnum = a.attnum) as pk_index
     from pg_attribute a
@@ -45,15 +67,28 @@ export async function loadTableInfo(
   table: TableName,
 ): Promise<TableInfo> {
   // oid read as text (see not_null below), a number once parsed.
-  const found = await db.query<{ oid: string; relkind: string }>(
-    `select c.oid::int as oid, c.relkind from pg_class c
-      where c.oid = to_regclass($1)`,
+  const found = await db.query<{
+    oid: string
+    relkind: string
+    relpersistence: string
+    version: string
+  }>(
+    `select c.oid::int as oid, c.relkind, c.relpersistence,
+            current_setting('server_version_num') as version
+       from pg_class c where c.oid = to_regclass($1)`,
     [qualifiedName(table)],
   )
   const rel = found.rows[0]
-  if (!rel || !['r', 'p'].includes(rel.relkind))
+  const name = qualifiedName(table)
+  if (rel && NOT_TABLES[rel.relkind])
+    throw new NotReplicableError(`${name} ${NOT_TABLES[rel.relkind]}`)
+  if (rel?.relpersistence === 'u')
+    throw new NotReplicableError(
+      `Table ${name} is unlogged: its changes never reach the write-ahead log, so Postgres cannot replicate it. Run ALTER TABLE ${name} SET LOGGED to sync it.`,
+    )
+  if (!rel || !['r', 'p'].includes(rel.relkind) || rel.relpersistence === 't')
     throw new TableNotFoundError(
-      `Table ${qualifiedName(table)} does not exist. If the table name contains capitals or special characters you must quote it.`,
+      `Table ${name} does not exist. If the table name contains capitals or special characters you must quote it.`,
     )
   const { rows } = await db.query<{
     name: string
@@ -66,7 +101,11 @@ export async function loadTableInfo(
     dims: number
     max_length: number | null
     pk_index: number | null
+    generated: '' | 's' | 'v'
   }>(COLUMNS_SQL, [rel.oid])
+  // Before 18 no generated column is published; from 18 stored ones are (publication.ts).
+  const publishes = (g: string) =>
+    g === '' || (g === 's' && Number(rel.version) >= GENERATED_COLUMNS_VERSION)
   const columns: TableColumn[] = rows.map((r) => ({
     name: r.name,
     type: r.type,
@@ -76,6 +115,7 @@ export async function loadTableInfo(
     enum: r.is_enum === 'true',
     pkIndex: r.pk_index === null ? null : Number(r.pk_index),
     maxLength: r.max_length === null ? null : Number(r.max_length),
+    generated: r.generated,
   }))
   const pk = columns
     .filter((c) => c.pkIndex !== null)
@@ -84,11 +124,16 @@ export async function loadTableInfo(
   return {
     table,
     oid: Number(rel.oid),
+    // What replication's relation messages will list: the columns it publishes.
     signature: columnSignature(
-      rows.map((r) => ({ name: r.name, typeOid: Number(r.raw_type_oid) })),
+      rows
+        .filter((r) => publishes(r.generated))
+        .map((r) => ({ name: r.name, typeOid: Number(r.raw_type_oid) })),
     ),
     columns,
     primaryKey: pk.length > 0 ? pk : columns.map((c) => c.name),
+    partitioned: rel.relkind === 'p',
+    unpublished: rows.filter((r) => !publishes(r.generated)).map((r) => r.name),
   }
 }
 
@@ -141,6 +186,24 @@ type SentColumns = {
   columns: string[]
   schema: string
   relation: [string, string]
+}
+
+/**
+ * Refuses a shape that would send columns replication does not carry: it would get their
+ * values from its snapshot and never again.
+ */
+export function checkPublished(info: TableInfo, wanted: string[] | null): void {
+  if (info.unpublished.length === 0) return
+  // Virtual ones (Postgres 18) keep the whole table from replicating: publish-table.ts says so.
+  if (info.columns.some((c) => c.generated === 'v')) return
+  const missing = sentColumns(info, wanted).columns.filter((c) =>
+    info.unpublished.includes(c),
+  )
+  if (missing.length > 0)
+    throw new DefinitionError(
+      'columns',
+      `These columns are generated, and Postgres before 18 does not replicate generated columns: ${missing.join(', ')}. Leave them out by listing the columns to sync in the 'columns' parameter.`,
+    )
 }
 
 /** The columns a shape sends (`wanted`, or all; the primary key always), their header, the table. */
