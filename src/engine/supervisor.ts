@@ -30,6 +30,12 @@ export type SupervisorEvents = {
   onStatus?(status: SupervisorStatus, reason?: string, code?: string): void
   /** The slot was missing (first start, or dropped by someone) or lost its WAL, and was made. */
   onSlotRecreated?(cause: 'missing' | 'lost'): void
+  /**
+   * Statements that changed something on the user's database besides the slot and the empty
+   * publication (a table's replica identity, the publication's tables or settings): each is
+   * named to the user, never done silently.
+   */
+  onAltered?(statements: string[]): void
 }
 
 export type SupervisorOptions = {
@@ -135,10 +141,16 @@ export class ReplicationSupervisor {
     const busy = this.busy.get(key)
     if (busy && busy.until > Date.now()) throw busy.error
     try {
-      await this.withClient((client) =>
+      const { ran } = await this.withClient((client) =>
         addTableToPublication(client, this.names.publication, schema, name),
       )
+      this.altered(ran)
     } catch (error) {
+      if (
+        error instanceof TableBusyError ||
+        error instanceof ReplicationSetupError
+      )
+        this.altered(error.ran)
       if (error instanceof TableBusyError)
         this.busy.set(key, { error, until: Date.now() + BUSY_RETRY_MS })
       throw error
@@ -229,12 +241,17 @@ export class ReplicationSupervisor {
     }
   }
 
+  private altered(statements: string[]): void {
+    if (statements.length > 0) this.events.onAltered?.(statements)
+  }
+
   // Publication and slot exist together; a lost slot means both are made anew. Answers why
   // the slot was made, or null when it was there.
   private async prepare(client: pg.Client): Promise<'missing' | 'lost' | null> {
     const health = await slotHealth(client, this.names.slot)
     if (health.exists && health.walStatus !== 'lost') {
-      await ensurePublication(client, this.names.publication)
+      const { ran } = await ensurePublication(client, this.names.publication)
+      if (ran) this.altered([ran])
       return null
     }
     await dropSlotAndPublication(

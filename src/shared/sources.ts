@@ -118,6 +118,11 @@ export const SOURCE_EVENTS = {
   slotCreated: 'replication_slot_created',
   /** The slot was missing or lost and was made anew; shapes refetch. { slot, reason } */
   slotRecreated: 'replication_slot_recreated',
+  /**
+   * Sluice changed something on the database for replication (a table's REPLICA IDENTITY FULL,
+   * a table added to its publication, the publication's settings). { statements } (the SQL run)
+   */
+  databaseAltered: 'database_altered',
   /** Streaming changes. { slot } */
   active: 'source_active',
   /** Connection lost; retrying with backoff. { reason } */

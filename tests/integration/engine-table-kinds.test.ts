@@ -8,6 +8,8 @@ import { startTestEngine, type TestEngine } from '../support/engine.ts'
 let source: TestDatabase
 let engine: TestEngine
 const streams: AbortController[] = []
+// Every statement the engine reports having run on the database (named in the event log).
+const altered: string[] = []
 
 beforeAll(async () => {
   source = await createTestDatabase()
@@ -27,7 +29,9 @@ beforeAll(async () => {
     create table virt (id int primary key, a int, b int generated always as (a * 2) virtual);
     create view items_view as select * from gen;
     create unlogged table scratch (id int primary key)`)
-  engine = await startTestEngine(source.url)
+  engine = await startTestEngine(source.url, {
+    events: { onAltered: (statements) => altered.push(...statements) },
+  })
 }, 60_000)
 
 afterAll(async () => {
@@ -85,6 +89,9 @@ describe('a table with a stored generated column', () => {
         { id: 1, a: 10, b: 20 },
         { id: 2, a: 5, b: 10 },
       ])
+    expect(altered).toContain(
+      'ALTER TABLE "public"."gen" REPLICA IDENTITY FULL;',
+    )
     await source.db.query(`delete from gen where id = 2`)
     await expect
       .poll(() => byId(shape.currentRows).map((r) => r.id))
@@ -115,6 +122,7 @@ describe('a table Postgres cannot replicate as it is', () => {
       /is unlogged.*SET LOGGED/,
     )
     expect(await setup('scratch')).toEqual({ identity: 'd', published: false })
+    expect(altered.join(' ')).not.toMatch(/virt|scratch|items_view/)
   })
 })
 
@@ -170,6 +178,9 @@ describe('partitions attached, detached and truncated while clients stream', () 
       .poll(() => byId(root.currentRows).map((r) => r.note))
       .toEqual(['a', 'B'])
     expect((await setup('moved_feb'))?.identity).toBe('f')
+    expect(altered).toContain(
+      'ALTER TABLE "public"."moved_feb" REPLICA IDENTITY FULL;',
+    )
     // Detached: its row leaves.
     await source.db.query(`alter table moved detach partition moved_feb`)
     await expect

@@ -48,6 +48,17 @@ describe('the source lifecycle', () => {
     })
   })
 
+  it('names every statement the engine ran on the database, keeping the state', () => {
+    const statements = ['ALTER TABLE "public"."t" REPLICA IDENTITY FULL;']
+    expect(
+      transition(at('active'), { kind: 'altered', statements }, context),
+    ).toEqual({
+      state: 'active',
+      reason: null,
+      event: { name: 'database_altered', details: { statements } },
+    })
+  })
+
   it('goes active once, with one event, and clears the reason', () => {
     const active = { kind: 'status', status: 'active' } as const
     for (const state of ['initializing', 'reconnecting', 'error'])

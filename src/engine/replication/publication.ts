@@ -7,7 +7,11 @@ const INSUFFICIENT_PRIVILEGE = '42501'
 
 /** The table's lock could not be had in time (publish-table.ts). */
 export class TableBusyError extends Error {
-  constructor(target: string) {
+  constructor(
+    target: string,
+    /** Statements that did run before the busy one (publish-table.ts). */
+    readonly ran: string[] = [],
+  ) {
     super(
       `Table ${target} is busy: a transaction holds a lock on it, and Sluice needs a moment's exclusive lock to set it up for replication (REPLICA IDENTITY FULL). Try again once that transaction ends.`,
     )
@@ -32,6 +36,8 @@ export class ReplicationSetupError extends Error {
     message: string,
     readonly sql: string,
     readonly table?: { schema: string; name: string },
+    /** Statements that did run before the refused one (publish-table.ts). */
+    readonly ran: string[] = [],
   ) {
     super(message)
     this.name = 'ReplicationSetupError'
@@ -63,7 +69,7 @@ export const GENERATED_COLUMNS_VERSION = 180000
 export async function ensurePublication(
   client: Queryable,
   name: string,
-): Promise<{ created: boolean; changed?: true }> {
+): Promise<{ created: boolean; ran?: string }> {
   const version = await serverVersion(client)
   const { rows } = await client.query<{ viaroot: string; gencols: string }>(
     `select pubviaroot::text as viaroot,
@@ -76,10 +82,9 @@ export async function ensurePublication(
     const wanted = version >= GENERATED_COLUMNS_VERSION ? 's' : 'n'
     if (found.viaroot === 'false' && found.gencols === wanted)
       return { created: false }
-    await client.query(
-      `ALTER PUBLICATION ${quoteIdent(name)} SET (${wantedSettings(version)})`,
-    )
-    return { created: false, changed: true }
+    const statement = `ALTER PUBLICATION ${quoteIdent(name)} SET (${wantedSettings(version)});`
+    await client.query(statement)
+    return { created: false, ran: statement }
   }
   const sql = `CREATE PUBLICATION ${quoteIdent(name)} WITH (${wantedSettings(version)})`
   try {

@@ -45,7 +45,7 @@ export async function addTableToPublication(
   publication: string,
   schema: string,
   table: string,
-): Promise<{ changed: boolean }> {
+): Promise<{ changed: boolean; ran: string[] }> {
   const target = qualifiedName(schema, table)
   const state = await tableState(client, publication, schema, table)
   if (!state) throw new Error(`Table ${target} does not exist`)
@@ -60,14 +60,15 @@ export async function addTableToPublication(
         `break the application's own writes: Sluice left it as it is. Make the columns ` +
         `STORED to sync this table.`,
     )
-  if (state.notFull.length === 0 && state.published) return { changed: false }
+  if (state.notFull.length === 0 && state.published)
+    return { changed: false, ran: [] }
   const identities = state.notFull.map(
     (t) =>
       `ALTER TABLE ${qualifiedName(t.schema, t.name)} REPLICA IDENTITY FULL;`,
   )
   const publish = `ALTER PUBLICATION ${quoteIdent(publication)} ADD TABLE ${target};`
   const statements = [...identities, ...(state.published ? [] : [publish])]
-  const missingRights = () =>
+  const missingRights = (ran: string[] = []) =>
     new ReplicationSetupError(
       `Sluice cannot replicate table ${target}: role ${quoteIdent(state.role)} does not own ` +
         `it (owner: ${quoteIdent(state.owner)}). Run as a superuser: ${statements.join(' ')} ` +
@@ -75,18 +76,25 @@ export async function addTableToPublication(
         `GRANT ${quoteIdent(state.owner)} TO ${quoteIdent(state.role)};`,
       statements.join('\n'),
       { schema, name: table },
+      ran,
     )
   if (!state.owned) throw missingRights()
+  // What ran, to be named to the user (the source's event log), even when a later step fails.
+  const ran: string[] = []
   try {
     // Identity first: once published, every change must carry the whole old row. One
     // statement (one lock) at a time: never two of the user's tables held at once.
-    for (const statement of statements) await withLockTimeout(client, statement)
+    for (const statement of statements) {
+      await withLockTimeout(client, statement)
+      ran.push(statement)
+    }
   } catch (error) {
-    if (sqlState(error) === INSUFFICIENT_PRIVILEGE) throw missingRights()
-    if (sqlState(error) === LOCK_NOT_AVAILABLE) throw new TableBusyError(target)
+    if (sqlState(error) === INSUFFICIENT_PRIVILEGE) throw missingRights(ran)
+    if (sqlState(error) === LOCK_NOT_AVAILABLE)
+      throw new TableBusyError(target, ran)
     if (sqlState(error) !== DUPLICATE_OBJECT) throw error
   }
-  return { changed: true }
+  return { changed: true, ran }
 }
 
 // One statement in its own transaction, waiting at most PUBLISH_LOCK_TIMEOUT_MS for locks.

@@ -277,6 +277,8 @@ export class EngineSourceRuntime implements SourceRuntime {
           },
           onSlotRecreated: (cause) =>
             this.signal(entry, { kind: 'slot-made', cause }),
+          onAltered: (statements) =>
+            this.signal(entry, { kind: 'altered', statements }),
         },
         pinHost: this.options.pinHost,
         onShapesChanged: () => this.liveShapes.changed(row.id),

@@ -24,6 +24,8 @@ export type Problem = {
 export type LifecycleSignal =
   | { kind: 'status'; status: SupervisorStatus; problem?: Problem }
   | { kind: 'slot-made'; cause: 'missing' | 'lost' }
+  /** Statements the engine ran on the database (supervisor.ts onAltered). */
+  | { kind: 'altered'; statements: string[] }
   | { kind: 'delete-failed'; problem: Problem }
   /** The runtime cannot start the source at all (e.g. its password does not decrypt). */
   | { kind: 'unusable'; reason: string }
@@ -146,6 +148,10 @@ export function transition(
             slot: context.slot,
             reason: signal.cause,
           })
+    case 'altered':
+      return to(current.state, current.reason, SOURCE_EVENTS.databaseAltered, {
+        statements: signal.statements,
+      })
     case 'delete-failed': {
       const reason =
         `The replication slot and publication could not be removed from the database: ` +
