@@ -138,6 +138,29 @@ describe('publication and slot', () => {
   })
 })
 
+describe('ensurePublication on a publication made by an older Sluice', () => {
+  it('brings it to partitions by their own names and stored generated columns, saying so', async () => {
+    const db = await database()
+    const { slot, publication } = uniqueNames()
+    cleanups.push(() => dropSlotAndPublication(db.db, slot, publication))
+    await db.db.query(
+      `create publication ${publication} with (publish_via_partition_root = true)`,
+    )
+    expect(await ensurePublication(db.db, publication)).toEqual({
+      created: false,
+      ran: `ALTER PUBLICATION "${publication}" SET (publish_via_partition_root = false, publish_generated_columns = stored);`,
+    })
+    expect(await ensurePublication(db.db, publication)).toEqual({
+      created: false,
+    })
+    const { rows } = await db.db.query(
+      'select pubviaroot, pubgencols from pg_publication where pubname = $1',
+      [publication],
+    )
+    expect(rows).toEqual([{ pubviaroot: false, pubgencols: 's' }])
+  })
+})
+
 describe('addTableToPublication', () => {
   it('sets REPLICA IDENTITY FULL and publishes the table, once', async () => {
     const db = await database()
@@ -152,11 +175,16 @@ describe('addTableToPublication', () => {
       await addTableToPublication(db.db, publication, 'Odd', 'My Table'),
     ).toEqual({
       changed: true,
+      ran: [
+        'ALTER TABLE "Odd"."My Table" REPLICA IDENTITY FULL;',
+        `ALTER PUBLICATION "${publication}" ADD TABLE "Odd"."My Table";`,
+      ],
     })
     expect(
       await addTableToPublication(db.db, publication, 'Odd', 'My Table'),
     ).toEqual({
       changed: false,
+      ran: [],
     })
     const { rows } = await db.db.query<{
       replident: string
