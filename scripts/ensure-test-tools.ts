@@ -1,11 +1,13 @@
 // What the tests need from the system: Debian's Chromium at /usr/bin/chromium (e2e), openssl
 // (the e2e Postgres's self-signed certificate, e2e/support/postgres-tls.ts) and nginx (the
-// caching proxy of the fan-out test, scripts/nginx.ts). As root on Debian we install
-// what is missing; elsewhere we stop with the one line that tells how.
+// caching proxy of the fan-out test, scripts/nginx.ts) and Debian's Postgres (the table zoo
+// runs on it as well as on the embedded 18, scripts/debian-postgres.ts). As root on Debian we
+// install what is missing; elsewhere we stop with the one line that tells how.
 import { execSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { NGINX } from './nginx.ts'
 import { CHROMIUM_PATH as CHROMIUM } from './chromium.ts'
+import { debianPostgres } from './debian-postgres.ts'
 
 const runs = (command: string) => {
   try {
@@ -20,6 +22,7 @@ const missing = [
   ...(existsSync(CHROMIUM) ? [] : ['chromium']),
   ...(runs('openssl version') ? [] : ['openssl']),
   ...(existsSync(NGINX) ? [] : ['nginx-light']),
+  ...(debianPostgres() ? [] : ['postgresql']),
 ]
 if (missing.length > 0) {
   const root = process.getuid?.() === 0
