@@ -1,12 +1,16 @@
 // What an attached database (database.ts) is configured with, and the session settings every
 // connection to it uses (the engine's, the snapshot's, the explorer's).
 import type { HostPinner } from './net/pinned-socket.ts'
+import { LOCK_WAIT_MS } from './replication/publication.ts'
 import type { SpillLimit } from './replication/spill.ts'
 import type { SupervisorEvents } from './supervisor.ts'
 
-// Postgres renders values with these settings for snapshots and replication alike.
+// Postgres renders values with these settings for snapshots and replication alike. No statement
+// waits on a lock longer than LOCK_WAIT_MS (a snapshot behind the app's ALTER TABLE would make
+// the app's next statements queue behind it).
 export const SESSION_OPTIONS =
-  '-c DateStyle=ISO,DMY -c TimeZone=UTC -c bytea_output=hex -c IntervalStyle=iso_8601 -c extra_float_digits=1'
+  '-c DateStyle=ISO,DMY -c TimeZone=UTC -c bytea_output=hex -c IntervalStyle=iso_8601 -c extra_float_digits=1' +
+  ` -c lock_timeout=${LOCK_WAIT_MS}`
 
 /** When a shape's log passes both limits it is rotated: clients refetch a fresh snapshot. */
 export type LogLimit = { minBytes: number; growthFactor: number }

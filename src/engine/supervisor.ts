@@ -128,7 +128,7 @@ export class ReplicationSupervisor {
   /**
    * Adds a table to the publication (once) so its changes reach the engine. A table found busy
    * (TableBusyError) is not tried again for BUSY_RETRY_MS: each try may hold up its writers for
-   * up to PUBLISH_LOCK_TIMEOUT_MS, and clients retry far more often than that. `again`: look
+   * up to LOCK_WAIT_MS, and clients retry far more often than that. `again`: look
    * once more even if done (a partitioned table: partitions made since start without FULL).
    */
   async includeTable(

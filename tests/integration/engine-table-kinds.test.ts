@@ -28,7 +28,8 @@ beforeAll(async () => {
     create table moved_feb (id int, day date, note text, primary key (id, day));
     create table virt (id int primary key, a int, b int generated always as (a * 2) virtual);
     create view items_view as select * from gen;
-    create unlogged table scratch (id int primary key)`)
+    create unlogged table scratch (id int primary key);
+    create table locked (id int primary key, n int)`)
   engine = await startTestEngine(source.url, {
     events: { onAltered: (statements) => altered.push(...statements) },
   })
@@ -191,5 +192,30 @@ describe('partitions attached, detached and truncated while clients stream', () 
     await expect.poll(() => root.currentRows.length).toBe(0)
     await source.db.query(`insert into moved values (3, '2026-01-07', 'c')`)
     await expect.poll(() => root.currentRows.map((r) => r.id)).toEqual([3])
+  })
+})
+
+describe('a table the app holds locked', () => {
+  it('gets a 503 at once, and Sluice never queues behind the lock (nor the app behind Sluice)', async () => {
+    await source.db.query(`insert into locked values (1, 1)`)
+    expect((await firstAnswer('locked')).status).toBe(200)
+    const holder = await source.db.connect()
+    try {
+      await holder.query('begin; lock table locked in access exclusive mode')
+      // A new shape of the table needs its snapshot: a lock wait Sluice gives up on.
+      const answer = await fetch(
+        `${engine.shapeUrl}?table=locked&where=n>0&offset=-1`,
+      )
+      expect(answer.status).toBe(503)
+      expect(answer.headers.get('retry-after')).not.toBeNull()
+      expect((await answer.json()).message).toMatch(/locked.*is busy/)
+      const { rows } = await source.db.query(
+        'select count(*)::int as n from pg_locks where not granted',
+      )
+      expect(rows).toEqual([{ n: 0 }])
+    } finally {
+      await holder.query('rollback')
+      holder.release()
+    }
   })
 })

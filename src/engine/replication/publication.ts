@@ -5,7 +5,15 @@ import { quoteIdent, sqlState, type Queryable } from './sql.ts'
 const DUPLICATE_OBJECT = '42710'
 const INSUFFICIENT_PRIVILEGE = '42501'
 
-/** The table's lock could not be had in time (publish-table.ts). */
+/**
+ * The longest any statement Sluice runs on a user's database waits for a lock. A lock request
+ * waiting behind a long open transaction makes every later statement on the table queue behind
+ * it too: one shape request stalled the user's writes for as long as that transaction stayed
+ * open (fault F8). Past this the statement fails, the request answers 503 and is tried later.
+ */
+export const LOCK_WAIT_MS = 200
+
+/** A table's lock could not be had within LOCK_WAIT_MS. */
 export class TableBusyError extends Error {
   constructor(
     target: string,
@@ -13,7 +21,7 @@ export class TableBusyError extends Error {
     readonly ran: string[] = [],
   ) {
     super(
-      `Table ${target} is busy: a transaction holds a lock on it, and Sluice needs a moment's exclusive lock to set it up for replication (REPLICA IDENTITY FULL). Try again once that transaction ends.`,
+      `Table ${target} is busy: another transaction holds a lock on it, and Sluice does not wait behind it (the application's own statements would then wait behind Sluice). Try again once that transaction ends.`,
     )
     this.name = 'TableBusyError'
   }

@@ -4,6 +4,7 @@
 // would break, and with an actionable error when rights are missing.
 import {
   GENERATED_COLUMNS_VERSION,
+  LOCK_WAIT_MS,
   ReplicationSetupError,
   TableBusyError,
   UnreplicableTableError,
@@ -13,15 +14,6 @@ import { qualifiedName, quoteIdent, sqlState, type Queryable } from './sql.ts'
 const DUPLICATE_OBJECT = '42710'
 const INSUFFICIENT_PRIVILEGE = '42501'
 const LOCK_NOT_AVAILABLE = '55P03'
-
-/**
- * How long each step may wait for its lock. REPLICA IDENTITY FULL takes an ACCESS EXCLUSIVE
- * lock, and a lock request waiting behind a long open transaction makes every later statement
- * on the table wait behind it too: one shape request stalled the user's writes for as long as
- * that transaction stayed open (fault F8). Waiting at most this long bounds the stall; the
- * request then answers 503 and is tried again later (supervisor.ts).
- */
-const PUBLISH_LOCK_TIMEOUT_MS = 200
 
 type TableState = {
   owner: string
@@ -97,11 +89,11 @@ export async function addTableToPublication(
   return { changed: true, ran }
 }
 
-// One statement in its own transaction, waiting at most PUBLISH_LOCK_TIMEOUT_MS for locks.
+// One statement in its own transaction, waiting at most LOCK_WAIT_MS for locks.
 async function withLockTimeout(client: Queryable, statement: string) {
   try {
     await client.query(
-      `BEGIN; SET LOCAL lock_timeout = ${PUBLISH_LOCK_TIMEOUT_MS}; ${statement} COMMIT;`,
+      `BEGIN; SET LOCAL lock_timeout = ${LOCK_WAIT_MS}; ${statement} COMMIT;`,
     )
   } catch (error) {
     // A failed statement leaves the transaction open and aborted.

@@ -2,6 +2,8 @@
 // the snapshot (pg_current_snapshot), then the rows through a cursor, in batches. A
 // changes-only shape takes the snapshot point alone: its log starts there, with no rows.
 import type pg from 'pg'
+import { TableBusyError } from '../replication/publication.ts'
+import { sqlState } from '../replication/sql.ts'
 import type { Row } from '../replication/types.ts'
 import { UnavailableError } from '../unavailable.ts'
 import { qualifiedName, quoteIdent, type TableName } from './definition.ts'
@@ -10,6 +12,7 @@ import { parseSnapshot, type Visibility } from './visibility.ts'
 import type { CompiledWhere } from './where/types.ts'
 
 const BATCH = 5000
+const LOCK_NOT_AVAILABLE = '55P03'
 
 /** Fills a new shape's log with its snapshot, on a connection of its own, and completes it. */
 export async function snapshotShape(
@@ -32,6 +35,11 @@ export async function snapshotShape(
       (rows) => shape.addSnapshotRows(rows),
     )
     await shape.completeSnapshot(visibility)
+  } catch (error) {
+    // Its table locked by the app past LOCK_WAIT_MS (SESSION_OPTIONS): said so, tried later.
+    if (sqlState(error) === LOCK_NOT_AVAILABLE)
+      throw new TableBusyError(qualifiedName(shape.definition.table))
+    throw error
   } finally {
     client.release()
   }

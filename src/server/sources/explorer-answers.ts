@@ -42,6 +42,9 @@ const DATA_EXCEPTION = /^22/
 const TIMED_OUT =
   'The database did not answer within the time the explorer allows. Try again shortly.'
 
+const LOCKED =
+  'Another transaction holds a lock on this table, and the explorer does not wait behind it. Try again once that transaction ends.'
+
 /** A read that failed on the source's database (or on the way to it), as an answer. */
 export function databaseFailure(
   error: unknown,
@@ -49,6 +52,7 @@ export function databaseFailure(
 ): Refusal {
   const { code, message } = error as { code?: string; message?: string }
   if (code === '57014') return unavailable(TIMED_OUT)
+  if (code === '55P03') return unavailable(LOCKED)
   const text = describeProblem(
     problemOf({ code, message: message ?? '' }, credentials.password),
     credentials.role,

@@ -91,8 +91,10 @@ async function countOrEstimate(
     )
     return { count: Number(rows[0]?.count ?? 0) }
   } catch (error) {
-    // 57014: Postgres cancelled the count at its statement_timeout.
-    if ((error as { code?: string }).code !== '57014') throw error
+    // 57014: Postgres cancelled the count at its statement_timeout; 55P03: at its lock_timeout
+    // (the explorer never queues behind the app's locks: SESSION_OPTIONS).
+    const code = (error as { code?: string }).code
+    if (code !== '57014' && code !== '55P03') throw error
   }
   const estimate = await estimateRows(client, query, limits.statementTimeoutMs)
   return estimate === null ? null : { count: estimate, estimate: true }
