@@ -349,6 +349,12 @@ export class EngineSourceRuntime implements SourceRuntime {
   }
 
   private signal(entry: Running, signal: LifecycleSignal): void {
+    // Signals may come from inside a request's work (a shape request publishing a table): the
+    // source's lines are the runtime's, never that request's.
+    outsideRequest(() => this.write(entry, signal))
+  }
+
+  private write(entry: Running, signal: LifecycleSignal): void {
     entry.writes = entry.writes
       .then(async () => {
         // A server that lost its claim (a hung one woken after a takeover) writes nothing:
