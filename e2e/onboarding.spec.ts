@@ -101,7 +101,7 @@ test('a first sign-in is asked what they are building: errors per field, then Ne
       postData: JSON.stringify({
         company: 'Acme',
         website: 'acme.example',
-        description: 'hi',
+        projectDescription: 'hi',
       }),
     }),
   )

@@ -1,5 +1,6 @@
-// The onboarding intent form (spec §3, §5): one schema, parsed by the /welcome page before it
-// sends and by POST /api/v1/onboarding-intent when it arrives, so both sides say the same.
+// The onboarding intent form (spec §3, §5, §7): one schema with the spec's field names, parsed
+// by the /welcome page before it sends and by POST /api/v1/onboarding-intent when it arrives,
+// so both sides say the same.
 import { z } from 'zod'
 
 export const ONBOARDING_INTENT_PATH = '/api/v1/onboarding-intent'
@@ -20,7 +21,7 @@ export const onboardingIntentSchema = z.object({
     .trim()
     .min(1, 'Website is required')
     .max(WEBSITE_MAX_LENGTH, `At most ${WEBSITE_MAX_LENGTH} characters`),
-  description: z
+  projectDescription: z
     .string()
     .trim()
     .min(5, 'Tell us a little more (at least 5 characters)')
@@ -64,7 +65,11 @@ const zodErrorBodySchema = z.object({
   }),
 })
 
-const FIELDS: readonly OnboardingField[] = ['company', 'website', 'description']
+const FIELDS: readonly OnboardingField[] = [
+  'company',
+  'website',
+  'projectDescription',
+]
 
 /**
  * Field errors keyed by the first path element of each issue, the first issue per field

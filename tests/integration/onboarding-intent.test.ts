@@ -19,7 +19,7 @@ const PATH = '/api/v1/onboarding-intent'
 const valid = {
   company: 'Acme',
   website: 'acme.example',
-  description: 'A live inventory app',
+  projectDescription: 'A live inventory app',
 }
 
 describe('the onboarding intent', () => {
@@ -40,7 +40,7 @@ describe('the onboarding intent', () => {
 
   it('answers the ZodError body, which the page maps by the first path element', async () => {
     const { browser } = await signInLocally(app)
-    const bad = { company: '', website: ' ', description: 'abc' }
+    const bad = { company: '', website: ' ', projectDescription: 'abc' }
     const response = await browser.postJson(PATH, bad)
     expect(response.status).toBe(400)
     const body: unknown = await response.json()
@@ -51,7 +51,7 @@ describe('the onboarding intent', () => {
           { path: ['company'], message: 'Company is required' },
           { path: ['website'], message: 'Website is required' },
           {
-            path: ['description'],
+            path: ['projectDescription'],
             message: 'Tell us a little more (at least 5 characters)',
           },
         ],
@@ -63,7 +63,7 @@ describe('the onboarding intent', () => {
     expect(fieldErrorsOf(body)).toEqual({
       company: 'Company is required',
       website: 'Website is required',
-      description: 'Tell us a little more (at least 5 characters)',
+      projectDescription: 'Tell us a little more (at least 5 characters)',
     })
   })
 
@@ -71,17 +71,17 @@ describe('the onboarding intent', () => {
     const { browser } = await signInLocally(app)
     const response = await browser.postJson(PATH, {
       ...valid,
-      description: 'x'.repeat(2001),
+      projectDescription: 'x'.repeat(2001),
     })
     expect(response.status).toBe(400)
     expect(fieldErrorsOf(await response.json())).toEqual({
-      description: 'At most 2000 characters',
+      projectDescription: 'At most 2000 characters',
     })
     const missing = await browser.postJson(PATH, {})
     expect(Object.keys(fieldErrorsOf(await missing.json()) ?? {})).toEqual([
       'company',
       'website',
-      'description',
+      'projectDescription',
     ])
   })
 

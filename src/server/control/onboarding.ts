@@ -1,4 +1,5 @@
-// Onboarding intents: what a user said they are building (the /welcome form).
+// Onboarding intents: what a user said they are building (the /welcome form). The column keeps
+// its first name, description; the spec's projectDescription is mapped here.
 import type { OnboardingIntent } from '../../shared/onboarding.ts'
 import type { Db } from './database.ts'
 
@@ -13,7 +14,7 @@ export async function saveOnboardingIntent(
      values ($1, $2, $3, $4)
      on conflict (user_id) do update set company = excluded.company,
        website = excluded.website, description = excluded.description`,
-    [userId, intent.company, intent.website, intent.description],
+    [userId, intent.company, intent.website, intent.projectDescription],
   )
 }
 
@@ -22,7 +23,8 @@ export async function getOnboardingIntent(
   userId: string,
 ): Promise<OnboardingIntent | null> {
   const { rows } = await db.query<OnboardingIntent>(
-    `select company, website, description from onboarding_intents
+    `select company, website, description as "projectDescription"
+       from onboarding_intents
       where user_id = $1`,
     [userId],
   )

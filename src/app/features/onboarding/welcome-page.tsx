@@ -30,7 +30,11 @@ const FIELDS: { name: OnboardingField; label: string; multiline?: boolean }[] =
   [
     { name: 'company', label: 'Company' },
     { name: 'website', label: 'Website' },
-    { name: 'description', label: 'What are you building?', multiline: true },
+    {
+      name: 'projectDescription',
+      label: 'What are you building?',
+      multiline: true,
+    },
   ]
 
 type Errors = Partial<Record<OnboardingField, string>>
@@ -48,7 +52,7 @@ export function WelcomePage() {
   const [values, setValues] = useState<OnboardingIntent>({
     company: '',
     website: '',
-    description: '',
+    projectDescription: '',
   })
   const [errors, setErrors] = useState<Errors>({})
   const [failed, setFailed] = useState(false)
@@ -85,7 +89,7 @@ export function WelcomePage() {
       setPersonProperties({
         company: parsed.data.company,
         website: parsed.data.website,
-        building: parsed.data.description,
+        building: parsed.data.projectDescription,
       })
       await next()
     } catch (error) {
