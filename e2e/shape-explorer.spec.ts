@@ -183,6 +183,12 @@ test('a table over 1,000 rows gets the warning word for word, and no shape', asy
   await expect(shapeGrid(page)).toHaveCount(0)
   // A warning may be asked about again.
   await expect(page.getByRole('button', { name: 'Create shape' })).toBeEnabled()
+  // A where clause that still matches too many is quoted in the warning.
+  await whereField(page).fill('id > 0')
+  await page.getByRole('button', { name: 'Create shape' }).click()
+  await expect(page.getByRole('alert')).toHaveText(
+    'Shape for table items with WHERE clause "id > 0" has 2000 rows. Consider refining the WHERE clause to reduce the number of rows for the shape.',
+  )
   expect(shapes).toEqual([])
 })
 

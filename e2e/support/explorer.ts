@@ -33,7 +33,7 @@ export async function fillAuditSchema(database: SourceDatabase) {
 
 /** Spec §8's warning for the whole of `items`. */
 export const WARNING_2000 =
-  'Shape for table items with WHERE clause "" (or empty where clause) has 2000 rows. Consider refining the WHERE clause to reduce the number of rows for the shape.'
+  'Shape for table items with empty where clause has 2000 rows. Consider refining the WHERE clause to reduce the number of rows for the shape.'
 
 export async function personalTeam(request: APIRequestContext) {
   const teams = (await (await request.get('/api/v1/teams')).json()) as {

@@ -84,9 +84,12 @@ describe('shape rules', () => {
     expect(tooManyRows(1001)).toBe(true)
   })
 
-  it('words the warning as spec §8 does', () => {
-    expect(rowCountWarning('items', 'qty > 1', 2000)).toBe(
-      'Shape for table items with WHERE clause "qty > 1" (or empty where clause) has 2000 rows. Consider refining the WHERE clause to reduce the number of rows for the shape.',
+  it('words the warning as spec §8 does, for a where clause and for none', () => {
+    expect(rowCountWarning('items', 'id > 0', 1500)).toBe(
+      'Shape for table items with WHERE clause "id > 0" has 1500 rows. Consider refining the WHERE clause to reduce the number of rows for the shape.',
+    )
+    expect(rowCountWarning('items', '', 1500)).toBe(
+      'Shape for table items with empty where clause has 1500 rows. Consider refining the WHERE clause to reduce the number of rows for the shape.',
     )
   })
 

@@ -23,9 +23,14 @@ export const shapeKey = (target: Omit<ShapeTarget, 'where'>) =>
 
 export const tooManyRows = (count: number) => count > SHAPE_ROW_LIMIT
 
-/** Spec §8, word for word. */
-export const rowCountWarning = (table: string, where: string, count: number) =>
-  `Shape for table ${table} with WHERE clause "${where}" (or empty where clause) has ${count} rows. Consider refining the WHERE clause to reduce the number of rows for the shape.`
+/**
+ * Spec §8's warning, with its "(or empty where clause)" template made into the two sentences
+ * it stands for (issue 36): a where clause is quoted, none says so.
+ */
+export function rowCountWarning(table: string, where: string, count: number) {
+  const clause = where === '' ? 'empty where clause' : `WHERE clause "${where}"`
+  return `Shape for table ${table} with ${clause} has ${count} rows. Consider refining the WHERE clause to reduce the number of rows for the shape.`
+}
 
 /**
  * Spec §5: Create shape only for a where clause other than the one asked for, or to ask again
