@@ -16,6 +16,7 @@ const held = (): Held => ({
   flush: async () => {
     flushes++
   },
+  release: async () => {},
 })
 // Loading PGlite's wasm takes seconds on a busy 2-core machine (10 s was seen not to be enough).
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 // The store's write-backs to IndexedDB (src/app/db/worker/store-fs.ts): statements close together
-// share one, and the first after opening waits longer, past the visit's first screen. Only
-// their scheduling is tested here, the write-back observed by a spy; what one writes is
-// store-write-back.test.ts's.
+// share one, and the first after opening waits longer, past the visit's first screen; none once
+// the files are to be deleted (a sign-out). Only their scheduling is tested here, the write-back
+// observed by a spy; what one writes is store-write-back.test.ts's.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { StoreFs } from '../../src/app/db/worker/store-fs.ts'
 
@@ -63,5 +63,15 @@ describe('StoreFs write-backs', () => {
     await first
     await flushed
     expect(writeBacks).toHaveBeenCalledTimes(2)
+  })
+
+  it('writes nothing back once its files are released for deletion, not even one already asked', async () => {
+    const fs = new StoreFs('test')
+    const asked = fs.syncToFs()
+    await fs.release()
+    const later = fs.syncToFs()
+    await vi.advanceTimersByTimeAsync(3000)
+    await Promise.all([asked, later])
+    expect(writeBacks).not.toHaveBeenCalled()
   })
 })

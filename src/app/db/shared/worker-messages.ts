@@ -34,3 +34,17 @@ export type DirectAnswer =
 
 /** The answer of a worker that does not hold the database (another tab's worker does). */
 export const NOT_HELD_HERE = 'The database is held by another tab'
+
+/**
+ * The channel on which a sign-out closes the store, between every tab and every store worker
+ * of this browser (worker/store-close.ts, tab/store-close.ts): a tab's own worker may not be
+ * the one holding the database.
+ */
+export const STORE_CHANNEL = 'sluice.store'
+/**
+ * Tab to every worker: signing out. The worker holding the database stops the sync, closes it
+ * and deletes its IndexedDB database; the others never open it.
+ */
+export const CLOSE_STORE = 'sluice-close-store'
+/** Worker to every tab: the store's database is deleted. */
+export const STORE_CLOSED = 'sluice-store-closed'

@@ -6,6 +6,7 @@ import { whenTrue } from '../shared/await-txid.ts'
 import { readOnce } from './direct-requests.ts'
 import { rememberStore, rememberSyncedFor, syncedFor } from './hints.ts'
 import { claimOwner } from '../shared/local-owner.ts'
+import { closeStore } from './store-close.ts'
 import { FIRST_SYNC, START_SYNC } from '../shared/worker-messages.ts'
 import { prefetchShapes } from './shape-prefetch.ts'
 import { StoreClient } from './store-client.ts'
@@ -113,8 +114,15 @@ export async function claimStore(userId: string): Promise<LocalStore> {
   return pg
 }
 
-/** Signing out: nobody owns the store, so it is emptied. */
+/**
+ * Signing out: nobody owns the store, so it is emptied, then closed and its database deleted
+ * (store-close.ts): the emptied tables' files still held the rows' bytes.
+ */
 export async function releaseStore(): Promise<void> {
+  await emptyStore().finally(closeStore)
+}
+
+async function emptyStore(): Promise<void> {
   const pg = await openStore()
   rememberStore(false)
   await pg.query('delete from local_owner')

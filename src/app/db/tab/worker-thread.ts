@@ -10,6 +10,7 @@ import { BOOT_HINTS, bootStore, type BootedStore } from './boot-store.ts'
 // The built worker's address (index.html's early start finds it in the build output).
 import storeWorkerUrl from '../worker/store-worker.ts?worker&url'
 import { rememberStore } from './hints.ts'
+import { followStoreClosing } from './store-close.ts'
 import {
   STORE_FAILED,
   STORE_MARKS,
@@ -68,6 +69,7 @@ export function startWorkerThread(): WorkerThread {
   })
   // Nobody may be waiting yet; the store reports the failure when it is asked for.
   failed.catch(() => {})
+  followStoreClosing(() => worker.terminate())
   thread = {
     port: replayingPort(worker, heard),
     failed,

@@ -15,8 +15,15 @@ type MessageScope = {
   ): void
 }
 
-/** The database once this worker holds it, and how to write it back to IndexedDB now. */
-export type Held = { database: Promise<PGlite>; flush: () => Promise<void> }
+/**
+ * The database once this worker holds it, how to write it back to IndexedDB now, and how to
+ * let go of its IndexedDB files, which are about to be deleted (store-fs.ts release).
+ */
+export type Held = {
+  database: Promise<PGlite>
+  flush: () => Promise<void>
+  release: () => Promise<void>
+}
 
 export function serveDirectRequests(
   scope: MessageScope,

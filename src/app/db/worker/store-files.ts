@@ -85,3 +85,16 @@ function result<T>(request: IDBRequest<T>): Promise<T> {
     request.onerror = () => reject(request.error)
   })
 }
+
+/**
+ * Deletes the store's IndexedDB database; resolves once it is gone. A connection still open
+ * (the write-back's, closing) holds the deletion back until it closes, and no open asked after
+ * it can see the old files.
+ */
+export function deleteStoreDatabase(dataDir: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.deleteDatabase(mountPath(dataDir))
+    request.onsuccess = () => resolve()
+    request.onerror = () => reject(request.error ?? new Error('not deleted'))
+  })
+}

@@ -34,6 +34,7 @@ export class StoreFs extends IdbFs {
   #stored: Promise<StoredFile[] | null> | null
   #seed: (() => Promise<SeedFile[] | undefined>) | null
   #writeBack: StoreWriteBack | null = null
+  #discarded = false
 
   /**
    * `stored`: the files, if their reading has begun already (readStoredFiles). `seed`: what a
@@ -126,7 +127,7 @@ export class StoreFs extends IdbFs {
         .then(() => {
           this.#scheduled = null
           this.#delay = WRITE_BACK_DELAY_MS
-          const run = this.writeBack()
+          const run = this.#discarded ? Promise.resolve() : this.writeBack()
           this.#running = run.catch(() => {})
           return run
         })
@@ -147,6 +148,26 @@ export class StoreFs extends IdbFs {
     this.#writeBack?.close()
     this.#writeBack = null
     return super.closeFs()
+  }
+
+  /**
+   * The stored files are about to be deleted (a sign-out, store-close.ts): nothing more is
+   * written back, and this file system's IndexedDB connections close once the write-back in
+   * progress is done, so the deletion can go ahead. Postgres is not closed: its shutdown
+   * would write again (a large checkpoint, whose IndexedDB commit was seen never to end),
+   * and the tabs' statements still in flight would meet a database gone from under them
+   * (PGlite fails those with a TypeError). It ends with its worker (tab/store-close.ts).
+   */
+  async release(): Promise<void> {
+    this.#discarded = true
+    await this.#running
+    this.#writeBack?.close()
+    this.#writeBack = null
+    // IDBFS's own, open when the store was new (initialSyncFs).
+    const idbfs = this.pg?.Module.IDBFS
+    const root = mountPath(this.dataDir!)
+    idbfs?.dbs[root]?.close()
+    if (idbfs) delete idbfs.dbs[root]
   }
 
   /** Writes back at once what is in memory; resolves once IndexedDB holds it. */

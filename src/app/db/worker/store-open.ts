@@ -26,8 +26,11 @@ export type EarlyReads = {
 }
 
 export type Opening = {
-  /** This worker is elected: what it read ahead, and the stored files, read now. */
-  elected: () => EarlyReads
+  /**
+   * This worker is elected: what it read ahead, and the stored files, read now; null when a
+   * sign-out closed the store (store-close.ts), which this worker then never opens.
+   */
+  elected: () => EarlyReads | null
   mark: (name: string) => void
   /** The database is being opened here; `opened` once it is. */
   holding: (held: Held) => void
@@ -40,9 +43,15 @@ export function openWhenElected(opening: Opening): void {
     async init() {
       try {
         const reads = opening.elected()
+        // Its tab is leaving: nothing is asked of this worker again.
+        if (!reads) return new Promise<never>(() => {})
         const fs = new StoreFs(LOCAL_DATABASE, reads.stored, reads.seed)
         const database = open(fs, reads, opening.mark)
-        opening.holding({ database, flush: () => fs.flush() })
+        opening.holding({
+          database,
+          flush: () => fs.flush(),
+          release: () => fs.release(),
+        })
         const pg = await database
         opening.opened()
         return pg

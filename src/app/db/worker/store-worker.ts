@@ -15,6 +15,7 @@ import { expectPrefetch, prefetched } from './shape-prefetch.ts'
 import type { PrefetchedAnswer } from '../shared/prefetch.ts'
 import { claimOwner } from '../shared/local-owner.ts'
 import type { EarlyReads } from './store-open.ts'
+import { closeOnRequest } from './store-close.ts'
 import {
   LOCAL_DATABASE,
   readStoredFiles,
@@ -70,6 +71,17 @@ let held: Held | null = null
 // the start: a message that arrives before a listener is lost.
 serveDirectRequests(self, () => held)
 
+// A sign-out (store-close.ts): the sync stops, then the database lets go of its files.
+let stopSync: (() => Promise<void>) | null = null
+const closing = closeOnRequest(async () => {
+  if (!held) return false
+  // Opened first: a store still opening would open its files after they were let go.
+  await held.database.catch(() => null)
+  await stopSync?.()
+  await held.release()
+  return true
+})
+
 // The sync starts once this worker holds the database and its tab has asked: after its first
 // screen shows what the store held (START_SYNC; the sync's start would delay that screen), or
 // at once on a first visit (FIRST_SYNC), when there is nothing to show until the sync has run.
@@ -114,9 +126,11 @@ async function startSyncIfWanted() {
   syncing = true
   const [pg, { startSync }] = await Promise.all([held.database, syncCode()])
   if (firstOwner) await claimOwner(pg, firstOwner)
+  // Checked next to the start: a sign-out closing the store meanwhile stops what it finds.
+  if (closing.requested()) return
   mark('sync-start')
   sendMarks()
-  startSync(
+  stopSync = startSync(
     pg as unknown as Parameters<typeof startSync>[0],
     self.location.origin,
     () => postMessage({ type: STORE_SESSION_REFUSED }),
@@ -180,11 +194,12 @@ const readEarly = await early
 openWhenElected({
   // The stored files are read only now: read any earlier, they could miss what another
   // worker, elected meanwhile, wrote (a sign-out's emptied store, say).
-  elected: () => ({
-    ...(readEarly ?? readAhead()),
-    stored: storedFiles(),
-    seed,
-  }),
+  elected: () => {
+    if (!closing.requested())
+      return { ...(readEarly ?? readAhead()), stored: storedFiles(), seed }
+    closing.elected()
+    return null
+  },
   mark,
   holding: (database) => (held = database),
   opened: () => {

@@ -55,6 +55,8 @@ const SYNCED_TABLES = [
  * tab forgets it kept a store (its hints live in localStorage, which a worker cannot reach).
  * `screenShown`: the tab's first screen is up (a first visit's lists wait for it, below).
  * `synced`: the owner's data has all landed once (synced-once.ts), said as soon as it has.
+ * Answers how to stop it (a sign-out closing the store): every shape ends, nothing more is
+ * written, and the promise resolves once the step in progress is done.
  */
 export function startSync(
   pg: SyncedPg,
@@ -62,7 +64,7 @@ export function startSync(
   sessionRefused: () => void,
   screenShown: Promise<void>,
   synced: (userId: string) => void,
-): void {
+): () => Promise<void> {
   const url = (path: string) => new URL(path, origin).toString()
   // The owner's and their teams' shapes: a first visit asked for their snapshots already.
   const ownShape = (path: string) => ({
@@ -70,9 +72,11 @@ export function startSync(
     fetchClient: prefetchedOr(liveSyncFetch),
   })
   const running = new Map<string, Subscription>()
+  // Stopped for good (the store is closing): no shape starts again.
+  let ended = false
 
   const follow = async (key: string, shapes: Shapes) => {
-    if (running.has(key)) return
+    if (ended || running.has(key)) return
     // Stopped by this sync (no longer followed) before or after its subscription exists.
     let stopped = false
     let sub: Subscription | null = null
@@ -350,6 +354,7 @@ export function startSync(
   // Each list is a live query; its callbacks run one at a time in order of arrival.
   let queue = Promise.resolve()
   const serial = (fn: () => Promise<void>) => {
+    if (ended) return
     queue = queue
       .then(fn)
       .catch((error: unknown) => console.warn('sync', error))
@@ -405,5 +410,10 @@ export function startSync(
       [],
       (r) => serial(() => followSources(r.rows.map((row) => row.source_id))),
     )
+  }
+  return () => {
+    ended = true
+    for (const key of [...running.keys()]) unfollow(key)
+    return queue
   }
 }

@@ -5,6 +5,7 @@
 import { useNavigate, useRouter } from '@tanstack/react-router'
 import { useCallback, useEffect } from 'react'
 import { useStoreOwner } from '../../db/tab/hooks.ts'
+import { storeClosed } from '../../db/tab/store-close.ts'
 import { onSessionEnded } from '../../lib/session-signal.ts'
 
 /** False while the store holds nobody's or someone else's data: the page has nothing to show. */
@@ -13,6 +14,8 @@ export function useFollowSession(userId: string): boolean {
   const navigate = useNavigate()
   const router = useRouter()
   const leave = useCallback(() => {
+    // A sign-out closed the store: the page loads / anew by itself (store-close.ts).
+    if (storeClosed()) return
     // The loaders' answers belong to the session that ended.
     router.clearCache()
     void navigate({ to: '/' })

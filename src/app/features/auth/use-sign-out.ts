@@ -5,13 +5,15 @@ import { z } from 'zod'
 import { resetAnalytics } from '../../lib/analytics.ts'
 import { api } from '../../lib/api.ts'
 import { announceSessionEnded } from '../../lib/session-signal.ts'
+import { storeClosed } from '../../db/tab/store-close.ts'
 
 export function useSignOut(): () => Promise<void> {
   const navigate = useNavigate()
   const router = useRouter()
   return useCallback(async () => {
-    // Whoever uses this browser next must not see this user's data. Releasing the store
-    // first also stops its sync before the session it runs on ends.
+    // Whoever uses this browser next must not see this user's data: the store is emptied and
+    // its database deleted, in every tab. Releasing it first also stops its sync before the
+    // session it runs on ends.
     await import('../../db/tab/store.ts')
       .then((store) => store.releaseStore())
       .catch((error: unknown) =>
@@ -26,6 +28,7 @@ export function useSignOut(): () => Promise<void> {
     router.clearCache()
     // Every tab goes with this one (use-follow-session.ts), now that the session has ended.
     announceSessionEnded({ userId: null })
-    await navigate({ to: '/' })
+    // A page whose store closed loads / anew (store-close.ts).
+    if (!storeClosed()) await navigate({ to: '/' })
   }, [navigate, router])
 }
