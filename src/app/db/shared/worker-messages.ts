@@ -42,8 +42,8 @@ export const NOT_HELD_HERE = 'The database is held by another tab'
  */
 export const STORE_CHANNEL = 'sluice.store'
 /**
- * Tab to every worker: signing out. The worker holding the database stops the sync, closes it
- * and deletes its IndexedDB database; the others never open it.
+ * Tab to every worker: signing out. The worker holding the database stops the sync, lets go
+ * of its files and deletes its IndexedDB database; the others never open it.
  */
 export const CLOSE_STORE = 'sluice-close-store'
 /** Worker to every tab: the store's database is deleted. */

@@ -19,10 +19,9 @@ export type StoreClosing = {
 }
 
 /**
- * Listens for a sign-out. `close` closes what this worker holds and answers whether it held
- * the store. Only the holder deletes the database at once: a deletion asked by any other
- * worker would wait on the holder's connections, ahead of the write-back the holder's close
- * still makes.
+ * Listens for a sign-out. `close` lets go of what this worker holds and answers whether it
+ * held the store. Only the holder deletes the database then, its connections closed: a
+ * deletion asked by another worker would only wait on them.
  */
 export function closeOnRequest(close: () => Promise<boolean>): StoreClosing {
   let closing: Promise<boolean> | null = null

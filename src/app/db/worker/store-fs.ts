@@ -34,7 +34,7 @@ export class StoreFs extends IdbFs {
   #stored: Promise<StoredFile[] | null> | null
   #seed: (() => Promise<SeedFile[] | undefined>) | null
   #writeBack: StoreWriteBack | null = null
-  #discarded = false
+  #released = false
 
   /**
    * `stored`: the files, if their reading has begun already (readStoredFiles). `seed`: what a
@@ -127,7 +127,7 @@ export class StoreFs extends IdbFs {
         .then(() => {
           this.#scheduled = null
           this.#delay = WRITE_BACK_DELAY_MS
-          const run = this.#discarded ? Promise.resolve() : this.writeBack()
+          const run = this.#released ? Promise.resolve() : this.writeBack()
           this.#running = run.catch(() => {})
           return run
         })
@@ -159,7 +159,7 @@ export class StoreFs extends IdbFs {
    * (PGlite fails those with a TypeError). It ends with its worker (tab/store-close.ts).
    */
   async release(): Promise<void> {
-    this.#discarded = true
+    this.#released = true
     await this.#running
     this.#writeBack?.close()
     this.#writeBack = null
