@@ -1,4 +1,4 @@
-// The dashboard's live syncs leave the browser's connections to its actions (issue 35): over
+// The dashboard's live syncs leave the browser's connections to its actions: over
 // HTTP/1.1 Chromium opens at most 6 connections per host, and a long-poll holds one for up to
 // 20 s. With 3 teams, 20 sources and 3 tabs open on different pages, the profile never has more
 // than LIVE_BOUND live requests in flight, and a click's request is sent at once rather than

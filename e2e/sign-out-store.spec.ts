@@ -1,4 +1,4 @@
-// Logout leaves nothing of the user in IndexedDB (issue 36): emptying the store with DELETE kept
+// Logout leaves nothing of the user in IndexedDB: emptying the store with DELETE kept
 // the rows' bytes in Postgres's files, so the store's database itself goes, in every tab, and
 // the next sign-in starts a new one.
 import type { Page } from '@playwright/test'

@@ -10,7 +10,7 @@
 //     the browser's HTTP cache bypassed for shape requests);
 //  7. the shape explorer: a click on a 1,000-row table to its first rows in the grid, and
 //     commit-to-grid latency of a row changed in the source's own database;
-//  8. clicks while the live syncs run (issue 35): renames on a source page with 3 teams, 20
+//  8. clicks while the live syncs run: renames on a source page with 3 teams, 20
 //     sources and 2 followed, in 1 tab and in 3, and the live requests in flight at once.
 // The offline visits run last, so the server is stopped once and never restarted.
 // `npm run bench:web [-- --no-build] [--visits-only | --explorer-only | --clicks-only]` prints

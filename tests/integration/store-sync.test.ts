@@ -1,7 +1,7 @@
 // The store's sync (src/app/db/worker/sync.ts) against the real server: a real PGlite with the
 // client migrations and pglite-sync, the dashboard's shapes served by the gateway and the
 // engine over the control plane. A team the user leaves: its sync ends and its rows leave the
-// store (issue 35: the store stops syncing what is gone, and keeps nothing of it).
+// store (the store stops syncing what is gone, and keeps nothing of it).
 import { PGlite } from '@electric-sql/pglite'
 import { live } from '@electric-sql/pglite/live'
 import { electricSync } from '@electric-sql/pglite-sync'

@@ -1,4 +1,4 @@
-// The clicks bench:web times (issue 35), each as a user makes it: the dialog opened and filled,
+// The clicks bench:web times, each as a user makes it: the dialog opened and filled,
 // then its confirming button clicked. The click is what is timed; `shows` is the text its
 // outcome puts on screen (the synced row), or null where the outcome is only a toast that
 // repeats from one click to the next.

@@ -2,7 +2,7 @@
 // answered now (lib/live-watch-hub.ts holds the one long-poll that asks, POST /v1/watch), and
 // only then is sent. A live request left to itself is a long-poll holding one of the 6
 // connections a browser opens per host over HTTP/1.1 for up to 20 s; the dashboard follows
-// 7 to 16 shapes per page, so every click queued behind them (issue 35).
+// 7 to 16 shapes per page, so every click queued behind them.
 //
 // Any tab or worker may hold the hub (a Web Lock); the others hand it their requests over a
 // BroadcastChannel. Each context holds a lock of its own for as long as it lives, so the hub can

@@ -1,4 +1,4 @@
-// Sign-out's end of the store, in the workers (issue 36): emptying the tables with DELETE left
+// Sign-out's end of the store, in the workers: emptying the tables with DELETE left
 // the rows' bytes in Postgres's files in IndexedDB, so the store's database itself goes. The
 // worker holding it stops the sync, lets go of the files (store-fs.ts release) and deletes the
 // database, then tells every tab, which ends its worker, Postgres with it (tab/store-close.ts).

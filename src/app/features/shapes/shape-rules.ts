@@ -25,7 +25,7 @@ export const tooManyRows = (count: number) => count > SHAPE_ROW_LIMIT
 
 /**
  * Spec §8's warning, with its "(or empty where clause)" template made into the two sentences
- * it stands for (issue 36): a where clause is quoted, none says so.
+ * it stands for: a where clause is quoted, none says so.
  */
 export function rowCountWarning(table: string, where: string, count: number) {
   const clause = where === '' ? 'empty where clause' : `WHERE clause "${where}"`
