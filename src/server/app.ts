@@ -27,6 +27,7 @@ import { localHostsOnly } from './http/host-guard.ts'
 import { requestIds } from './http/request-id.ts'
 import {
   inlineScriptSources,
+  noCrossSite,
   requestLog,
   sameOriginOnly,
   securityHeaders,
@@ -66,14 +67,18 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // /api/admin is for scripts holding the admin token, which no browser sends on its own: the
   // same-origin rule guards cookie-authenticated requests, and these carry no cookie auth.
   // Creating a claimable source is for starter scripts outside any browser: it reads no cookie
-  // and acts for nobody, so a forged cross-site request gains nothing a script could not do
-  // itself (its own limits apply). Exactly that request: claiming, which uses the session, is
-  // still guarded.
-  app.use('/api/*', (c, next) =>
-    isAdminPath(c.req.path) || isClaimableCreate(c.req.method, c.req.path)
-      ? next()
-      : sameOriginOnly(c, next),
-  )
+  // and acts for nobody, so in hosted mode a forged cross-site request gains nothing a script
+  // could not do itself (its own limits apply). Exactly that request: claiming, which uses the
+  // session, is still guarded. In local mode a page on another site could make the server
+  // reach what only the user's machine can, so these refuse a browser's cross-site request.
+  app.use('/api/*', (c, next) => {
+    if (
+      !isAdminPath(c.req.path) &&
+      !isClaimableCreate(c.req.method, c.req.path)
+    )
+      return sameOriginOnly(c, next)
+    return deps.env.SLUICE_MODE === 'local' ? noCrossSite(c, next) : next()
+  })
   app.use('/api/*', async (c, next) => {
     await next()
     // API answers are per user and live; no cache may keep them.

@@ -1,5 +1,6 @@
-// The cross-site request guard on state-changing API calls: own Origin, JSON bodies only.
-import { beforeAll, describe, expect, it } from 'vitest'
+// The cross-site request guard on state-changing API calls: own Origin, JSON bodies only; and
+// in local mode, the calls exempt for scripts are refused to a browser on another site.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   Browser,
   buildApp,
@@ -7,7 +8,12 @@ import {
   uniqueEmail,
   type App,
 } from '../support/app.ts'
+import { CLAIMABLE_PATH } from '../support/claimable.ts'
 import { countRows, useControlPlaneDatabase } from '../support/database.ts'
+import {
+  createSourceDatabase,
+  type SourceDatabase,
+} from '../support/sources.ts'
 
 const database = useControlPlaneDatabase()
 let app: App
@@ -112,4 +118,62 @@ describe('the Origin guard', () => {
     )
     expect(internal.status).toBe(403)
   })
+})
+
+describe('in local mode, the calls exempt for scripts', () => {
+  const ADMIN_TOKEN = 'admin-token-'.padEnd(40, 'x')
+  let local: App
+  let source: SourceDatabase
+  beforeAll(async () => {
+    local = buildApp(database.db, { SLUICE_ADMIN_TOKEN: ADMIN_TOKEN })
+    source = await createSourceDatabase()
+  })
+  afterAll(() => source.drop())
+
+  // What a page on another site can send without a preflight: a text/plain body.
+  const createClaimable = (headers: Record<string, string>) =>
+    local.request(`${ORIGIN}${CLAIMABLE_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain;charset=UTF-8', ...headers },
+      body: JSON.stringify({ database_url: source.url }),
+    })
+
+  it.each([
+    ['another site', { origin: 'http://evil.example' }],
+    ['another port of this host', { origin: 'http://localhost:5173' }],
+    ['an opaque origin', { origin: 'null' }],
+    ['a cross-site fetch with no Origin', { 'sec-fetch-site': 'cross-site' }],
+  ])(
+    'refuse a claimable source from %s, and make nothing',
+    async (_case, headers) => {
+      const claims = await countRows(database.db, 'claimable_sources')
+      const response = await createClaimable(headers)
+      expect(response.status).toBe(403)
+      expect(await response.json()).toEqual({
+        message: 'Cross-origin request refused',
+      })
+      expect(await countRows(database.db, 'claimable_sources')).toBe(claims)
+    },
+    30_000,
+  )
+
+  it('refuse the admin API from another site, even with its token', async () => {
+    const teams = await countRows(database.db, 'teams')
+    const response = await local.request(`${ORIGIN}/api/admin/teams`, {
+      method: 'POST',
+      headers: {
+        origin: 'http://evil.example',
+        authorization: `Bearer ${ADMIN_TOKEN}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ name: 'Forged' }),
+    })
+    expect(response.status).toBe(403)
+    expect(await countRows(database.db, 'teams')).toBe(teams)
+  })
+
+  it('still serve a script, which sends no Origin', async () => {
+    const response = await createClaimable({})
+    expect(response.status).toBe(201)
+  }, 30_000)
 })

@@ -1,4 +1,4 @@
-// Headers every response carries, and the same-origin rule for state-changing requests.
+// Headers every response carries, and the cross-site rules for state-changing requests.
 import { createHash } from 'node:crypto'
 import { createMiddleware } from 'hono/factory'
 import { secureHeaders } from 'hono/secure-headers'
@@ -76,6 +76,23 @@ export const sameOriginOnly = createMiddleware<AppEnv>(async (c, next) => {
     type !== undefined
   if (hasBody && !/^application\/json\b/i.test(type ?? ''))
     return c.json({ message: 'Request body must be application/json' }, 403)
+  return next()
+})
+
+/**
+ * For the requests exempt from sameOriginOnly because scripts make them (they send no Origin),
+ * in local mode: a server on the user's machine reaches what no web page can (localhost, the
+ * private network), so a page the user visits must not make it act. Browsers mark every
+ * cross-origin state-changing request with Origin, and most with Sec-Fetch-Site besides.
+ */
+export const noCrossSite = createMiddleware<AppEnv>(async (c, next) => {
+  if (SAFE_METHODS.has(c.req.method)) return next()
+  const origin = c.req.header('origin')
+  const site = c.req.header('sec-fetch-site')
+  const crossSite =
+    (origin !== undefined && origin !== ownOrigin(c.var.deps.env, c.req.url)) ||
+    (site !== undefined && site !== 'same-origin' && site !== 'none')
+  if (crossSite) return c.json({ message: 'Cross-origin request refused' }, 403)
   return next()
 })
 
