@@ -105,7 +105,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use('/api/v1/*', requireUser)
   // One router per resource, each at its own prefix: none overlaps another, so order is free.
   app.route('/api/v1/users', userRoutes)
-  app.route('/api/v1/teams', teamRoutes)
+  app.route('/api/v1/teams', teamRoutes(limiters.testAlerts))
   app.route('/api/v1/provider-connections', providerConnectionRoutes)
   app.route(ONBOARDING_INTENT_PATH, onboardingRoutes)
   app.route(

@@ -22,8 +22,17 @@ export const INGEST_BODY_LIMIT_BYTES = 1024 * 1024
 /** Each parameter a provider sends to the OAuth callback; real ones are far shorter. */
 export const OAUTH_PARAM_MAX_LENGTH = 2048
 
+/**
+ * 'Send test alert': each queues a delivery that is retried, to a host the team chose. Enough
+ * to try a fix several times on one destination, and every destination of a full team once.
+ */
+export const TEST_ALERTS_PER_DESTINATION_PER_MINUTE = 5
+export const TEST_ALERTS_PER_TEAM_PER_MINUTE = 10
+
 /** The window of every per-minute rate. */
 const RATE_WINDOW_MS = 60_000
+
+export type Limiters = ReturnType<typeof createLimiters>
 
 /** One set per app, so apps built side by side (tests) never share counts. */
 export function createLimiters(env: Env, now: () => number = Date.now) {
@@ -34,5 +43,10 @@ export function createLimiters(env: Env, now: () => number = Date.now) {
     localLogins: perMinute(env.LOCAL_LOGINS_PER_MINUTE),
     /** Keyed by user and by team: a create counts against both. */
     sourceCreates: perMinute(env.SOURCE_CREATES_PER_MINUTE),
+    /** Keyed by destination and by team, each with its own limit (admitAll). */
+    testAlerts: {
+      perDestination: perMinute(TEST_ALERTS_PER_DESTINATION_PER_MINUTE),
+      perTeam: perMinute(TEST_ALERTS_PER_TEAM_PER_MINUTE),
+    },
   }
 }

@@ -1,6 +1,9 @@
 // The fixed-window limiter every rate of the server uses.
 import { describe, expect, it } from 'vitest'
-import { createRateLimiter } from '../../src/server/http/rate-limit.ts'
+import {
+  admitAll,
+  createRateLimiter,
+} from '../../src/server/http/rate-limit.ts'
 
 function limiter(limit = 2, windowMs = 60_000) {
   let time = 1_000_000
@@ -44,5 +47,25 @@ describe('a rate limiter', () => {
     rate.admit('a')
     advance(999)
     expect(rate.admit('a')).toEqual({ admitted: false, retryAfterSeconds: 1 })
+  })
+})
+
+describe('admitting against several limiters', () => {
+  it('admits against each, or, refused by one, consumes nothing of the others', () => {
+    const small = limiter(1)
+    const large = limiter(3)
+    const both = (a: string, b: string) =>
+      admitAll([small.rate, a], [large.rate, b])
+    expect(both('destination-1', 'team')).toEqual({ admitted: true })
+    small.advance(20_000)
+    large.advance(20_000)
+    expect(both('destination-1', 'team')).toEqual({
+      admitted: false,
+      retryAfterSeconds: 40,
+    })
+    // The refusal above left the team two, not one.
+    expect(both('destination-2', 'team')).toEqual({ admitted: true })
+    expect(both('destination-3', 'team')).toEqual({ admitted: true })
+    expect(both('destination-4', 'team').admitted).toBe(false)
   })
 })

@@ -3,7 +3,7 @@
 // a missing one). POST makes a destination and answers a webhook's secret, the only time it is
 // shown (email needs SMTP_URL, else 400); GET lists
 // them (never a secret; the dashboard reads the synced shape instead); DELETE removes one;
-// POST .../{id}/test queues a test alert to it and kicks the worker.
+// POST .../{id}/test queues a test alert to it and kicks the worker, within its rates.
 import { Hono, type Context } from 'hono'
 import {
   ALERT_DESTINATIONS_MAX_PER_TEAM,
@@ -25,6 +25,8 @@ import {
 } from '../control/alert-destinations.ts'
 import type { AppDeps, AppEnv } from '../http/context.ts'
 import { readJson } from '../http/json.ts'
+import { admitAll, tooManyRequests } from '../http/rate-limit.ts'
+import type { Limiters } from '../limits.ts'
 import { memberTeamId, teamNotFound } from './member-team.ts'
 import { systemResolver } from '../validation/guard.ts'
 
@@ -56,72 +58,84 @@ async function destinationUrl(
 const destinationNotFound = (c: Context) =>
   c.json({ message: 'Alert destination not found' }, 404)
 
-export const alertDestinationRoutes = new Hono<AppEnv>()
-  .use(requireUser)
-  .post('/', async (c) => {
-    const teamId = await memberTeamId(c)
-    if (!teamId) return teamNotFound(c)
-    const { deps } = c.var
-    if (!deps.alertSecretKey)
-      return c.json({ message: 'Alerts are not available' }, 503)
-    const body = await readJson(c, createAlertDestinationSchema)
-    if (!body.success) return body.response
-    const url = await destinationUrl(deps, body.data)
-    if (!url.ok) return c.json({ message: url.message }, 400)
-    const created = await createDestination(deps.db, deps.alertSecretKey, {
-      teamId,
-      url: url.url,
-      createdBy: c.var.user.id,
-      max: ALERT_DESTINATIONS_MAX_PER_TEAM,
-    })
-    if (created.kind === 'no_team') return teamNotFound(c)
-    if (created.kind === 'full')
+/** `testAlerts`: the rates of test alerts, per destination and per team. */
+export const alertDestinationRoutes = (testAlerts: Limiters['testAlerts']) =>
+  new Hono<AppEnv>()
+    .use(requireUser)
+    .post('/', async (c) => {
+      const teamId = await memberTeamId(c)
+      if (!teamId) return teamNotFound(c)
+      const { deps } = c.var
+      if (!deps.alertSecretKey)
+        return c.json({ message: 'Alerts are not available' }, 503)
+      const body = await readJson(c, createAlertDestinationSchema)
+      if (!body.success) return body.response
+      const url = await destinationUrl(deps, body.data)
+      if (!url.ok) return c.json({ message: url.message }, 400)
+      const created = await createDestination(deps.db, deps.alertSecretKey, {
+        teamId,
+        url: url.url,
+        createdBy: c.var.user.id,
+        max: ALERT_DESTINATIONS_MAX_PER_TEAM,
+      })
+      if (created.kind === 'no_team') return teamNotFound(c)
+      if (created.kind === 'full')
+        return c.json(
+          {
+            message: `This team already has ${ALERT_DESTINATIONS_MAX_PER_TEAM} alert destinations, the most it can have.`,
+          },
+          409,
+        )
       return c.json(
-        {
-          message: `This team already has ${ALERT_DESTINATIONS_MAX_PER_TEAM} alert destinations, the most it can have.`,
-        },
-        409,
+        { ...created.destination, secret: created.secret, txid: created.txid },
+        201,
       )
-    return c.json(
-      { ...created.destination, secret: created.secret, txid: created.txid },
-      201,
-    )
-  })
-  .get('/', async (c) => {
-    const teamId = await memberTeamId(c)
-    if (!teamId) return teamNotFound(c)
-    return c.json(await listDestinations(c.var.deps.db, teamId))
-  })
-  .delete('/:destinationId', async (c) => {
-    const teamId = await memberTeamId(c)
-    if (!teamId) return teamNotFound(c)
-    const id = idSchema.safeParse(c.req.param('destinationId'))
-    const deleted =
-      id.success && (await deleteDestination(c.var.deps.db, teamId, id.data))
-    if (!deleted) return destinationNotFound(c)
-    return c.json({ txid: deleted.txid })
-  })
-  .post('/:destinationId/test', async (c) => {
-    const teamId = await memberTeamId(c)
-    if (!teamId) return teamNotFound(c)
-    const id = idSchema.safeParse(c.req.param('destinationId'))
-    const { db, alerts } = c.var.deps
-    const destination =
-      id.success && (await getDestination(db, teamId, id.data))
-    if (!destination) return destinationNotFound(c)
-    await enqueueAlert(db, {
-      team_id: teamId,
-      source_id: null,
-      event: TEST_ALERT_EVENT,
-      state: 'firing',
-      message: 'This is a test alert from Sluice.',
-      incidentId: null,
-      occurredAt: new Date(),
-      destinationId: destination.id,
     })
-    alerts?.kick()
-    return c.json({ queued: true }, 202)
-  })
+    .get('/', async (c) => {
+      const teamId = await memberTeamId(c)
+      if (!teamId) return teamNotFound(c)
+      return c.json(await listDestinations(c.var.deps.db, teamId))
+    })
+    .delete('/:destinationId', async (c) => {
+      const teamId = await memberTeamId(c)
+      if (!teamId) return teamNotFound(c)
+      const id = idSchema.safeParse(c.req.param('destinationId'))
+      const deleted =
+        id.success && (await deleteDestination(c.var.deps.db, teamId, id.data))
+      if (!deleted) return destinationNotFound(c)
+      return c.json({ txid: deleted.txid })
+    })
+    .post('/:destinationId/test', async (c) => {
+      const teamId = await memberTeamId(c)
+      if (!teamId) return teamNotFound(c)
+      const id = idSchema.safeParse(c.req.param('destinationId'))
+      const { db, alerts } = c.var.deps
+      const destination =
+        id.success && (await getDestination(db, teamId, id.data))
+      if (!destination) return destinationNotFound(c)
+      // Each test alert is a delivery, retried, to a host the team chose.
+      const rate = admitAll(
+        [testAlerts.perDestination, `destination:${destination.id}`],
+        [testAlerts.perTeam, `team:${teamId}`],
+      )
+      if (!rate.admitted)
+        return tooManyRequests(
+          'Too many test alerts in a short time; please try again in a minute.',
+          rate.retryAfterSeconds,
+        )
+      await enqueueAlert(db, {
+        team_id: teamId,
+        source_id: null,
+        event: TEST_ALERT_EVENT,
+        state: 'firing',
+        message: 'This is a test alert from Sluice.',
+        incidentId: null,
+        occurredAt: new Date(),
+        destinationId: destination.id,
+      })
+      alerts?.kick()
+      return c.json({ queued: true }, 202)
+    })
 
 export const alertSettingsRoutes = new Hono<AppEnv>()
   .use(requireUser)

@@ -7,6 +7,7 @@ import { idSchema } from '../../shared/entities.ts'
 import { requireUser } from '../auth/middleware.ts'
 import { getTeam, listTeamUsers, listTeams } from '../control/teams.ts'
 import type { AppEnv } from '../http/context.ts'
+import type { Limiters } from '../limits.ts'
 import {
   alertDestinationRoutes,
   alertSettingsRoutes,
@@ -20,21 +21,25 @@ const teamIdOf = (c: Context<AppEnv>) => {
   return teamId.success ? teamId.data : null
 }
 
-export const teamRoutes = new Hono<AppEnv>()
-  .use(requireUser)
-  .get('/', async (c) => c.json(await listTeams(c.var.deps.db, c.var.user.id)))
-  .get('/:teamId', async (c) => {
-    const teamId = teamIdOf(c)
-    if (!teamId) return c.json(notFound, 404)
-    const team = await getTeam(c.var.deps.db, c.var.user.id, teamId)
-    return team ? c.json(team) : c.json(notFound, 404)
-  })
-  .get('/:teamId/users', async (c) => {
-    const teamId = teamIdOf(c)
-    if (!teamId) return c.json(notFound, 404)
-    const users = await listTeamUsers(c.var.deps.db, c.var.user.id, teamId)
-    return users ? c.json(users) : c.json(notFound, 404)
-  })
-  .route('/:teamId/source-setup-forms', setupFormRoutes)
-  .route('/:teamId/alert-destinations', alertDestinationRoutes)
-  .route('/:teamId/alert-settings', alertSettingsRoutes)
+/** `testAlerts`: the rates of test alerts (alert-destinations.ts). */
+export const teamRoutes = (testAlerts: Limiters['testAlerts']) =>
+  new Hono<AppEnv>()
+    .use(requireUser)
+    .get('/', async (c) =>
+      c.json(await listTeams(c.var.deps.db, c.var.user.id)),
+    )
+    .get('/:teamId', async (c) => {
+      const teamId = teamIdOf(c)
+      if (!teamId) return c.json(notFound, 404)
+      const team = await getTeam(c.var.deps.db, c.var.user.id, teamId)
+      return team ? c.json(team) : c.json(notFound, 404)
+    })
+    .get('/:teamId/users', async (c) => {
+      const teamId = teamIdOf(c)
+      if (!teamId) return c.json(notFound, 404)
+      const users = await listTeamUsers(c.var.deps.db, c.var.user.id, teamId)
+      return users ? c.json(users) : c.json(notFound, 404)
+    })
+    .route('/:teamId/source-setup-forms', setupFormRoutes)
+    .route('/:teamId/alert-destinations', alertDestinationRoutes(testAlerts))
+    .route('/:teamId/alert-settings', alertSettingsRoutes)
