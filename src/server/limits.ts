@@ -23,6 +23,14 @@ export const INGEST_BODY_LIMIT_BYTES = 1024 * 1024
 export const OAUTH_PARAM_MAX_LENGTH = 2048
 
 /**
+ * Pending OAuth sign-ins kept at once (oauth_states). Anyone may start one; past this the
+ * oldest go. A real user's state lives while they are at the provider (seconds to a minute), so
+ * a flood must outpace this many starts in that time to cost one, where refusing new ones
+ * would only need the table kept full (this many per 10 min state lifetime).
+ */
+export const OAUTH_STATES_MAX = 1000
+
+/**
  * 'Send test alert': each queues a delivery that is retried, to a host the team chose. Enough
  * to try a fix several times on one destination, and every destination of a full team once.
  */

@@ -1,6 +1,8 @@
 // Pending OAuth sign-ins. The state travels through the provider; a random binding value stays
 // in a short-lived cookie, so a state only works in the browser that started the sign-in, once.
+// Starting one needs no account: the table is pruned and capped as states are made.
 import type { Db } from '../control/database.ts'
+import { OAUTH_STATES_MAX } from '../limits.ts'
 import { hashToken, randomToken } from './tokens.ts'
 
 export const OAUTH_STATE_TTL_MS = 10 * 60 * 1000
@@ -20,6 +22,8 @@ export async function createOAuthState(
 ): Promise<{ state: string; binding: string }> {
   const state = randomToken()
   const binding = randomToken()
+  // Anyone may start a sign-in, so each start also clears what is past its time.
+  await db.query('delete from oauth_states where expires_at <= now()')
   await db.query(
     `insert into oauth_states
        (id, provider, binding_hash, code_verifier, nonce, user_id, return_to, expires_at)
@@ -34,6 +38,12 @@ export async function createOAuthState(
       extra.userId ?? null,
       extra.returnTo ?? null,
     ],
+  )
+  // Past the cap the oldest go, this one never (limits.ts says why not refuse new ones).
+  await db.query(
+    `delete from oauth_states where id in (
+       select id from oauth_states order by created_at desc offset $1)`,
+    [OAUTH_STATES_MAX],
   )
   return { state, binding }
 }
