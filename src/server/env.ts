@@ -185,6 +185,13 @@ const schema = z.object({
   LOCAL_LOGINS_PER_MINUTE: positiveInt(10),
   /** Claimable sources that may wait to be claimed at once, across all clients. */
   MAX_UNCLAIMED_SOURCES: positiveInt(100),
+  /** Of those, how many one client IP may have waiting, so one client cannot fill the cap. */
+  MAX_UNCLAIMED_SOURCES_PER_IP: positiveInt(10),
+  /**
+   * Of those, how many may wait on one database (host, port and name; not the password): each
+   * holds a replication slot there, retaining WAL, until claimed or expired.
+   */
+  MAX_UNCLAIMED_SOURCES_PER_DATABASE: positiveInt(3),
   /** The operator's SMTP server for email alerts; unset, teams cannot add email destinations. */
   SMTP_URL: optional.refine(
     (v) => !v || /^smtps?:\/\/[^/?#]+/.test(v),

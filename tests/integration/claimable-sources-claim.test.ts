@@ -98,6 +98,12 @@ describe('claiming', () => {
     expect(await eventNames(control.db, sourceId)).toContain(
       SOURCE_EVENTS.claimed,
     )
+    // The creator's address counted its share of unclaimed sources; claimed, it is not kept.
+    const creator = await control.db.query<{ created_by_ip: string | null }>(
+      'select created_by_ip from claimable_sources where id = $1',
+      [claimId],
+    )
+    expect(creator.rows).toEqual([{ created_by_ip: null }])
 
     // Once claimed, the link no longer hands out the secret, nor claims again.
     const after = claimableSourceSchema.parse(

@@ -32,9 +32,13 @@ export const TEST_ALERT_SECRET_KEY = deriveKey(
 
 /**
  * Every in-process request comes from one client address ('unknown'), so a file signing in many
- * users would meet the per-IP sign-in limit meant for one visitor; tests of that limit set it.
+ * users (or creating many claimable sources) would meet the per-IP limits meant for one
+ * visitor; tests of those limits set them.
  */
-const TEST_DEFAULTS = { LOCAL_LOGINS_PER_MINUTE: '1000' }
+const TEST_DEFAULTS = {
+  LOCAL_LOGINS_PER_MINUTE: '1000',
+  MAX_UNCLAIMED_SOURCES_PER_IP: '1000',
+}
 
 /** createApp with a parsed env built only from `vars` (never from process.env). */
 export function buildApp(

@@ -300,6 +300,8 @@ describe('limits', () => {
     expect(env.MAX_SOURCES_PER_TEAM).toBe(20)
     expect(env.SOURCE_CREATES_PER_MINUTE).toBe(10)
     expect(env.LOCAL_LOGINS_PER_MINUTE).toBe(10)
+    expect(env.MAX_UNCLAIMED_SOURCES_PER_IP).toBe(10)
+    expect(env.MAX_UNCLAIMED_SOURCES_PER_DATABASE).toBe(3)
     expect(parseEnv({ MAX_SOURCES_PER_TEAM: '50' }).MAX_SOURCES_PER_TEAM).toBe(
       50,
     )

@@ -74,6 +74,9 @@ async function create(
     throw new AdminError('invalid', outcome.message)
   if (outcome.kind === 'full')
     throw new AdminError('conflict', UNCLAIMED_FULL_MESSAGE)
+  // The operator's creates have no shares per address or database; typed for completeness.
+  if (outcome.kind === 'limited')
+    throw new AdminError('conflict', outcome.message)
   return {
     claim_id: outcome.claimId,
     source_id: outcome.sourceId,

@@ -1,5 +1,6 @@
 // /api/public/v1/claimable-sources (spec §7): a starter script registers a source with no account
-// (POST /, no cookie, no Origin: app.ts exempts exactly that request from the same-origin rule),
+// (POST /, no cookie, no Origin: app.ts exempts exactly that request from the same-origin rule;
+// limited per IP per minute, and in how many may wait per IP and per database),
 // anyone holding the claim id reads its state (GET /:claimId; the secret only until it is
 // claimed), and a signed-in member claims it into a team (POST /claim, cookie and same origin).
 import { Hono, type Context } from 'hono'
@@ -18,6 +19,7 @@ import { getTeam } from '../control/teams.ts'
 import { clientIp } from '../http/client-ip.ts'
 import type { AppEnv } from '../http/context.ts'
 import { readJson } from '../http/json.ts'
+import { tooManyRequests } from '../http/rate-limit.ts'
 import { claimSource } from '../sources/claim-source.ts'
 import {
   createClaimableSource,
@@ -81,7 +83,8 @@ export function claimableSourceRoutes(settings: DatabaseCheckSettings = {}) {
         reportedMissingKey = true
         return c.json({ message: 'Internal server error' }, 500)
       }
-      const admission = limiter.admit(`ip:${clientIp(c)}`)
+      const ip = clientIp(c)
+      const admission = limiter.admit(`ip:${ip}`)
       if (!admission.admitted) return tooManyChecks(admission.retryAfterSeconds)
       try {
         const body = await readJson(c, createClaimableSourceRequestSchema)
@@ -101,10 +104,16 @@ export function claimableSourceRoutes(settings: DatabaseCheckSettings = {}) {
             },
             instanceId: deps.sources?.instanceId ?? 'api',
             maxUnclaimed: deps.env.MAX_UNCLAIMED_SOURCES,
+            shares: {
+              perIp: { ip, max: deps.env.MAX_UNCLAIMED_SOURCES_PER_IP },
+              perDatabase: deps.env.MAX_UNCLAIMED_SOURCES_PER_DATABASE,
+            },
           },
         )
         if (outcome.kind === 'refused')
           return c.json({ message: outcome.message }, 400)
+        if (outcome.kind === 'limited')
+          return tooManyRequests(outcome.message, outcome.retryAfterSeconds)
         if (outcome.kind === 'full')
           return c.json({ message: UNCLAIMED_FULL_MESSAGE }, 503, {
             'retry-after': '60',

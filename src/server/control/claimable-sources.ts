@@ -1,5 +1,6 @@
-// The claimable_sources table (migration 0009): the claim row written beside a team-less source,
-// what a claim id shows, the global cap on unclaimed sources, and the expiry sweep.
+// The claimable_sources table (migrations 0009, 0014): the claim row written beside a team-less
+// source, what a claim id shows, the caps on unclaimed sources (global, per client address, per
+// database), and the expiry sweep.
 import type pg from 'pg'
 import { SOURCE_EVENTS } from '../../shared/sources.ts'
 import { transaction, type Db } from './database.ts'
@@ -10,27 +11,91 @@ type Queryable = Pick<Db, 'query'>
 // Any constant works: it queues the creates of claimable sources, so the cap's count holds.
 const CAP_LOCK_KEY = 7_451_090
 
-/** Thrown inside the create's transaction when the cap is reached; rolls the create back. */
-export class UnclaimedCapError extends Error {}
+/** The caps a create must fit: the global one, and (for the public API) the shares of it. */
+export type UnclaimedCaps = {
+  max: number
+  /** The client address the create came from, and how many it may have waiting. */
+  perIp?: { ip: string; max: number }
+  /** How many may wait on one database (sources.database_key). */
+  perDatabase?: number
+}
+
+export type UnclaimedShare = {
+  kind: 'ip' | 'database'
+  /** When the first of the sources that fill the share expires. */
+  retryAfterSeconds: number
+}
 
 /**
- * Writes the claim row for a source just created (in its transaction), unless `max` unclaimed
- * sources already wait: then throws UnclaimedCapError, and nothing of the create is kept.
+ * Thrown inside the create's transaction when a cap is reached; rolls the create back. `share`:
+ * which share of the cap was full, or null for the global cap itself.
+ */
+export class UnclaimedCapError extends Error {
+  constructor(readonly share: UnclaimedShare | null) {
+    super(`unclaimed sources: the ${share?.kind ?? 'global'} cap is reached`)
+  }
+}
+
+type Counts = {
+  total: number
+  from_ip: number
+  on_database: number
+  ip_frees_in: number | null
+  database_frees_in: number | null
+}
+
+// The unclaimed sources waiting, and those of this address and this database (the new
+// source's row is already written: it is the one excluded).
+async function countUnclaimed(
+  client: pg.PoolClient,
+  sourceId: string,
+  ip: string | null,
+): Promise<Counts> {
+  const { rows } = await client.query<Counts>(
+    `select count(*)::int as total,
+            count(*) filter (where c.created_by_ip = $2)::int as from_ip,
+            count(*) filter (where s.database_key = this_source.key)::int as on_database,
+            ceil(extract(epoch from min(c.expires_at) filter (where c.created_by_ip = $2)
+                 - now()))::int as ip_frees_in,
+            ceil(extract(epoch from min(c.expires_at)
+                 filter (where s.database_key = this_source.key) - now()))::int as database_frees_in
+       from claimable_sources c
+       join sources s on s.id = c.source_id,
+            (select (select database_key from sources where id = $1) as key) this_source
+      where c.claimed_at is null and c.expires_at > now()`,
+    [sourceId, ip],
+  )
+  return rows[0]!
+}
+
+/**
+ * Writes the claim row for a source just created (in its transaction), unless a cap is reached:
+ * then throws UnclaimedCapError, and nothing of the create is kept.
  */
 export async function insertClaim(
   client: pg.PoolClient,
   claim: { id: string; sourceId: string; claimLink: string | null },
-  max: number,
+  caps: UnclaimedCaps,
 ): Promise<void> {
   await client.query('select pg_advisory_xact_lock($1)', [CAP_LOCK_KEY])
-  const { rows } = await client.query<{ n: number }>(
-    `select count(*)::int as n from claimable_sources
-      where claimed_at is null and expires_at > now()`,
-  )
-  if ((rows[0]?.n ?? 0) >= max) throw new UnclaimedCapError()
+  const ip = caps.perIp?.ip ?? null
+  const counts = await countUnclaimed(client, claim.sourceId, ip)
+  if (counts.total >= caps.max) throw new UnclaimedCapError(null)
+  // At least 1: a retry-after of 0 invites an immediate, equally refused retry.
+  if (caps.perIp && counts.from_ip >= caps.perIp.max)
+    throw new UnclaimedCapError({
+      kind: 'ip',
+      retryAfterSeconds: Math.max(1, counts.ip_frees_in ?? 1),
+    })
+  if (caps.perDatabase !== undefined && counts.on_database >= caps.perDatabase)
+    throw new UnclaimedCapError({
+      kind: 'database',
+      retryAfterSeconds: Math.max(1, counts.database_frees_in ?? 1),
+    })
   await client.query(
-    `insert into claimable_sources (id, source_id, claim_link) values ($1, $2, $3)`,
-    [claim.id, claim.sourceId, claim.claimLink],
+    `insert into claimable_sources (id, source_id, claim_link, created_by_ip)
+     values ($1, $2, $3, $4)`,
+    [claim.id, claim.sourceId, claim.claimLink, ip],
   )
 }
 

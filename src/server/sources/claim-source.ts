@@ -68,7 +68,7 @@ export async function claimSource(db: Db, claim: Claim): Promise<ClaimOutcome> {
       ])
       await client.query(
         `update claimable_sources
-            set claimed_at = now(), claimed_by = $2, team_id = $3
+            set claimed_at = now(), claimed_by = $2, team_id = $3, created_by_ip = null
           where id = $1`,
         [claim.claimId, claim.userId, claim.teamId],
       )

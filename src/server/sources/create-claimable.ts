@@ -1,9 +1,15 @@
 // Registering a claimable source: the URL guard and readiness check as for any source
 // (create-checks.ts), then a team-less source and its claim row in one transaction, within the
-// cap on sources waiting to be claimed. The public API and the admin tool both create here.
+// cap on sources waiting to be claimed (and, for the public API, its shares per client address
+// and per database). The public API and the admin tool both create here.
 import { randomUUID } from 'node:crypto'
 import type { Region } from '../../shared/sources.ts'
-import { insertClaim, UnclaimedCapError } from '../control/claimable-sources.ts'
+import {
+  insertClaim,
+  UnclaimedCapError,
+  type UnclaimedCaps,
+  type UnclaimedShare,
+} from '../control/claimable-sources.ts'
 import type { Db } from '../control/database.ts'
 import {
   checkSourceReady,
@@ -23,6 +29,8 @@ export type ClaimableSettings = {
   instanceId: string
   /** Sources that may wait to be claimed at once (env MAX_UNCLAIMED_SOURCES). */
   maxUnclaimed: number
+  /** The public API's shares of that cap: per client address and per database. */
+  shares?: Omit<UnclaimedCaps, 'max'>
 }
 
 export type ClaimableOutcome =
@@ -30,9 +38,16 @@ export type ClaimableOutcome =
   /** The URL, its host or the database was refused; the message says why (no password). */
   | { kind: 'refused'; message: string }
   | { kind: 'full' }
+  /** A share of the cap is full: the message says which; retry once the first one expires. */
+  | { kind: 'limited'; message: string; retryAfterSeconds: number }
 
 export const UNCLAIMED_FULL_MESSAGE =
   'Too many sources are waiting to be claimed right now. Please try again later.'
+
+const shareFullMessage = (share: UnclaimedShare, perDatabase = 0): string =>
+  share.kind === 'ip'
+    ? 'Too many sources created from this address are waiting to be claimed; claim them, or try again once they expire.'
+    : `This database already has ${perDatabase} sources waiting to be claimed; claim them, or try again once they expire.`
 
 export async function createClaimableSource(
   db: Db,
@@ -67,7 +82,7 @@ export async function createClaimableSource(
         insertClaim(
           client,
           { id: claimId, sourceId: written.id, claimLink: source.claimLink },
-          settings.maxUnclaimed,
+          { max: settings.maxUnclaimed, ...settings.shares },
         ),
     )
     // A team-less create always writes a new row.
@@ -75,7 +90,12 @@ export async function createClaimableSource(
       throw new Error(`claimable create answered ${outcome.kind}`)
     return { kind: 'created', claimId, sourceId: outcome.id }
   } catch (error) {
-    if (error instanceof UnclaimedCapError) return { kind: 'full' }
-    throw error
+    if (!(error instanceof UnclaimedCapError)) throw error
+    if (!error.share) return { kind: 'full' }
+    return {
+      kind: 'limited',
+      message: shareFullMessage(error.share, settings.shares?.perDatabase),
+      retryAfterSeconds: error.share.retryAfterSeconds,
+    }
   }
 }
