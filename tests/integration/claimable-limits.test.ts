@@ -79,6 +79,12 @@ describe('unclaimed sources', () => {
       'Too many sources created from this address are waiting to be claimed; claim them, or try again once they expire.',
     )
     expect(await countRows(control.db, 'claimable_sources')).toBe(claims)
+    // Refused before Sluice logs in to the database: a wrong password is not even tried.
+    const wrong = new URL(c!.url)
+    wrong.password = 'not-the-password'
+    expect((await create(app, '198.51.100.7', wrong.toString())).status).toBe(
+      429,
+    )
     expect((await create(app, '198.51.100.8', c!.url)).status).toBe(201)
 
     // One of the address's sources expires: it no longer counts.

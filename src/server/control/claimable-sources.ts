@@ -44,28 +44,55 @@ type Counts = {
   database_frees_in: number | null
 }
 
-// The unclaimed sources waiting, and those of this address and this database (the new
-// source's row is already written: it is the one excluded).
+// The unclaimed sources waiting, and those of this address and this database.
 async function countUnclaimed(
-  client: pg.PoolClient,
-  sourceId: string,
+  db: Queryable,
   ip: string | null,
+  databaseKey: string | null,
 ): Promise<Counts> {
-  const { rows } = await client.query<Counts>(
+  const { rows } = await db.query<Counts>(
     `select count(*)::int as total,
-            count(*) filter (where c.created_by_ip = $2)::int as from_ip,
-            count(*) filter (where s.database_key = this_source.key)::int as on_database,
-            ceil(extract(epoch from min(c.expires_at) filter (where c.created_by_ip = $2)
+            count(*) filter (where c.created_by_ip = $1)::int as from_ip,
+            count(*) filter (where s.database_key = $2)::int as on_database,
+            ceil(extract(epoch from min(c.expires_at) filter (where c.created_by_ip = $1)
                  - now()))::int as ip_frees_in,
-            ceil(extract(epoch from min(c.expires_at)
-                 filter (where s.database_key = this_source.key) - now()))::int as database_frees_in
-       from claimable_sources c
-       join sources s on s.id = c.source_id,
-            (select (select database_key from sources where id = $1) as key) this_source
+            ceil(extract(epoch from min(c.expires_at) filter (where s.database_key = $2)
+                 - now()))::int as database_frees_in
+       from claimable_sources c join sources s on s.id = c.source_id
       where c.claimed_at is null and c.expires_at > now()`,
-    [sourceId, ip],
+    [ip, databaseKey],
   )
   return rows[0]!
+}
+
+/**
+ * The cap a create would not fit, or null. `databaseKey` null: the database's share is not
+ * looked at (before the readiness check, the URL's password is unproven, and a share answered
+ * then would tell anyone holding a host and name that sources wait there).
+ */
+export async function fullUnclaimedCap(
+  db: Queryable,
+  caps: UnclaimedCaps,
+  databaseKey: string | null,
+): Promise<UnclaimedCapError | null> {
+  const counts = await countUnclaimed(db, caps.perIp?.ip ?? null, databaseKey)
+  if (counts.total >= caps.max) return new UnclaimedCapError(null)
+  // At least 1: a retry-after of 0 invites an immediate, equally refused retry.
+  if (caps.perIp && counts.from_ip >= caps.perIp.max)
+    return new UnclaimedCapError({
+      kind: 'ip',
+      retryAfterSeconds: Math.max(1, counts.ip_frees_in ?? 1),
+    })
+  if (
+    databaseKey !== null &&
+    caps.perDatabase !== undefined &&
+    counts.on_database >= caps.perDatabase
+  )
+    return new UnclaimedCapError({
+      kind: 'database',
+      retryAfterSeconds: Math.max(1, counts.database_frees_in ?? 1),
+    })
+  return null
 }
 
 /**
@@ -74,28 +101,21 @@ async function countUnclaimed(
  */
 export async function insertClaim(
   client: pg.PoolClient,
-  claim: { id: string; sourceId: string; claimLink: string | null },
+  claim: {
+    id: string
+    sourceId: string
+    claimLink: string | null
+    databaseKey: string
+  },
   caps: UnclaimedCaps,
 ): Promise<void> {
   await client.query('select pg_advisory_xact_lock($1)', [CAP_LOCK_KEY])
-  const ip = caps.perIp?.ip ?? null
-  const counts = await countUnclaimed(client, claim.sourceId, ip)
-  if (counts.total >= caps.max) throw new UnclaimedCapError(null)
-  // At least 1: a retry-after of 0 invites an immediate, equally refused retry.
-  if (caps.perIp && counts.from_ip >= caps.perIp.max)
-    throw new UnclaimedCapError({
-      kind: 'ip',
-      retryAfterSeconds: Math.max(1, counts.ip_frees_in ?? 1),
-    })
-  if (caps.perDatabase !== undefined && counts.on_database >= caps.perDatabase)
-    throw new UnclaimedCapError({
-      kind: 'database',
-      retryAfterSeconds: Math.max(1, counts.database_frees_in ?? 1),
-    })
+  const full = await fullUnclaimedCap(client, caps, claim.databaseKey)
+  if (full) throw full
   await client.query(
     `insert into claimable_sources (id, source_id, claim_link, created_by_ip)
      values ($1, $2, $3, $4)`,
-    [claim.id, claim.sourceId, claim.claimLink, ip],
+    [claim.id, claim.sourceId, claim.claimLink, caps.perIp?.ip ?? null],
   )
 }
 

@@ -5,10 +5,10 @@
 import { randomUUID } from 'node:crypto'
 import type { Region } from '../../shared/sources.ts'
 import {
+  fullUnclaimedCap,
   insertClaim,
   UnclaimedCapError,
   type UnclaimedCaps,
-  type UnclaimedShare,
 } from '../control/claimable-sources.ts'
 import type { Db } from '../control/database.ts'
 import {
@@ -44,10 +44,21 @@ export type ClaimableOutcome =
 export const UNCLAIMED_FULL_MESSAGE =
   'Too many sources are waiting to be claimed right now. Please try again later.'
 
-const shareFullMessage = (share: UnclaimedShare, perDatabase = 0): string =>
-  share.kind === 'ip'
-    ? 'Too many sources created from this address are waiting to be claimed; claim them, or try again once they expire.'
-    : `This database already has ${perDatabase} sources waiting to be claimed; claim them, or try again once they expire.`
+function capOutcome(
+  { share }: UnclaimedCapError,
+  caps: UnclaimedCaps,
+): ClaimableOutcome {
+  if (!share) return { kind: 'full' }
+  const message =
+    share.kind === 'ip'
+      ? 'Too many sources created from this address are waiting to be claimed; claim them, or try again once they expire.'
+      : `This database already has ${caps.perDatabase} sources waiting to be claimed; claim them, or try again once they expire.`
+  return {
+    kind: 'limited',
+    message,
+    retryAfterSeconds: share.retryAfterSeconds,
+  }
+}
 
 export async function createClaimableSource(
   db: Db,
@@ -55,6 +66,10 @@ export async function createClaimableSource(
   source: NewClaimable,
   settings: ClaimableSettings,
 ): Promise<ClaimableOutcome> {
+  const caps: UnclaimedCaps = { max: settings.maxUnclaimed, ...settings.shares }
+  // Before any connection: a client at its share (or a full cap) costs no login to the database.
+  const early = await fullUnclaimedCap(db, caps, null)
+  if (early) return capOutcome(early, caps)
   let checked = await guardSourceUrl(source.databaseUrl, settings.checks)
   if (checked.ok)
     checked = await checkSourceReady(
@@ -81,8 +96,13 @@ export async function createClaimableSource(
       (client, written) =>
         insertClaim(
           client,
-          { id: claimId, sourceId: written.id, claimLink: source.claimLink },
-          { max: settings.maxUnclaimed, ...settings.shares },
+          {
+            id: claimId,
+            sourceId: written.id,
+            claimLink: source.claimLink,
+            databaseKey: checked.address.databaseKey,
+          },
+          caps,
         ),
     )
     // A team-less create always writes a new row.
@@ -90,12 +110,7 @@ export async function createClaimableSource(
       throw new Error(`claimable create answered ${outcome.kind}`)
     return { kind: 'created', claimId, sourceId: outcome.id }
   } catch (error) {
-    if (!(error instanceof UnclaimedCapError)) throw error
-    if (!error.share) return { kind: 'full' }
-    return {
-      kind: 'limited',
-      message: shareFullMessage(error.share, settings.shares?.perDatabase),
-      retryAfterSeconds: error.share.retryAfterSeconds,
-    }
+    if (error instanceof UnclaimedCapError) return capOutcome(error, caps)
+    throw error
   }
 }
