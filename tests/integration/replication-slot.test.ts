@@ -12,6 +12,7 @@ import {
   ReplicationSetupError,
   slotHealth,
 } from '../../src/engine/replication/slot.ts'
+import { SESSION_OPTIONS } from '../../src/engine/database-config.ts'
 import { startReplication } from '../../src/engine/replication/stream.ts'
 import { createTestDatabase, type TestDatabase } from '../support/database.ts'
 import { Recorder } from '../support/replication-harness.ts'
@@ -135,6 +136,56 @@ describe('publication and slot', () => {
     expect(rows).toHaveLength(0)
     // Dropping what is already gone is fine.
     await dropSlotAndPublication(db.db, slot, publication)
+  })
+})
+
+describe('ensureSlot on an engine session (lock_timeout 200 ms)', () => {
+  it('waits for the transactions running when the slot is made, however long they take', async () => {
+    const db = await database()
+    const { slot, publication } = uniqueNames()
+    cleanups.push(() => dropSlotAndPublication(db.db, slot, publication))
+    await db.db.query('create table busy (id int)')
+    const app = await db.db.connect()
+    const engine = new pg.Client({
+      connectionString: db.url,
+      options: SESSION_OPTIONS,
+    })
+    await engine.connect()
+    cleanups.push(() => engine.end())
+    try {
+      // A transaction with an xid: a new logical slot waits for it to end.
+      await app.query('begin; insert into busy values (1)')
+      const made = ensureSlot(engine, slot)
+      await expect
+        .poll(async () => {
+          const { rows } = await db.db.query(
+            `select count(*)::int as n from pg_stat_activity
+              where wait_event_type = 'Lock' and query like '%pg_create_logical_replication_slot%'`,
+          )
+          return rows[0]?.n
+        })
+        .toBe(1)
+      // Well past the session's lock_timeout: this wait keeps none of the app's statements.
+      await expect
+        .poll(
+          async () => {
+            const { rows } = await db.db.query(
+              `select extract(epoch from now() - query_start) * 1000 as ms
+                 from pg_stat_activity
+                where query like '%pg_create_logical_replication_slot%'
+                  and pid <> pg_backend_pid()`,
+            )
+            return Number(rows[0]?.ms ?? 0)
+          },
+          { timeout: 5_000 },
+        )
+        .toBeGreaterThan(400)
+      await app.query('commit')
+      await expect(made).resolves.toMatchObject({ created: true })
+    } finally {
+      await app.query('rollback').catch(() => {})
+      app.release()
+    }
   })
 })
 

@@ -66,10 +66,16 @@ export async function ensureSlot(
     return { created: false }
   }
   try {
-    const created = await client.query<{ lsn: string }>(
-      `select lsn::text as lsn from pg_create_logical_replication_slot($1, 'pgoutput')`,
-      [name],
-    )
+    // A new logical slot waits for every transaction running now to end, as a lock wait: on
+    // an engine session (lock_timeout) it would give up under any steady write load. Waiting
+    // here holds nothing the app's statements need, so it may last.
+    await client.query('set lock_timeout = 0')
+    const created = await client
+      .query<{ lsn: string }>(
+        `select lsn::text as lsn from pg_create_logical_replication_slot($1, 'pgoutput')`,
+        [name],
+      )
+      .finally(() => client.query('reset lock_timeout').catch(() => {}))
     const lsn = created.rows[0]?.lsn
     return { created: true, ...(lsn ? { consistentPoint: parseLsn(lsn) } : {}) }
   } catch (error) {
