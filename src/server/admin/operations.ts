@@ -19,6 +19,7 @@ import {
   updateUser,
   type AdminUser,
 } from '../control/users.ts'
+import { NUL_REFUSED, safeParseRequest } from '../http/nul.ts'
 
 /** `invalid`: the input (exit 2, HTTP 400); `not_found` (exit 1, 404); `conflict` (1, 409). */
 export class AdminError extends Error {
@@ -77,17 +78,19 @@ export function parseAdminInput<K extends keyof typeof adminSchemas>(
 
 /** parseAdminInput for a schema of another admin module (claimable-sources.ts). */
 export function parseWith<T>(schema: z.ZodType<T, unknown>, raw: unknown): T {
-  const parsed = schema.safeParse(raw)
+  const parsed = safeParseRequest(schema, raw)
   if (parsed.success) return parsed.data
   const issue = parsed.error.issues[0]
   const field = issue?.path.join('.')
   const message =
-    issue?.code === 'unrecognized_keys'
-      ? `unknown option: ${issue.keys.join(', ')}`
-      : // What is absent (or not text) is named, rather than zod's "expected string".
-        issue?.code === 'invalid_type' && field
-        ? `${field} is required`
-        : (issue?.message ?? 'invalid input')
+    issue?.message === NUL_REFUSED
+      ? `${field} ${NUL_REFUSED}`
+      : issue?.code === 'unrecognized_keys'
+        ? `unknown option: ${issue.keys.join(', ')}`
+        : // What is absent (or not text) is named, rather than zod's "expected string".
+          issue?.code === 'invalid_type' && field
+          ? `${field} is required`
+          : (issue?.message ?? 'invalid input')
   throw new AdminError('invalid', message)
 }
 

@@ -9,6 +9,7 @@ import { requireUser } from '../auth/middleware.ts'
 import { saveOnboardingIntent } from '../control/onboarding.ts'
 import { bodyTooLarge } from '../http/body-limit.ts'
 import type { AppEnv } from '../http/context.ts'
+import { safeParseRequest } from '../http/nul.ts'
 
 export const onboardingRoutes = new Hono<AppEnv>()
   .use(requireUser)
@@ -20,7 +21,7 @@ export const onboardingRoutes = new Hono<AppEnv>()
       if (bodyTooLarge(error)) throw error
       return c.json({ message: 'Request body must be JSON' }, 400)
     }
-    const parsed = onboardingIntentSchema.safeParse(raw)
+    const parsed = safeParseRequest(onboardingIntentSchema, raw)
     if (!parsed.success) return c.json(zodErrorBody(parsed.error), 400)
     await saveOnboardingIntent(c.var.deps.db, c.var.user.id, parsed.data)
     return c.json(parsed.data)

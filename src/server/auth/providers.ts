@@ -25,6 +25,17 @@ export interface Provider {
 
 class SignInError extends Error {}
 
+/**
+ * A profile comes from outside, and Postgres text cannot hold NUL: a name keeps its other
+ * characters (its owner need not edit it to sign in); an address or subject holding one is no
+ * identity to match, so that sign-in fails like any other refusal.
+ */
+function storable(identity: ProviderIdentity): ProviderIdentity {
+  if (identity.subject.includes('\0') || identity.email.includes('\0'))
+    throw new SignInError('The account email or id holds a NUL character')
+  return { ...identity, name: identity.name.replaceAll('\0', '') }
+}
+
 const githubUser = z.object({
   id: z.number(),
   login: z.string(),
@@ -74,11 +85,11 @@ function github(env: Env, redirectUri: string): Provider {
       const primary = emails.find((e) => e.primary && e.verified)
       if (!primary)
         throw new SignInError('GitHub account has no verified primary email')
-      return {
+      return storable({
         subject: String(user.id),
         email: primary.email,
         name: user.name ?? user.login,
-      }
+      })
     },
   }
 }
@@ -141,11 +152,11 @@ function google(env: Env, redirectUri: string): Provider {
         throw new SignInError('ID token nonce does not match')
       if (claims.email_verified !== true)
         throw new SignInError('Google account email is not verified')
-      return {
+      return storable({
         subject: claims.sub,
         email: claims.email,
         name: claims.name ?? '',
-      }
+      })
     },
   }
 }

@@ -74,12 +74,14 @@ function providerFor(c: Context<AppEnv>) {
   return { name, provider: providers.get(name as ProviderName) }
 }
 
-// Every sign-in ends here: a fresh session token (never reused across sign-ins).
+// Every sign-in ends here: a fresh session token (never reused across sign-ins). The previous
+// session ends only once the new user is found: a sign-in that fails leaves the caller as they
+// were, signed in.
 async function startSession(c: Context<AppEnv>, identity: IdentityInput) {
   const { db } = c.var.deps
+  const user = await signInIdentity(db, identity)
   const previous = await resolveSession(db, readSessionCookie(c))
   if (previous) await deleteSession(db, previous.sessionId)
-  const user = await signInIdentity(db, identity)
   setSessionCookie(c, await createSession(db, user.id), user.id)
   c.var.deps.log.info(`signed in user ${user.id} via ${identity.provider}`)
   return user

@@ -1,8 +1,9 @@
-// Request bodies and query strings enter through zod: a failure is a 400 naming the field,
-// never a 500.
+// Request bodies and query strings enter through zod: a failure (a NUL in any string too) is a
+// 400 naming the field, never a 500.
 import type { Context } from 'hono'
 import type { z } from 'zod'
 import { bodyTooLarge } from './body-limit.ts'
+import { safeParseRequest } from './nul.ts'
 
 type Parsed<T> =
   { success: true; data: T } | { success: false; response: Response }
@@ -31,7 +32,7 @@ export function readQuery<T>(c: Context, schema: z.ZodType<T>): Parsed<T> {
 }
 
 function parse<T>(c: Context, schema: z.ZodType<T>, raw: unknown): Parsed<T> {
-  const parsed = schema.safeParse(raw)
+  const parsed = safeParseRequest(schema, raw)
   if (parsed.success) return { success: true, data: parsed.data }
   const first = parsed.error.issues[0]
   const field = first?.path.join('.')
