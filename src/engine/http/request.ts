@@ -7,6 +7,7 @@ import {
   type ShapeDefinition,
 } from '../shapes/definition.ts'
 import { parseOffset, type Offset } from '../shapes/offset.ts'
+import { refuseNul } from './nul.ts'
 import {
   paramList,
   paramsFromJson,
@@ -64,6 +65,7 @@ export function parseProtocol(
   const subsetErrors: SubsetErrors = {}
   const subset = readSubset(query, body, subsetErrors)
   if (Object.keys(subsetErrors).length > 0) errors.subset = subsetErrors
+  refuseNul(query, body, errors)
   return {
     offset,
     // Electric drops a handle sent with offset=now: the answer names the live shape anyway.
@@ -126,6 +128,15 @@ function guarded<T>(
 }
 
 export function parseDefinition(
+  query: URLSearchParams,
+  errors: ProtocolErrors,
+): ShapeDefinition | null {
+  const definition = readDefinition(query, errors)
+  refuseNul(query, null, errors)
+  return definition
+}
+
+function readDefinition(
   query: URLSearchParams,
   errors: ProtocolErrors,
 ): ShapeDefinition | null {

@@ -37,6 +37,9 @@ export function jsonResponse(
   })
 }
 
+/** A parameter's error when it holds U+0000, which Postgres text cannot (http/nul.ts). */
+export const NUL_REFUSED = 'must not contain a NUL character'
+
 /** Electric's 400 body: the errors of each parameter, by name. */
 export const invalidBody = <E extends ProtocolErrors>(errors: E) => ({
   message: 'Invalid request',

@@ -4,6 +4,7 @@
 // compiled against the table later (shapes/subset.ts), with the where compiler's own limits.
 
 import type { Subset } from '../shapes/subset.ts'
+import { NUL_REFUSED } from './responses.ts'
 
 export type SubsetRequest = Subset
 
@@ -12,11 +13,17 @@ export const MAX_SUBSET_LIMIT = 100_000
 /** Rows skipped; a Postgres int4, far beyond any useful page. */
 const MAX_SUBSET_OFFSET = 2_147_483_647
 
-const KEYS = ['where', 'params', 'limit', 'offset', 'order_by'] as const
-type Key = (typeof KEYS)[number]
+export const SUBSET_KEYS = [
+  'where',
+  'params',
+  'limit',
+  'offset',
+  'order_by',
+] as const
+type Key = (typeof SUBSET_KEYS)[number]
 const PREFIX = 'subset__'
-const isKey = (name: string): name is Key =>
-  (KEYS as readonly string[]).includes(name)
+export const isSubsetKey = (name: string): name is Key =>
+  (SUBSET_KEYS as readonly string[]).includes(name)
 
 export type SubsetErrors = Partial<Record<Key, string[]>>
 
@@ -31,6 +38,9 @@ export function paramList(
     const value = found.get(i)
     if (value === null || typeof value === 'object')
       return { error: 'values must be strings, numbers or booleans' }
+    // A value from JSON (`params=["\u0000"]`) holds a NUL no query string showed.
+    if (typeof value === 'string' && value.includes('\0'))
+      return { error: NUL_REFUSED }
     values.push(String(value))
   }
   return { values }
@@ -67,7 +77,7 @@ function rawFields(
   query.forEach((value, name) => {
     if (!name.startsWith(PREFIX)) return
     const key = name.slice(PREFIX.length)
-    if (isKey(key)) {
+    if (isSubsetKey(key)) {
       if (!raw.has(key)) raw.set(key, value)
       return
     }
@@ -83,7 +93,7 @@ function rawFields(
     nested && typeof nested === 'object' && !Array.isArray(nested)
       ? (nested as Record<string, unknown>)
       : body
-  for (const key of KEYS)
+  for (const key of SUBSET_KEYS)
     if (source && source[key] !== undefined) raw.set(key, source[key])
   return raw
 }
