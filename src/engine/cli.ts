@@ -1,31 +1,76 @@
-// `npm run engine -- --database-url <url> [--port 3000] [--host 127.0.0.1] [--secret s]
-// [--allow-shape-deletion] [--chunk-bytes 10485760] [--data-dir ./.sluice-engine]`: one database served as an
-// Electric-compatible shape API. With METRICS_PORT (and METRICS_HOST, loopback by default) in
-// the environment, Prometheus metrics on that port, like the server's.
+// `npm run engine`: one database served as an Electric-compatible shape API (USAGE below).
+// With METRICS_PORT (and METRICS_HOST, loopback by default) in the environment, Prometheus
+// metrics on that port, like the server's.
 import type { AddressInfo } from 'node:net'
 import { parseArgs } from 'node:util'
 import { Engine } from './engine.ts'
 import { createEngineServer } from './http/node-listener.ts'
 import { serveStandaloneMetrics } from './ops/standalone-metrics.ts'
+import { readSecretOption, type SecretOption } from './secret-option.ts'
+
+const USAGE = `Usage: npm run engine -- [options]
+
+  --database-url-file PATH  the database's postgres:// URL, read from a file
+                            (or DATABASE_URL in the environment; --database-url URL also
+                            works, but shows the password in ps to every user of the machine)
+  --secret-file PATH        the secret every request must carry as ?secret=, read from a file
+                            (or ELECTRIC_SECRET; --secret S shows it in ps)
+  --port 3000               the port to listen on
+  --host 127.0.0.1          the address to listen on; beyond loopback, give a secret
+  --allow-shape-deletion    let DELETE /v1/shape rotate a shape
+  --chunk-bytes 10485760    where log answers end (at least 65536)
+  --data-dir ./.sluice-engine
+  --help                    show this help
+
+METRICS_PORT (and METRICS_HOST, loopback by default) serve Prometheus metrics.`
+
+// The names Electric's own server reads, so an Electric deployment's environment carries over.
+const DATABASE_URL: SecretOption = {
+  name: 'database-url',
+  variable: 'DATABASE_URL',
+}
+const SECRET: SecretOption = { name: 'secret', variable: 'ELECTRIC_SECRET' }
 
 const { values } = parseArgs({
   options: {
     'database-url': { type: 'string' },
+    'database-url-file': { type: 'string' },
     port: { type: 'string', default: '3000' },
-    // Loopback unless asked: without --secret, anyone who reaches it reads every table the
+    // Loopback unless asked: without a secret, anyone who reaches it reads every table the
     // database role can read.
     host: { type: 'string', default: '127.0.0.1' },
     secret: { type: 'string' },
+    'secret-file': { type: 'string' },
     'allow-shape-deletion': { type: 'boolean', default: false },
     'chunk-bytes': { type: 'string' },
     'data-dir': { type: 'string', default: './.sluice-engine' },
+    help: { type: 'boolean', default: false },
   },
 })
 
-const url = values['database-url']
+if (values.help) {
+  console.log(USAGE)
+  process.exit(0)
+}
+
+/** The secret from its option, file or variable; exits naming the option when it cannot. */
+function secretOf(option: SecretOption): string | undefined {
+  const read = readSecretOption(option, values, process.env)
+  if (!read.ok) {
+    console.error(read.error)
+    process.exit(1)
+  }
+  if (read.warning) console.warn(`warning: ${read.warning}`)
+  return read.value
+}
+
+const url = secretOf(DATABASE_URL)
+const secret = secretOf(SECRET)
 const port = Number(values.port)
 if (!url || !/^postgres(ql)?:\/\//.test(url)) {
-  console.error('--database-url must be a postgres:// URL')
+  console.error(
+    'give the database as a postgres:// URL: --database-url-file PATH or DATABASE_URL (--help)',
+  )
   process.exit(1)
 }
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -71,7 +116,7 @@ const database = engine.attach(ID, url, {
 })
 const server = createEngineServer({
   database,
-  secret: values.secret,
+  secret,
   allowShapeDeletion: values['allow-shape-deletion'],
   chunkBytes,
 })
@@ -82,9 +127,9 @@ server.listen(port, host, () => {
   console.log(
     `Sluice engine serving the shape API on http://${shown}:${info.port}/v1/shape`,
   )
-  if (!isLoopback(host) && !values.secret)
+  if (!isLoopback(host) && !secret)
     console.warn(
-      `warning: listening on ${host} without --secret: anyone who can reach it can read every table the database role can read. Pass --secret, or --host 127.0.0.1.`,
+      `warning: listening on ${host} without --secret: anyone who can reach it can read every table the database role can read. Pass --secret-file (or ELECTRIC_SECRET), or --host 127.0.0.1.`,
     )
 })
 // Declared after the database it reads; its status callback runs only once this is set.

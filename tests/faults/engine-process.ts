@@ -28,14 +28,16 @@ export async function startEngineProcess(options: {
       '--import',
       'tsx',
       CLI,
-      '--database-url',
-      options.databaseUrl,
       '--port',
       String(options.port),
       '--data-dir',
       options.dataDir,
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    // The URL holds a password: by the environment, out of ps (an argument warns).
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, DATABASE_URL: options.databaseUrl },
+    },
   )
   let output = ''
   let exited = false

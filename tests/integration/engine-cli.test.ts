@@ -3,7 +3,7 @@
 // read to anyone who reaches it). With METRICS_PORT it serves Prometheus metrics like the
 // server's, checked against a known load.
 import { spawn } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { connect } from 'node:net'
 import { networkInterfaces, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -28,23 +28,11 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true })
 })
 
-// One at a time: the CLI's slot name is fixed, and slots are cluster-wide.
-async function runEngine(args: string[], env: Record<string, string> = {}) {
-  const port = await freePort()
+/** The CLI as a child process; its output so far, and how it exited. */
+function spawnEngine(args: string[], env: Record<string, string>) {
   const child = spawn(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      'src/engine/cli.ts',
-      '--database-url',
-      database.url,
-      '--data-dir',
-      dataDir,
-      '--port',
-      String(port),
-      ...args,
-    ],
+    ['--import', 'tsx', 'src/engine/cli.ts', ...args],
     { stdio: 'pipe', env: { ...process.env, ...env } },
   )
   let output = ''
@@ -53,12 +41,30 @@ async function runEngine(args: string[], env: Record<string, string> = {}) {
   const exited = new Promise<number | null>((resolve) =>
     child.on('exit', (code) => resolve(code)),
   )
+  return { child, output: () => output, exited }
+}
+
+/**
+ * One at a time: the CLI's slot name is fixed, and slots are cluster-wide. The database URL
+ * comes from the environment unless `env` says otherwise (as an operator should pass it).
+ */
+async function runEngine(args: string[], env: Record<string, string> = {}) {
+  const port = await freePort()
+  const { child, output, exited } = spawnEngine(
+    ['--data-dir', dataDir, '--port', String(port), ...args],
+    { DATABASE_URL: database.url, ...env },
+  )
   await expect
-    .poll(() => output, { timeout: 30_000 })
+    .poll(output, { timeout: 30_000 })
     .toContain('serving the shape API')
   return {
     port,
-    output: () => output,
+    /** What `ps` shows of it: its arguments. */
+    commandLine: () =>
+      readFile(`/proc/${child.pid}/cmdline`, 'utf8').then((text) =>
+        text.split('\0').join(' '),
+      ),
+    output,
     async stop() {
       child.kill('SIGTERM')
       expect(await exited).toBe(0)
@@ -112,12 +118,108 @@ describe('the standalone engine', () => {
     } finally {
       await open.stop()
     }
-    const guarded = await runEngine(['--host', '0.0.0.0', '--secret', 's3cret'])
+    const guarded = await runEngine(['--host', '0.0.0.0'], {
+      ELECTRIC_SECRET: 's3cret',
+    })
     try {
       expect(guarded.output()).not.toMatch(/warning/i)
     } finally {
       await guarded.stop()
     }
+  }, 60_000)
+})
+
+describe('the standalone engine’s secrets', () => {
+  const password = () => new URL(database.url).password
+  const SECRET = 'engine-secret-not-in-ps'
+
+  /** The engine reached its database, and answers only requests that carry the secret. */
+  async function expectServing(engine: Awaited<ReturnType<typeof runEngine>>) {
+    await expect
+      .poll(engine.output, { timeout: 30_000 })
+      .toContain('database active')
+    const shape = (secret: string) =>
+      fetch(
+        `http://127.0.0.1:${engine.port}/v1/shape?table=nosuch&offset=-1&secret=${secret}`,
+      )
+    expect((await shape('wrong')).status).toBe(401)
+    // Past the secret: the table is the one thing wrong.
+    expect((await shape(SECRET)).status).toBe(400)
+  }
+
+  it('takes the database URL and the secret from the environment, out of ps', async () => {
+    const engine = await runEngine([], { ELECTRIC_SECRET: SECRET })
+    try {
+      await expectServing(engine)
+      const shown = await engine.commandLine()
+      expect(shown).toContain('src/engine/cli.ts')
+      expect(shown).not.toContain(password())
+      expect(shown).not.toContain(SECRET)
+      expect(engine.output()).not.toMatch(/warning/i)
+    } finally {
+      await engine.stop()
+    }
+  }, 60_000)
+
+  it('takes them from files, out of ps', async () => {
+    const urlFile = join(dataDir, 'database-url')
+    const secretFile = join(dataDir, 'secret')
+    // A trailing newline, as `echo` writes: not part of the secret.
+    await writeFile(urlFile, `${database.url}\n`, { mode: 0o600 })
+    await writeFile(secretFile, `${SECRET}\n`, { mode: 0o600 })
+    const engine = await runEngine(
+      ['--database-url-file', urlFile, '--secret-file', secretFile],
+      { DATABASE_URL: '' },
+    )
+    try {
+      await expectServing(engine)
+      const shown = await engine.commandLine()
+      expect(shown).toContain('--secret-file')
+      expect(shown).not.toContain(password())
+      expect(shown).not.toContain(SECRET)
+      expect(engine.output()).not.toMatch(/warning/i)
+    } finally {
+      await engine.stop()
+    }
+  }, 60_000)
+
+  it('still takes them as arguments, warning that ps shows them', async () => {
+    const engine = await runEngine(
+      ['--database-url', database.url, '--secret', SECRET],
+      { DATABASE_URL: '' },
+    )
+    try {
+      await expectServing(engine)
+      for (const flag of ['--database-url', '--secret'])
+        expect(engine.output()).toContain(
+          `warning: ${flag} on the command line shows in ps to every user of this machine; use ${flag}-file PATH or `,
+        )
+      expect(engine.output()).not.toContain(SECRET)
+      expect(engine.output()).not.toContain(password())
+    } finally {
+      await engine.stop()
+    }
+  }, 60_000)
+
+  it('refuses an unreadable file by its flag, and says where secrets come from in --help', async () => {
+    const missing = spawnEngine(
+      ['--database-url-file', join(dataDir, 'nothing-here')],
+      { DATABASE_URL: '' },
+    )
+    expect(await missing.exited).toBe(1)
+    expect(missing.output()).toContain(
+      `--database-url-file: cannot read ${join(dataDir, 'nothing-here')} (ENOENT)`,
+    )
+    const help = spawnEngine(['--help'], {})
+    expect(await help.exited).toBe(0)
+    for (const text of [
+      '--database-url-file PATH',
+      'DATABASE_URL',
+      '--secret-file PATH',
+      'ELECTRIC_SECRET',
+      'ps',
+    ])
+      expect(help.output()).toContain(text)
   }, 60_000)
 })
 
