@@ -1,11 +1,11 @@
 // The admin tool's claimable sources: `npm run admin -- claimable-sources create|list` in
 // process (text and --json, bad input exit 2, a failed operation exit 1) and the same under
 // /api/admin (with and without the token), against a real database.
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { admin as runAdmin } from '../support/admin-cli.ts'
+import { adminProcess, admin as runAdmin } from '../support/admin-cli.ts'
 import { buildApp, type App } from '../support/app.ts'
 import { useControlPlaneDatabase } from '../support/database.ts'
 import {
@@ -73,15 +73,16 @@ describe('npm run admin -- claimable-sources', () => {
         [
           'claimable-sources',
           'create',
-          '--database-url',
-          second.url,
           '--region',
           'eu-west-1',
           '--claim-link',
           'https://example.com/transfer',
           '--json',
         ],
-        { PUBLIC_URL: 'https://sluice.example.com' },
+        {
+          PUBLIC_URL: 'https://sluice.example.com',
+          SOURCE_DATABASE_URL: second.url,
+        },
       )
       expect(json).toMatchObject({ code: 0, stderr: '' })
       const created = JSON.parse(json.stdout) as Created
@@ -108,20 +109,86 @@ describe('npm run admin -- claimable-sources', () => {
   )
 
   it(
+    'takes the database URL from a file (as a process) or SOURCE_DATABASE_URL, out of ps; as an argument it warns',
+    async () => {
+      const byFile = await sourceDatabase()
+      const file = join(dataDir, 'source-database-url')
+      await writeFile(file, `${byFile.url}\n`, { mode: 0o600 })
+      const args = [
+        'claimable-sources',
+        'create',
+        '--database-url-file',
+        file,
+        '--json',
+      ]
+      // What ps shows of the process: these arguments, and the path only.
+      expect(args.join(' ')).not.toContain(byFile.password)
+      const spawned = await adminProcess(args, {
+        DATABASE_URL: database.url,
+        DATA_DIR: dataDir,
+      })
+      expect(spawned).toMatchObject({ code: 0, stderr: '' })
+      expect(JSON.parse(spawned.stdout)).toMatchObject({
+        source_id: expect.any(String),
+      })
+
+      const byEnv = await admin(['claimable-sources', 'create', '--json'], {
+        SOURCE_DATABASE_URL: (await sourceDatabase()).url,
+      })
+      expect(byEnv).toMatchObject({ code: 0, stderr: '' })
+
+      const byArgument = await sourceDatabase()
+      const warned = await admin([
+        'claimable-sources',
+        'create',
+        '--database-url',
+        byArgument.url,
+      ])
+      expect(warned.code).toBe(0)
+      expect(warned.stderr).toBe(
+        'warning: --database-url on the command line shows in ps to every user of this machine; use --database-url-file PATH or SOURCE_DATABASE_URL instead\n',
+      )
+
+      const both = await admin([
+        'claimable-sources',
+        'create',
+        '--database-url',
+        byArgument.url,
+        '--database-url-file',
+        file,
+        '--json',
+      ])
+      expect(both.code).toBe(2)
+      expect(JSON.parse(both.stderr.trim().split('\n').at(-1) ?? '')).toEqual({
+        error: {
+          kind: 'invalid',
+          message: 'give --database-url or --database-url-file, not both',
+        },
+      })
+      const help = await admin(['--help'])
+      expect(help.stdout).toContain('--database-url-file PATH')
+      expect(help.stdout).toContain('SOURCE_DATABASE_URL')
+      expect(help.stdout).toContain(' ps ')
+    },
+    SLOW,
+  )
+
+  it(
     'refuses bad input with exit 2, and fails with exit 1 past the cap',
     async () => {
       const missing = await admin(['claimable-sources', 'create'])
       expect(missing.code).toBe(2)
       expect(missing.stderr).toContain('database_url is required')
-      const link = await admin([
-        'claimable-sources',
-        'create',
-        '--database-url',
-        'postgres://u:p@db.example.com/x',
-        '--claim-link',
-        'http://example.com',
-        '--json',
-      ])
+      const link = await admin(
+        [
+          'claimable-sources',
+          'create',
+          '--claim-link',
+          'http://example.com',
+          '--json',
+        ],
+        { SOURCE_DATABASE_URL: 'postgres://u:p@db.example.com/x' },
+      )
       expect(link.code).toBe(2)
       expect(JSON.parse(link.stderr)).toEqual({
         error: { kind: 'invalid', message: 'claim_link must be an https URL' },

@@ -18,6 +18,7 @@ export async function admin(
   let stderr = ''
   const code = await runAdmin(args, {
     env: () => parseEnv(env),
+    vars: env,
     out: (line) => (stdout += `${line}\n`),
     err: (line) => (stderr += `${line}\n`),
   })

@@ -112,6 +112,8 @@ type Values = Record<string, string | undefined>
 export const claimableSourceCommands = {
   'claimable-sources create': {
     options: ['database-url', 'region', 'claim-link'],
+    // The admin tool's own database is DATABASE_URL: the source's needs another name.
+    secrets: [{ name: 'database-url', variable: 'SOURCE_DATABASE_URL' }],
     parse: (v: Values) =>
       parseWith(createSchema, {
         database_url: v['database-url'],

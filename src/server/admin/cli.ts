@@ -5,6 +5,8 @@ import { runAdmin } from './run.ts'
 
 runAdmin(process.argv.slice(2), {
   env: readEnv,
+  // Read only for the secrets a command takes from it (run.ts); env.ts parses the rest.
+  vars: process.env,
   out: (line) => console.log(line),
   err: (line) => console.error(line),
 }).then(

@@ -4,6 +4,10 @@
 // (not found, conflict, no database), 2 on bad usage or input. It reads its environment and
 // writes its output only through `io`, so tests run it in their own process.
 import { parseArgs } from 'node:util'
+import {
+  readSecretOption,
+  type SecretOption,
+} from '../../engine/secret-option.ts'
 import { attachControlPlane } from '../control/attach.ts'
 import type { Db } from '../control/database.ts'
 import type { AdminTeam } from '../control/teams.ts'
@@ -37,8 +41,10 @@ Setup links (one-time links that add a source to a team):
   setup-forms delete SETUP_FORM_ID
 
 Claimable sources:
-  claimable-sources create --database-url URL [--region REGION] [--claim-link URL]
+  claimable-sources create --database-url-file PATH [--region REGION] [--claim-link URL]
   claimable-sources list
+  The URL holds a password: give it in a file, or as SOURCE_DATABASE_URL in the environment.
+  --database-url URL also works, but shows it in ps to every user of the machine.
 
 Options:
   --json   print the result as JSON (errors too, on stderr)
@@ -55,6 +61,8 @@ type Values = Record<string, string | undefined>
 
 type Command = {
   options: string[]
+  /** Options that hold a secret: each also read from `--NAME-file` or a variable. */
+  secrets?: SecretOption[]
   /** The command takes one positional argument (an id) after its name. */
   takesId?: boolean
   /** Checks the input before any database is touched; throws an `invalid` AdminError. */
@@ -162,7 +170,7 @@ type Parsed =
   | { help: false; json: boolean; command: Command; input: unknown }
 
 /** Reads argv into a command; bad usage throws an `invalid` AdminError. */
-function parseCommandLine(args: string[]): Parsed {
+function parseCommandLine(args: string[], io: AdminIo): Parsed {
   const json = args.includes('--json')
   if (args.includes('--help') || args.includes('-h')) return { help: true }
   const [group, action] = args
@@ -181,6 +189,10 @@ function parseCommandLine(args: string[]): Parsed {
       options: Object.fromEntries([
         ['json', { type: 'boolean' }],
         ...command.options.map((o) => [o, { type: 'string' }]),
+        ...(command.secrets ?? []).map((o) => [
+          `${o.name}-file`,
+          { type: 'string' },
+        ]),
       ]),
     })
   } catch (error) {
@@ -198,13 +210,35 @@ function parseCommandLine(args: string[]): Parsed {
       'invalid',
       `${name} needs the ${group === 'users' ? "user's" : "setup form's"} id`,
     )
-  const input = command.parse(parsed.values as Values, parsed.positionals[0])
+  const values = parsed.values as Values
+  for (const secret of command.secrets ?? [])
+    values[secret.name] = readSecret(secret, values, io, json)
+  const input = command.parse(values, parsed.positionals[0])
   return { help: false, json, command, input }
+}
+
+function readSecret(
+  secret: SecretOption,
+  values: Values,
+  io: AdminIo,
+  json: boolean,
+): string | undefined {
+  const read = readSecretOption(secret, values, io.vars)
+  if (!read.ok) throw new AdminError('invalid', read.error)
+  if (read.warning)
+    io.err(
+      json
+        ? JSON.stringify({ warning: read.warning })
+        : `warning: ${read.warning}`,
+    )
+  return read.value
 }
 
 export type AdminIo = {
   /** The environment, parsed (env.ts); throws an EnvError naming a bad variable. */
   env(): Env
+  /** The environment as it is, for a secret a command takes from it (SOURCE_DATABASE_URL). */
+  vars: Record<string, string | undefined>
   /** Standard output and error, a line each call. */
   out(line: string): void
   err(line: string): void
@@ -222,7 +256,7 @@ export async function runAdmin(args: string[], io: AdminIo): Promise<number> {
   }
   let parsed: Parsed
   try {
-    parsed = parseCommandLine(args)
+    parsed = parseCommandLine(args, io)
   } catch (error) {
     return fail('invalid', (error as Error).message, 2)
   }
