@@ -313,6 +313,27 @@ describe('GET /api/v1/sources/:id/count', () => {
     expect(gap.body).toMatchObject({ errors: { params: [expect.any(String)] } })
   })
 
+  it('refuses a NUL in any parameter, naming it (Postgres text cannot hold one)', async () => {
+    const table = { schema: 'public', name: 'items' }
+    const refused = (param: string) => ({
+      status: 400,
+      body: {
+        message: 'Invalid request',
+        errors: { [param]: ['must not contain a NUL character'] },
+      },
+    })
+    for (const [param, query] of [
+      ['schema', { ...table, schema: 'pub\0lic' }],
+      ['name', { ...table, name: 'it\0ems' }],
+      ['where', { ...table, where: "title = 'item\0'" }],
+      ['params', { ...table, where: 'title = $1', 'params[1]': 'item\0' }],
+      ['params', { ...table, where: 'title = $1', params: '["item\\u0000"]' }],
+    ] as const)
+      expect(await countOf(source.id, query), param).toMatchObject(
+        refused(param),
+      )
+  })
+
   it('answers another team’s source with 404', async () => {
     const { browser: stranger } = await signInLocally(server.app, 'Eve')
     const answer = await countOf(

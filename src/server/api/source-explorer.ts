@@ -4,6 +4,7 @@
 // not active answers 409 at once and one this server does not run yet 503, never a wait.
 // Failures answer a status and a JSON body the dashboard shows as 'Code {status}: {body}'.
 import type { Context } from 'hono'
+import { refuseNul } from '../../engine/http/nul.ts'
 import { parseParams, type Errors } from '../../engine/http/request.ts'
 import type { MemberSource } from '../control/sources.ts'
 import type { AppEnv } from '../http/context.ts'
@@ -68,12 +69,12 @@ function readCountQuery(
   const name = (param: 'schema' | 'name') => {
     const value = query.get(param)
     if (!value) errors[param] = ["can't be blank"]
-    // Postgres text cannot hold NUL: the catalog lookup would fail rather than find nothing.
-    else if (value.includes('\0')) errors[param] = ['is invalid']
     return value ?? ''
   }
   const table = { schema: name('schema'), name: name('name') }
   const params = parseParams(query, errors)
+  // Postgres text cannot hold NUL: the catalog lookup or the count would fail, not answer.
+  refuseNul(query, null, errors)
   if (Object.keys(errors).length > 0) return { ok: false, errors }
   return {
     ok: true,
