@@ -355,7 +355,7 @@ describe('the dashboard shapes', () => {
 })
 
 describe("a live request's session", () => {
-  async function openLongPoll(browser: Browser, extra = '') {
+  async function openLongPoll(browser: Browser, extra = '', liveText = 'true') {
     const path = '/v1/user/me'
     const first = await snapshot(browser, path)
     const tail = await browser.get(
@@ -363,7 +363,7 @@ describe("a live request's session", () => {
     )
     const offset = tail.headers.get('electric-offset') ?? ''
     const live = browser.get(
-      `${path}?offset=${offset}&handle=${first.handle}&live=true${extra}`,
+      `${path}?offset=${offset}&handle=${first.handle}&live=${liveText}${extra}`,
     )
     // Parked at the shape's tail, past every check made when it arrived.
     await vi.waitFor(() =>
@@ -409,4 +409,21 @@ describe("a live request's session", () => {
     expect(response.status).toBe(401)
     expect(await response.text()).not.toContain('Written after expiry')
   })
+
+  // The engine waits on any `live` but `false`: the re-check must read it the same way.
+  it.each(['1', 'yes'])(
+    'ends when the session expires during a long-poll sent as live=%s',
+    async (text) => {
+      const { browser, user } = await signInLocally(app, 'Spelled', undefined)
+      const { live } = await openLongPoll(browser, '', text)
+      await database.db.query(
+        'update sessions set expires_at = now() where user_id = $1',
+        [user.id],
+      )
+      await rename(user.id, `Written after expiry (live=${text})`)
+      const response = await live
+      expect(response.status).toBe(401)
+      expect(await response.text()).not.toContain('Written after expiry')
+    },
+  )
 })

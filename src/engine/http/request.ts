@@ -32,6 +32,14 @@ export type Errors = Record<string, string[]>
 /** The same, where `subset` holds its fields' errors. */
 export type ProtocolErrors = Record<string, string[] | SubsetErrors>
 
+/**
+ * Whether a request's `live` asks to wait for changes: any value but `false`, as Electric reads
+ * it. The one reading, so a caller re-checking a live answer (the gateway's session and
+ * membership) never misses one the engine waited on.
+ */
+export const parseLive = (text: string | null): boolean =>
+  text !== null && text !== 'false'
+
 /** `body`: a POST's JSON object, whose subset keys join (and override) the query's. */
 export function parseProtocol(
   query: URLSearchParams,
@@ -51,8 +59,7 @@ export function parseProtocol(
   const handle = query.get('handle')
   if (!handle && !before && offset !== 'now' && !errors.offset)
     errors.handle = ["can't be blank when offset != -1"]
-  const liveText = query.get('live')
-  const live = liveText !== null && liveText !== 'false'
+  const live = parseLive(query.get('live'))
   if (live && (before || offset === 'now'))
     errors.live = [
       `can't be true when offset == ${offset === 'now' ? 'now' : '-1'}`,

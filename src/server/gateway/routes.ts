@@ -2,6 +2,7 @@
 // the engine attached to the control plane. The session picks the rows; the client only sends
 // protocol parameters. (The public status shape is status/routes.ts.)
 import { Hono, type Context } from 'hono'
+import { parseLive } from '../../engine/http/request.ts'
 import { jsonResponse } from '../../engine/http/serve-shape.ts'
 import type { ShapeDefinition } from '../../engine/shapes/definition.ts'
 import { idSchema } from '../../shared/entities.ts'
@@ -24,7 +25,7 @@ async function serve(
     const response = await serveControlShape(c, definition, open.signal, true)
     // A live answer waited for a change, during which the session may have ended (logout
     // here or on another server, expiry): what it found is not for a signed-out browser.
-    const live = new URL(c.req.url).searchParams.get('live') === 'true'
+    const live = parseLive(new URL(c.req.url).searchParams.get('live'))
     if (live && !(await sessionIsLive(c.var.deps.db, sessionId))) {
       await response.body?.cancel()
       return c.json({ message: 'Not signed in' }, 401)
