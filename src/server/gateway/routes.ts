@@ -14,26 +14,51 @@ import { serveControlShape } from '../http/control-shape.ts'
 import type { AppEnv } from '../http/context.ts'
 import { dashboardShapes } from './definitions.ts'
 
-/** A signed-in user's shape: ends with the session, never cached. */
+/** A signed-in user's shape: ends with the session and with their membership, never cached. */
 async function serve(
   c: Context<AppEnv>,
-  definition: ShapeDefinition,
+  resolve: Resolve,
+  query: URLSearchParams,
 ): Promise<Response> {
+  const shape = await resolve(c, query)
+  if (!shape) return notFound()
   const { sessionId } = c.var.user
   const open = c.var.sessionRequests.track(sessionId, c.req.raw.signal)
   try {
-    const response = await serveControlShape(c, definition, open.signal, true)
-    // A live answer waited for a change, during which the session may have ended (logout
-    // here or on another server, expiry): what it found is not for a signed-out browser.
-    const live = parseLive(new URL(c.req.url).searchParams.get('live'))
-    if (live && !(await sessionIsLive(c.var.deps.db, sessionId))) {
-      await response.body?.cancel()
-      return c.json({ message: 'Not signed in' }, 401)
-    }
-    return response
+    const response = await serveControlShape(
+      c,
+      shape.definition,
+      open.signal,
+      true,
+    )
+    if (!parseLive(query.get('live'))) return response
+    const refusal = await refusedAfterWait(c, shape)
+    if (!refusal) return response
+    await response.body?.cancel()
+    return refusal
   } finally {
     open.release()
   }
+}
+
+/**
+ * A live answer waited for a change, during which the session may have ended (logout here or
+ * on another server, expiry) or the user left the shape's team: what it found is not theirs.
+ * They get what their next request would: 401, or the 404 of a shape not theirs. Null: still
+ * theirs.
+ */
+async function refusedAfterWait(
+  c: Context<AppEnv>,
+  shape: UserShape,
+): Promise<Response | null> {
+  const { db } = c.var.deps
+  if (!(await sessionIsLive(db, c.var.user.sessionId)))
+    return c.json({ message: 'Not signed in' }, 401)
+  // The team it was resolved for, not the source it came through: a source deleted while its
+  // log waited still answers the deletes that say so (app/db/worker/event-log-fetch.ts).
+  if (shape.teamId && !(await getTeam(db, c.var.user.id, shape.teamId)))
+    return notFound()
+  return null
 }
 
 const notFound = () => jsonResponse(404, { message: 'Not found' })
@@ -47,34 +72,42 @@ async function memberTeam(c: Context<AppEnv>, teamId: string | null) {
 async function memberSource(c: Context<AppEnv>, sourceId: string | null) {
   const id = idSchema.safeParse(sourceId)
   if (!id.success) return null
-  const source = await findMemberSource(c.var.deps.db, c.var.user.id, id.data)
-  return source?.id ?? null
+  return findMemberSource(c.var.deps.db, c.var.user.id, id.data)
 }
 
-/** The definition a signed-in user's request names, or null when it is not theirs (404). */
+/** A shape a signed-in user may read, and the team whose members alone may (null: their own). */
+type UserShape = { definition: ShapeDefinition; teamId: string | null }
+
+/** The shape a signed-in user's request names, or null when it is not theirs (404). */
 type Resolve = (
   c: Context<AppEnv>,
   query: URLSearchParams,
-) => Promise<ShapeDefinition | null>
+) => Promise<UserShape | null>
+
+const ofUser =
+  (shape: (userId: string) => ShapeDefinition): Resolve =>
+  async (c) => ({ definition: shape(c.var.user.id), teamId: null })
 
 const ofTeam =
   (shape: (teamId: string) => ShapeDefinition): Resolve =>
   async (c, query) => {
     const team = await memberTeam(c, query.get('team_id'))
-    return team ? shape(team.id) : null
+    return team ? { definition: shape(team.id), teamId: team.id } : null
   }
 
 const ofSource =
   (shape: (sourceId: string) => ShapeDefinition): Resolve =>
   async (c, query) => {
     const source = await memberSource(c, query.get('source_id'))
-    return source ? shape(source) : null
+    return source
+      ? { definition: shape(source.id), teamId: source.team_id }
+      : null
   }
 
 /** The dashboard's shapes by path under /v1: served below, and watched by watch.ts. */
 export const userShapes: Record<string, Resolve> = {
-  '/user/me': async (c) => dashboardShapes.currentUser(c.var.user.id),
-  '/teams': async (c) => dashboardShapes.teams(c.var.user.id),
+  '/user/me': ofUser(dashboardShapes.currentUser),
+  '/teams': ofUser(dashboardShapes.teams),
   '/team-users': ofTeam(dashboardShapes.teamUsers),
   '/sources': ofTeam(dashboardShapes.sources),
   '/source-setup-forms': ofTeam(dashboardShapes.setupForms),
@@ -86,7 +119,6 @@ export const userShapes: Record<string, Resolve> = {
 
 export const gatewayRoutes = new Hono<AppEnv>()
 for (const [path, resolve] of Object.entries(userShapes))
-  gatewayRoutes.get(path, requireUser, async (c) => {
-    const definition = await resolve(c, new URL(c.req.url).searchParams)
-    return definition ? serve(c, definition) : notFound()
-  })
+  gatewayRoutes.get(path, requireUser, (c) =>
+    serve(c, resolve, new URL(c.req.url).searchParams),
+  )

@@ -61,8 +61,9 @@ async function watched(
     const resolve = userShapes[url.pathname.slice('/v1'.length)]
     // Signed out: its own request gets the 401 that says so.
     if (!resolve || !signedIn(c)) return null
-    definition = await resolve(c, query)
-    if (!definition) return GONE
+    const shape = await resolve(c, query)
+    if (!shape) return GONE
+    definition = shape.definition
   }
   if (!definition) return null
   const errors: ProtocolErrors = {}
