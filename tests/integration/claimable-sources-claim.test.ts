@@ -210,4 +210,34 @@ describe('claiming', () => {
     )
     expect(rows[0]?.n).toBe(2)
   }, 90_000)
+
+  it('rotates the secret: the one the link handed out reads nothing once the source is claimed', async () => {
+    const { claimId, sourceId, database } = await api.readyClaim()
+    const linked = claimableSourceSchema.parse(
+      (await api.claimState(claimId)).body,
+    )
+    const before = linked.source.secret ?? ''
+    await database.db.query('create table todos (id int primary key)')
+    const read = (secret: string) =>
+      fetch(
+        `${api.server.origin}/v1/shape?table=todos&offset=-1&source_id=${sourceId}&source_secret=${encodeURIComponent(secret)}`,
+      )
+    expect((await read(before)).status).toBe(200)
+
+    const owner = await signInLocally(api.server.app)
+    const teamId = await personalTeam(control.db, owner.user.id)
+    expect((await claim(owner.browser, claimId, teamId)).status).toBe(200)
+
+    expect((await read(before)).status).toBe(401)
+    // The secret the team's dashboard shows now is the one that reads.
+    const mine = (await (
+      await owner.browser.get('/api/v1/sources')
+    ).json()) as {
+      id: string
+      source_secret: string
+    }[]
+    const after = mine.find((s) => s.id === sourceId)?.source_secret ?? ''
+    expect(after).not.toBe(before)
+    expect((await read(after)).status).toBe(200)
+  }, 60_000)
 })

@@ -1,12 +1,15 @@
 // Claiming a claimable source into a team: one transaction that moves the source's row into the
-// team (its team_id changes, so the team's `sources` shape sees it arrive) and marks the claim
-// taken. The claim row is locked FOR UPDATE first, so two claims of one source, at once or one
-// after the other, move it once; then the team row, as a create locks it (create-source.ts), so
-// the team's existing-database rule and its maximum hold. Creates never lock claim rows, so the
-// two orders cannot deadlock.
+// team (its team_id changes, so the team's `sources` shape sees it arrive) with a new secret, and
+// marks the claim taken. The secret the claim link handed out (to the starter script, and to
+// anyone who read the link) must not open the team's source: apps use the one the team sees.
+// The claim row is locked FOR UPDATE first, so two claims of one source, at once or one after
+// the other, move it once; then the team row, as a create locks it (create-source.ts), so the
+// team's existing-database rule and its maximum hold. Creates never lock claim rows, so the two
+// orders cannot deadlock.
 import { SOURCE_EVENTS } from '../../shared/sources.ts'
 import { transactionWithTxid, type Db } from '../control/database.ts'
 import { logSourceEvent } from '../control/sources.ts'
+import { newSourceSecret } from '../crypto/source-secret.ts'
 import { checkTeam } from './create-source.ts'
 
 export type ClaimOutcome =
@@ -62,10 +65,10 @@ export async function claimSource(db: Db, claim: Claim): Promise<ClaimOutcome> {
       if (refused === 'no_team' || refused === 'team_full')
         return { kind: refused }
       if (refused) return { kind: 'existing', sourceId: refused.id }
-      await client.query('update sources set team_id = $2 where id = $1', [
-        row.source_id,
-        claim.teamId,
-      ])
+      await client.query(
+        'update sources set team_id = $2, source_secret = $3 where id = $1',
+        [row.source_id, claim.teamId, newSourceSecret()],
+      )
       await client.query(
         `update claimable_sources
             set claimed_at = now(), claimed_by = $2, team_id = $3, created_by_ip = null

@@ -5,7 +5,7 @@
 // (a claimable source, waiting to be claimed) skips all three: it belongs to nobody yet.
 // Callers that must write more in the same transaction (a setup form marked used, a claim row)
 // pass `onWrite`; if it throws, nothing is written.
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import type pg from 'pg'
 import {
   SOURCE_EVENTS,
@@ -14,6 +14,7 @@ import {
 } from '../../shared/sources.ts'
 import { transactionWithTxid, type Db } from '../control/database.ts'
 import { logSourceEvent } from '../control/sources.ts'
+import { newSourceSecret } from '../crypto/source-secret.ts'
 import { sealPassword } from '../crypto/source-passwords.ts'
 import type { SourceAddress } from './database-url.ts'
 
@@ -113,7 +114,7 @@ async function insertOrFind(
 
   // Generated here, not by Postgres: the id is the sealed password's associated data.
   const id = randomUUID()
-  const secret = randomBytes(32).toString('base64url')
+  const secret = newSourceSecret()
   const sealed = target.password ? sealPassword(key, id, target.password) : null
   await client.query(
     `insert into sources (id, team_id, region, state, connection_url, encrypted_password,
