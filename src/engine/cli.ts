@@ -103,7 +103,10 @@ if (
 }
 const metricsHost = process.env.METRICS_HOST || '127.0.0.1'
 
-const engine = new Engine({ dataDir: values['data-dir'] ?? './.sluice-engine' })
+const engine = new Engine({
+  dataDir: values['data-dir'] ?? './.sluice-engine',
+  log: (line) => console.warn(line),
+})
 // No address guard (no pinHost): the operator running this names the database, loopback or not.
 const ID = 'standalone'
 const database = engine.attach(ID, url, {

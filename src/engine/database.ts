@@ -16,6 +16,7 @@ import {
   type DatabaseConfig,
 } from './database-config.ts'
 import { pinnedConnection } from './net/pinned-socket.ts'
+import { PRIVATE_DIR } from './private-files.ts'
 import { DEFAULT_SPILL_LIMIT } from './replication/spill.ts'
 import type { Relation, Transaction } from './replication/types.ts'
 import { SILENCE_MS } from './replication/stream.ts'
@@ -112,7 +113,7 @@ export class ShapeDatabase {
     this.pool.on('connect', (client) => client.on('error', () => {}))
     this.tables = new TableWatch(this.pool, (key) => this.rotateKey(key))
     this.partitions = new PartitionMap(this.pool, (key) => this.rotateKey(key))
-    mkdirSync(this.shapesDir, { recursive: true })
+    mkdirSync(this.shapesDir, { recursive: true, mode: PRIVATE_DIR })
     this.journal = new Journal(join(config.dataDir, 'journal'), this.shapesDir)
     this.durability = new DurabilityLoop(
       this.journal,
@@ -120,7 +121,7 @@ export class ShapeDatabase {
     )
     // Spill files of a process that stopped or crashed: their transactions come again.
     rmSync(this.spillDir, { recursive: true, force: true })
-    mkdirSync(this.spillDir, { recursive: true })
+    mkdirSync(this.spillDir, { recursive: true, mode: PRIVATE_DIR })
     this.supervisor = new ReplicationSupervisor(
       {
         id: config.id,

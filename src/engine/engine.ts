@@ -1,10 +1,12 @@
 // The engine: every attached database under one data dir, each with its own slot and shapes.
 import { randomBytes } from 'node:crypto'
+import { mkdirSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { LogLimit } from './database-config.ts'
 import { ShapeDatabase } from './database.ts'
 import type { HostPinner } from './net/pinned-socket.ts'
+import { PRIVATE_DIR, tightenTree, tightenedNotice } from './private-files.ts'
 import type { SpillLimit } from './replication/spill.ts'
 import type { SupervisorEvents } from './supervisor.ts'
 
@@ -12,6 +14,8 @@ export type EngineOptions = {
   dataDir: string
   /** Names this engine process in event logs; one per process by default. */
   instanceId?: string
+  /** Where the engine's one notice goes: a data dir it had to make private at start. */
+  log?: (line: string) => void
 }
 
 export type AttachOptions = {
@@ -38,6 +42,13 @@ export class Engine {
   constructor(private readonly options: EngineOptions) {
     this.instanceId =
       options.instanceId ?? `engine-${randomBytes(4).toString('hex')}`
+    // Before any log is opened or served: a data dir others can read is made private first.
+    mkdirSync(options.dataDir, { recursive: true, mode: PRIVATE_DIR })
+    const notice = tightenedNotice(
+      options.dataDir,
+      tightenTree(options.dataDir),
+    )
+    if (notice) options.log?.(notice)
   }
 
   /** Starts serving a database; attaching an attached id returns the running one. */

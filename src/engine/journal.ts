@@ -24,6 +24,7 @@ import {
 import { join, relative, resolve, sep } from 'node:path'
 import { crc32 } from 'node:zlib'
 import { eachLimited } from './limited.ts'
+import { PRIVATE_DIR, PRIVATE_FILE } from './private-files.ts'
 import { TimeSlice } from './shapes/time-slice.ts'
 import { writeAll } from './write-all.ts'
 
@@ -103,7 +104,7 @@ export class Journal {
    * its log, makes those logs durable, and deletes the segments. Returns the frames written.
    */
   async replay(): Promise<number> {
-    await mkdir(this.dir, { recursive: true })
+    await mkdir(this.dir, { recursive: true, mode: PRIVATE_DIR })
     const names = (await readdir(this.dir))
       .filter((name) => /^\d+$/.test(name))
       .sort((a, b) => Number(a) - Number(b))
@@ -163,9 +164,9 @@ export class Journal {
   }
 
   private async openSegment(): Promise<Segment> {
-    await mkdir(this.dir, { recursive: true })
+    await mkdir(this.dir, { recursive: true, mode: PRIVATE_DIR })
     const path = join(this.dir, String(this.nextNumber++).padStart(12, '0'))
-    const file = await open(path, 'w')
+    const file = await open(path, 'w', PRIVATE_FILE)
     // The new file's name must be durable too, or its fdatasynced frames could vanish with it.
     await syncDir(this.dir)
     this.segment = {

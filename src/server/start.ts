@@ -4,6 +4,11 @@ import { mkdir } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Engine } from '../engine/engine.ts'
+import {
+  PRIVATE_DIR,
+  tightenTree,
+  tightenedNotice,
+} from '../engine/private-files.ts'
 import { createApp } from './app.ts'
 import { pruneExpired } from './auth/sessions.ts'
 import { CONTROL_PLANE_DATABASE } from './control/attach.ts'
@@ -35,7 +40,8 @@ export type Started = {
 
 export async function start(env: Env, log: Logger): Promise<Started> {
   const dataDir = resolve(env.DATA_DIR)
-  await mkdir(dataDir, { recursive: true, mode: 0o755 })
+  await mkdir(dataDir, { recursive: true, mode: PRIVATE_DIR })
+  keepPrivate(dataDir, env, log)
   const secret = await loadSecret(env.SLUICE_SECRET, dataDir)
 
   let stopPostgres = async () => {}
@@ -79,6 +85,7 @@ export async function start(env: Env, log: Logger): Promise<Started> {
   const engine = new Engine({
     dataDir: resolve(dataDir, 'engine'),
     instanceId: env.SLUICE_INSTANCE_ID,
+    log: (line) => log.warn(line),
   })
   // The operator's own database (often loopback): no address guard, unlike users' sources.
   const controlPlaneId = `control_plane_${rows[0]?.name}${env.instanceIdGiven ? `_${env.SLUICE_INSTANCE_ID}` : ''}`
@@ -171,4 +178,19 @@ export async function start(env: Env, log: Logger): Promise<Started> {
         throw new AggregateError(failures, 'Sluice did not stop cleanly')
     },
   }
+}
+
+/**
+ * DATA_DIR holds the root secret and the control plane's shape logs: its user's alone, checked
+ * at every start. Its embedded Postgres keeps its own rules (`postgres/`), and as root the
+ * `postgres` user it runs as must traverse DATA_DIR to reach it (embedded-postgres.ts).
+ */
+function keepPrivate(dataDir: string, env: Env, log: Logger): void {
+  const traversed = !env.DATABASE_URL && process.getuid?.() === 0
+  const fixed = tightenTree(dataDir, {
+    except: ['postgres'],
+    rootMode: traversed ? PRIVATE_DIR | 0o001 : PRIVATE_DIR,
+  })
+  const notice = tightenedNotice(dataDir, fixed)
+  if (notice) log.warn(notice)
 }

@@ -45,13 +45,15 @@ export async function startTestEngine(
     spillLimit?: SpillLimit
     /** A fixed port, so a restarted engine answers its clients at the same URL (default: free). */
     port?: number
+    /** Sees the engine's notices (a data dir made private at start). */
+    log?: (line: string) => void
   } = {},
 ): Promise<TestEngine> {
   const dataDir =
     options.dataDir ?? (await mkdtemp(join(tmpdir(), 'sluice-engine-')))
   // Slots are cluster-wide: every engine in a run needs its own.
   const id = options.id ?? `test_${randomBytes(4).toString('hex')}`
-  const engine = new Engine({ dataDir })
+  const engine = new Engine({ dataDir, log: options.log })
   const database = engine.attach(id, connectionString, {
     logLimit: options.logLimit,
     silenceMs: options.silenceMs,

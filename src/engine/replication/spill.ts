@@ -5,6 +5,7 @@
 // name it by number. Writes are batched and go off the event loop; the caller watches
 // `backlog` and stops reading the socket while too much waits (stream.ts).
 import { open, rm, type FileHandle } from 'node:fs/promises'
+import { PRIVATE_FILE } from '../private-files.ts'
 import { writeAll } from '../write-all.ts'
 import type { Change, Relation, Row, SpilledChanges } from './types.ts'
 
@@ -44,7 +45,7 @@ export class SpillWriter {
   count = 0
 
   constructor(readonly path: string) {
-    this.file = open(path, 'w')
+    this.file = open(path, 'w', PRIVATE_FILE)
     // Seen by the next write or finish(); never an unhandled rejection meanwhile.
     this.file.catch(() => {})
   }

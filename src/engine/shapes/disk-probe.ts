@@ -4,6 +4,7 @@
 // as large as the log writer's batch, made durable, succeeds beside the logs.
 import { open, rm } from 'node:fs/promises'
 import { join } from 'node:path'
+import { PRIVATE_FILE } from '../private-files.ts'
 import { WRITE_AFTER_BYTES } from './log-writer.ts'
 
 const PROBE_FILE = '.write-probe'
@@ -12,7 +13,7 @@ const PROBE_FILE = '.write-probe'
 export async function probeWrites(dir: string): Promise<void> {
   const path = join(dir, PROBE_FILE)
   try {
-    const file = await open(path, 'w')
+    const file = await open(path, 'w', PRIVATE_FILE)
     try {
       await file.write(Buffer.alloc(WRITE_AFTER_BYTES))
       await file.datasync()

@@ -2,6 +2,7 @@
 // shapes must not hold ten thousand descriptors. fsync flushes a file's pages whichever
 // descriptor wrote them, so closing an idle one loses nothing.
 import { closeSync, constants, openSync, readFileSync } from 'node:fs'
+import { PRIVATE_FILE } from '../private-files.ts'
 
 /**
  * Descriptors kept open: a quarter of the process's limit, at most 4,096. A busy engine
@@ -36,7 +37,11 @@ class FdCache {
       return found.fd
     }
     // Read-write, created if missing, never truncated: one call where exists-then-open took two.
-    const fd = openSync(path, constants.O_RDWR | constants.O_CREAT)
+    const fd = openSync(
+      path,
+      constants.O_RDWR | constants.O_CREAT,
+      PRIVATE_FILE,
+    )
     this.entries.set(path, { fd, pins: 0 })
     this.evict()
     return fd

@@ -11,6 +11,7 @@ import {
   writeFileSync,
 } from 'node:fs'
 import type { LogRecord } from './log-tail.ts'
+import { PRIVATE_FILE } from '../private-files.ts'
 import { BEFORE_ALL, formatOffset, parseOffset, type Offset } from './offset.ts'
 
 const READ_BLOCK = 256 * 1024
@@ -72,7 +73,7 @@ export function recoverLog(fd: number, indexPath: string): Recovered {
   const kept = index.filter((point) => point.pos <= good.pos)
   if (kept.length < index.length || lines > kept.length - 1) {
     const text = kept.slice(1).map(indexLine).join('')
-    writeFileSync(`${indexPath}.tmp`, text)
+    writeFileSync(`${indexPath}.tmp`, text, { mode: PRIVATE_FILE })
     renameSync(`${indexPath}.tmp`, indexPath)
   }
   return { index: kept, ...good }

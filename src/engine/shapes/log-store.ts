@@ -7,6 +7,7 @@
 import { appendFileSync, mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { flat } from '../flat.ts'
+import { PRIVATE_DIR, PRIVATE_FILE } from '../private-files.ts'
 import { fdCache } from './fd-cache.ts'
 import {
   FIRST_POINT,
@@ -64,7 +65,7 @@ export class ShapeLog {
   private closed = false
 
   private constructor(readonly dir: string) {
-    mkdirSync(dir, { recursive: true })
+    mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR })
     this.logPath = flat(join(dir, 'log'))
     this.indexPath = flat(join(dir, 'index'))
     fdCache.use(this.logPath)
@@ -311,6 +312,6 @@ export class ShapeLog {
 
   private addIndexPoint(point: IndexPoint) {
     this.index.push(point)
-    appendFileSync(this.indexPath, indexLine(point))
+    appendFileSync(this.indexPath, indexLine(point), { mode: PRIVATE_FILE })
   }
 }

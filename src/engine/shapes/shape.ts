@@ -11,6 +11,7 @@ import {
 } from 'node:fs'
 import { join } from 'node:path'
 import { flat } from '../flat.ts'
+import { PRIVATE_FILE } from '../private-files.ts'
 import type { Change, Row, Transaction } from '../replication/types.ts'
 import {
   snapshotEndMessage,
@@ -373,7 +374,7 @@ export class Shape {
     const json = JSON.stringify(meta, (_k, v: unknown) =>
       typeof v === 'bigint' ? v.toString() : v,
     )
-    writeFileSync(`${file}.tmp`, json)
+    writeFileSync(`${file}.tmp`, json, { mode: PRIVATE_FILE })
     renameSync(`${file}.tmp`, file)
   }
 }

@@ -90,7 +90,7 @@ async function create(
 /** The CLI has no server around it: it reads the secret the server uses (secret.ts). */
 async function cliContext(env: Env): Promise<Context_> {
   const dataDir = resolve(env.DATA_DIR)
-  await mkdir(dataDir, { recursive: true, mode: 0o755 })
+  await mkdir(dataDir, { recursive: true, mode: 0o700 })
   const secret = await loadSecret(env.SLUICE_SECRET, dataDir)
   return {
     env,

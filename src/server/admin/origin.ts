@@ -9,9 +9,9 @@ import { ownOrigin } from '../http/context.ts'
 
 const ORIGIN_FILE = 'server-origin'
 
-/** The server's own address, once it listens (index.ts). Not a secret: readable by all. */
+/** The server's own address, once it listens (index.ts): private, like all of DATA_DIR. */
 export function recordListeningOrigin(env: Env, origin: string): void {
-  writeFileSync(join(env.DATA_DIR, ORIGIN_FILE), `${origin}\n`, { mode: 0o644 })
+  writeFileSync(join(env.DATA_DIR, ORIGIN_FILE), `${origin}\n`, { mode: 0o600 })
 }
 
 function recordedOrigin(env: Env): string | null {
