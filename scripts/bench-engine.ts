@@ -15,6 +15,8 @@
 // writes the engine process's CPU profile of the engine's `team_id = $1` windows (open it in
 // Chrome's DevTools); `--heap-profile` instead samples, over the same windows, what was
 // allocated and outlived a young-generation collection: what the collector copies and promotes.
+// `--subset-in` instead measures only the event-loop lag of subsets with huge IN lists
+// (scripts/bench/subset-in.ts).
 import { writeFile } from 'node:fs/promises'
 import { Session } from 'node:inspector/promises'
 import { availableParallelism, loadavg } from 'node:os'
@@ -38,6 +40,8 @@ import {
 } from './bench/phases.ts'
 import { TARGETS, type Report } from './bench/report.ts'
 import { printReport } from './bench/table.ts'
+import { measureSubsetIn, printSubsetIn } from './bench/subset-in.ts'
+import { MAX_LIST_ITEMS } from '../src/engine/shapes/where/limits.ts'
 import type { WindowResult } from './bench/window.ts'
 
 const quick = process.argv.includes('--quick')
@@ -353,6 +357,23 @@ async function main(): Promise<Report> {
   return report
 }
 
+/** `--subset-in`: its own Postgres and engine, its figures, nothing else. */
+async function subsetIn(): Promise<void> {
+  const cluster = await startCluster()
+  let running: RunningEngine | null = null
+  try {
+    running = await startEngine(cluster, DEADLINE)
+    printSubsetIn(await measureSubsetIn(cluster.admin, running, MAX_LIST_ITEMS))
+  } finally {
+    await running?.stop()
+    await cluster.close()
+  }
+}
+
+if (process.argv.includes('--subset-in')) {
+  await subsetIn()
+  process.exit(0)
+}
 const report = await main()
 printReport(report)
 process.exit(report.errors.length > 0 ? 1 : 0)

@@ -6,6 +6,7 @@ import {
   WhereError,
 } from '../../src/engine/shapes/where/index.ts'
 import {
+  MAX_LIST_ITEMS,
   MAX_PARAM_LENGTH,
   MAX_PARAMS,
   MAX_WHERE_LENGTH,
@@ -128,8 +129,10 @@ describe('nesting and size', () => {
   })
 
   it('refuses too many expressions, too long a clause, too many or too long params', async () => {
-    const items = Array.from({ length: MAX_WHERE_NODES }, (_, i) => i)
-    expect(await refusal(`id in (${items.join(',')})`)).toBe(
+    // Lists within their own limit, so it is the count of expressions that refuses it.
+    const list = `id in (${Array.from({ length: MAX_LIST_ITEMS }, (_, i) => i)})`
+    const lists = Math.ceil(MAX_WHERE_NODES / MAX_LIST_ITEMS) + 1
+    expect(await refusal(Array(lists).fill(list).join(' or '))).toBe(
       `where clause is too large (more than ${MAX_WHERE_NODES} expressions)`,
     )
     expect(await refusal(`name = '${'x'.repeat(MAX_WHERE_LENGTH)}'`)).toBe(
@@ -142,6 +145,31 @@ describe('nesting and size', () => {
     expect(await refusal('name = $1', ['x'.repeat(MAX_PARAM_LENGTH + 1)])).toBe(
       `parameter value for $1 is too long (more than ${MAX_PARAM_LENGTH} characters)`,
     )
+  })
+
+  it('refuses a list past MAX_LIST_ITEMS (IN, ARRAY[...], AND/OR terms), naming the limit', async () => {
+    const ids = (n: number) => Array.from({ length: n }, (_, i) => i).join(',')
+    const tooLong = `where clause has a list of more than ${MAX_LIST_ITEMS} items`
+    const over = MAX_LIST_ITEMS + 1
+    expect(await refusal(`id in (${ids(over)})`)).toMatch(tooLong)
+    expect(await refusal(`id = any(array[${ids(over)}])`)).toMatch(tooLong)
+    const terms = Array.from({ length: over }, (_, i) => `id = ${i}`)
+    expect(await refusal(terms.join(' or '))).toMatch(tooLong)
+    // Far past it, refused as a list too (not only once every item is walked).
+    expect(await refusal(`id in (${ids(9_990)})`)).toMatch(tooLong)
+    const most = await compileWhere(
+      `id in (${ids(MAX_LIST_ITEMS)})`,
+      [],
+      columns,
+    )
+    expect(most.matches({ id: String(MAX_LIST_ITEMS - 1) })).toBe(true)
+    // The way to many values: one array param, parsed as a value, not as clause.
+    const many = await compileWhere(
+      'id = any($1)',
+      [`{${ids(10_000)}}`],
+      columns,
+    )
+    expect(many.matches({ id: '9999' })).toBe(true)
   })
 
   it('refuses arrays past MAXDIM and jsonb nested past its depth', async () => {
@@ -201,5 +229,41 @@ describe('the evaluation budget', () => {
     expect(compiled.matches({ ids: many })).toBe(false)
     const few = await compileWhere("ids @> '{1,2}'", [], columns)
     expect(few.matches({ ids: many })).toBe(true)
+  })
+})
+
+describe('compiling in turns', () => {
+  /** Counts event-loop turns: one immediate per turn, requeued (so it runs in the next). */
+  function turnCounter() {
+    let turns = 0
+    let running = true
+    const tick = () => {
+      turns++
+      if (running) setImmediate(tick)
+    }
+    setImmediate(tick)
+    return {
+      now: () => turns,
+      stop: () => (running = false),
+    }
+  }
+
+  it('parses and analyses in separate turns, and several clauses one at a time', async () => {
+    const where = `id in (${Array.from({ length: MAX_LIST_ITEMS }, (_, i) => i)})`
+    const turns = turnCounter()
+    const spans = await Promise.all(
+      [1, 2, 3].map(async () => {
+        const start = turns.now()
+        await compileWhere(where, [], columns)
+        return { start, end: turns.now() }
+      }),
+    )
+    turns.stop()
+    // The loop turns between the parse and the analysis of one clause...
+    for (const span of spans)
+      expect(span.end - span.start).toBeGreaterThanOrEqual(2)
+    // ...and three clauses given at once never take one turn together.
+    const ends = spans.map((s) => s.end)
+    expect(new Set(ends).size).toBe(3)
   })
 })

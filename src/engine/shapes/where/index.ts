@@ -11,6 +11,7 @@ import { compile, type Eval } from './evaluate.ts'
 import { MAX_PARAM_LENGTH, MAX_PARAMS } from './limits.ts'
 import { parseWhere } from './parse.ts'
 import type { Expr } from './tree.ts'
+import { LARGE_CLAUSE_CHARS, nextTurn, oneAtATime } from './turns.ts'
 import type { ColumnInfo, CompiledWhere, Equality } from './types.ts'
 
 export { WhereError } from './errors.ts'
@@ -45,7 +46,31 @@ export async function compileWhere(
     fail(
       `parameter value for $${long + 1} is too long (more than ${MAX_PARAM_LENGTH} characters)`,
     )
-  const ast = await parseWhere(where)
+  const size = params.reduce((sum, p) => sum + p.length, where.length)
+  if (size <= LARGE_CLAUSE_CHARS)
+    return compileParsed(
+      await parseWhere(where),
+      where,
+      params,
+      columns,
+      paramBase,
+    )
+  return oneAtATime(async () => {
+    await nextTurn()
+    const ast = await parseWhere(where)
+    await nextTurn()
+    return compileParsed(ast, where, params, columns, paramBase)
+  })
+}
+
+/** Analyses and compiles a parsed clause: synchronous, one step. */
+function compileParsed(
+  ast: Awaited<ReturnType<typeof parseWhere>>,
+  where: string,
+  params: string[],
+  columns: Map<string, ColumnInfo>,
+  paramBase: number,
+): CompiledWhere {
   // Analysis (reading literals) and folding the constant parts spend one evaluation's budget,
   // as a row would; from here on compiling is synchronous, so nothing else spends it meanwhile.
   resetBudget()

@@ -14,6 +14,13 @@ export const MAX_WHERE_DEPTH = 100
 /** Expression nodes in the whole clause (a long IN list counts one per item). */
 export const MAX_WHERE_NODES = 10_000
 /**
+ * Items in one list: an IN list, an ARRAY[...], a call's arguments, terms joined by AND or OR.
+ * As many as params; analysing and compiling 10,000 held the loop some 50 ms, three such
+ * requests at once over 100 ms (bench:engine --subset-in). Many values go in one array param
+ * (`id = ANY($1)`), which is read as a value rather than compiled node by node.
+ */
+export const MAX_LIST_ITEMS = 1_000
+/**
  * Work units one evaluation of the clause may spend (against one row, or compiling it once):
  * a unit is about a nanosecond — a character built, a sixteenth of a LIKE backtracking step, a
  * digit of numeric arithmetic weighted by its cost — so an evaluation stops within a few tens

@@ -9,6 +9,7 @@ import { checkSize } from './check-size.ts'
 import { toSql } from './compile-sql.ts'
 import { EvalError, WhereError } from './errors.ts'
 import { MAX_WHERE_DEPTH, MAX_WHERE_LENGTH } from './limits.ts'
+import { LARGE_CLAUSE_CHARS, nextTurn, oneAtATime } from './turns.ts'
 import type { ColumnInfo } from './types.ts'
 
 const PREFIX = 'SELECT 1 ORDER BY '
@@ -53,8 +54,23 @@ export async function compileOrderBy(
   text: string,
   columns: Map<string, ColumnInfo>,
 ): Promise<string> {
+  if (text.length <= LARGE_CLAUSE_CHARS)
+    return compileKeys(await parseOrderBy(text), columns)
+  // Taking turns with large where clauses, for the same reason (turns.ts).
+  return oneAtATime(async () => {
+    await nextTurn()
+    const items = await parseOrderBy(text)
+    await nextTurn()
+    return compileKeys(items, columns)
+  })
+}
+
+function compileKeys(
+  items: PgNode[],
+  columns: Map<string, ColumnInfo>,
+): string {
   const keys: string[] = []
-  for (const item of await parseOrderBy(text)) {
+  for (const item of items) {
     if (!('SortBy' in item) || !item.SortBy.node)
       throw new WhereError('malformed order_by')
     const { node, sortby_dir, sortby_nulls, useOp } = item.SortBy
