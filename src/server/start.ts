@@ -28,6 +28,7 @@ import { systemResolver } from './validation/guard.ts'
 
 const DIST = fileURLToPath(new URL('../../dist/', import.meta.url))
 const PRUNE_EVERY_MS = 15 * 60 * 1000
+const ENGINE_DIR = 'engine'
 
 export type Started = {
   app: ReturnType<typeof createApp>
@@ -83,7 +84,7 @@ export async function start(env: Env, log: Logger): Promise<Started> {
     'select current_database() as name',
   )
   const engine = new Engine({
-    dataDir: resolve(dataDir, 'engine'),
+    dataDir: resolve(dataDir, ENGINE_DIR),
     instanceId: env.SLUICE_INSTANCE_ID,
     log: (line) => log.warn(line),
   })
@@ -182,13 +183,14 @@ export async function start(env: Env, log: Logger): Promise<Started> {
 
 /**
  * DATA_DIR holds the root secret and the control plane's shape logs: its user's alone, checked
- * at every start. Its embedded Postgres keeps its own rules (`postgres/`), and as root the
- * `postgres` user it runs as must traverse DATA_DIR to reach it (embedded-postgres.ts).
+ * at every start. The engine checks its own dir (walked once: some 200 ms at 10,000 shapes).
+ * Its embedded Postgres keeps its own rules (`postgres/`), and as root the `postgres` user it
+ * runs as must traverse DATA_DIR to reach it (embedded-postgres.ts).
  */
 function keepPrivate(dataDir: string, env: Env, log: Logger): void {
   const traversed = !env.DATABASE_URL && process.getuid?.() === 0
   const fixed = tightenTree(dataDir, {
-    except: ['postgres'],
+    except: ['postgres', ENGINE_DIR],
     rootMode: traversed ? PRIVATE_DIR | 0o001 : PRIVATE_DIR,
   })
   const notice = tightenedNotice(dataDir, fixed)
