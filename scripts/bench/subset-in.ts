@@ -1,7 +1,8 @@
 // `bench:engine -- --subset-in`: how long subset requests with huge IN lists hold the engine's
 // event loop (issue 36). Three POSTs at once, each listing 10,000 ids (as params, then as
 // literals), and three at the largest list accepted, against a shape of 10,000 rows; the
-// engine's loop delay is read with monitorEventLoopDelay in this, the engine's, process.
+// engine's loop delay is read with monitorEventLoopDelay in this, the engine's, process, and
+// first with no request at all.
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import type pg from 'pg'
 import type { RunningEngine } from './env.ts'
@@ -9,6 +10,8 @@ import type { RunningEngine } from './env.ts'
 const ROWS = 10_000
 const AT_ONCE = 3
 const ROUNDS = 5
+/** How long the loop is watched with no request, for comparison. */
+const IDLE_MS = 2_000
 /** The loop lag the engine is held to while it answers them. */
 const SUBSET_IN_TARGET_MS = 50
 
@@ -65,7 +68,21 @@ export async function measureSubsetIn(
   await first.arrayBuffer()
   const handle = first.headers.get('electric-handle') ?? ''
   const url = `${engine.shapeUrl}?table=subset_in&offset=-1&handle=${handle}`
-  const results: SubsetInCase[] = []
+  // The loop's delay with no request at all, as long: on a shared machine, being descheduled
+  // reads as loop lag too, and this says how much of the figures that is.
+  const idle = monitorEventLoopDelay({ resolution: 1 })
+  idle.enable()
+  await new Promise((resolve) => setTimeout(resolve, IDLE_MS))
+  idle.disable()
+  const results: SubsetInCase[] = [
+    {
+      name: 'no requests',
+      items: 0,
+      statuses: [],
+      maxLagMs: idle.max / 1e6,
+      p99LagMs: idle.percentile(99) / 1e6,
+    },
+  ]
   for (const { name, body } of cases(largest)) {
     const items = body.where.split(',').length
     // Encoded before the measurement: the client's work is not the engine's.
