@@ -1,5 +1,6 @@
 // Brings Sluice up: data dir, Postgres (embedded or DATABASE_URL), migrations, the app.
 // index.ts serves what this returns; tests and scripts can start the same way.
+import { existsSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -42,7 +43,7 @@ export type Started = {
 export async function start(env: Env, log: Logger): Promise<Started> {
   const dataDir = resolve(env.DATA_DIR)
   await mkdir(dataDir, { recursive: true, mode: PRIVATE_DIR })
-  keepPrivate(dataDir, env, log)
+  keepPrivate(dataDir, log)
   const secret = await loadSecret(env.SLUICE_SECRET, dataDir)
 
   let stopPostgres = async () => {}
@@ -187,8 +188,11 @@ export async function start(env: Env, log: Logger): Promise<Started> {
  * Its embedded Postgres keeps its own rules (`postgres/`), and as root the `postgres` user it
  * runs as must traverse DATA_DIR to reach it (embedded-postgres.ts).
  */
-function keepPrivate(dataDir: string, env: Env, log: Logger): void {
-  const traversed = !env.DATABASE_URL && process.getuid?.() === 0
+function keepPrivate(dataDir: string, log: Logger): void {
+  // Whoever started it (this server, or a harness that passes its URL in DATABASE_URL): a
+  // Postgres of `postgres/` run as another user dies once it cannot reach its own lock file.
+  const traversed =
+    process.getuid?.() === 0 && existsSync(resolve(dataDir, 'postgres'))
   const fixed = tightenTree(dataDir, {
     except: ['postgres', ENGINE_DIR],
     rootMode: traversed ? PRIVATE_DIR | 0o001 : PRIVATE_DIR,

@@ -85,3 +85,26 @@ it('makes a DATA_DIR open to others private at start, says so once, and keeps ne
     expect.stringContaining(`data dir ${join(dataDir, 'engine')}: 2 entries`),
   ])
 }, 90_000)
+
+it('as root, leaves the traverse bit a Postgres of DATA_DIR/postgres needs, whoever started it', async () => {
+  // The e2e harness starts that Postgres itself and passes its URL: closed to it, the cluster
+  // (run as `postgres`) lost its own lock file and shut down mid-run.
+  await stopNode(server)
+  const shared = join(root, 'shared')
+  mkdirSync(join(shared, 'postgres'), { recursive: true })
+  chmodSync(shared, 0o755)
+  const port = await freePort()
+  const base = `http://localhost:${port}`
+  server = {
+    ...startServer({
+      PORT: String(port),
+      DATA_DIR: shared,
+      DATABASE_URL: control.url,
+    }),
+    base,
+    instanceId: 'data-dir-postgres',
+  }
+  await waitUntilUp(server, `${base}/api/public/health`)
+  const root0 = process.getuid?.() === 0
+  expect(lstatSync(shared).mode & 0o777).toBe(root0 ? 0o701 : 0o700)
+}, 90_000)
