@@ -19,6 +19,9 @@ export const LIVE_WATCH_BODY_LIMIT_BYTES = 256 * 1024
 /** /ingest forwards posthog-js batches, which hold many events and can be large. */
 export const INGEST_BODY_LIMIT_BYTES = 1024 * 1024
 
+/** The longest a call to a provider's API or token endpoint may take before it is a 502. */
+export const UPSTREAM_TIMEOUT_MS = 15_000
+
 /** Each parameter a provider sends to the OAuth callback; real ones are far shorter. */
 export const OAUTH_PARAM_MAX_LENGTH = 2048
 

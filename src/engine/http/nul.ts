@@ -1,8 +1,7 @@
 // Postgres text cannot hold U+0000: a where clause's string or a param holding one fails the
 // shape's snapshot (22021, which answered 503 with Postgres's words). A NUL in any parameter,
 // the query's or a subset body's, is refused first, named as Electric names a parameter's errors.
-import type { ProtocolErrors } from './request.ts'
-import { NUL_REFUSED } from './responses.ts'
+import { NUL_REFUSED, type ProtocolErrors } from './protocol-errors.ts'
 import {
   isSubsetKey,
   SUBSET_KEYS,

@@ -27,10 +27,9 @@ export type ShapeRequest = {
   subset: SubsetRequest | null
 }
 
-/** Per parameter, as Electric reports them. */
-export type Errors = Record<string, string[]>
-/** The same, where `subset` holds its fields' errors. */
-export type ProtocolErrors = Record<string, string[] | SubsetErrors>
+import type { ProtocolErrors } from './protocol-errors.ts'
+
+export type { Errors, ProtocolErrors } from './protocol-errors.ts'
 
 /**
  * Whether a request's `live` asks to wait for changes: any value but `false`, as Electric reads

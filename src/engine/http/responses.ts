@@ -1,6 +1,6 @@
 // The answers every part of the shape protocol shares: errors in Electric's format, the 409
 // that sends clients to a shape's successor, the live cursor and the up-to-date message.
-import type { ProtocolErrors } from './request.ts'
+import type { ProtocolErrors } from './protocol-errors.ts'
 
 const CURSOR_EPOCH_MS = Date.UTC(2024, 9, 9)
 
@@ -36,9 +36,6 @@ export function jsonResponse(
     },
   })
 }
-
-/** A parameter's error when it holds U+0000, which Postgres text cannot (http/nul.ts). */
-export const NUL_REFUSED = 'must not contain a NUL character'
 
 /** Electric's 400 body: the errors of each parameter, by name. */
 export const invalidBody = <E extends ProtocolErrors>(errors: E) => ({

@@ -4,7 +4,7 @@
 // compiled against the table later (shapes/subset.ts), with the where compiler's own limits.
 
 import type { Subset } from '../shapes/subset.ts'
-import { NUL_REFUSED } from './responses.ts'
+import { NUL_REFUSED } from './protocol-errors.ts'
 
 export type SubsetRequest = Subset
 

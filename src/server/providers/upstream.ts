@@ -3,14 +3,13 @@
 // caller answers 401 (not connected). Any other failure is an UpstreamError (our 502).
 import type { z } from 'zod'
 import type { AppDeps } from '../http/context.ts'
+import { UPSTREAM_TIMEOUT_MS } from '../limits.ts'
 import {
   accessToken,
   forgetConnection,
   NotConnectedError,
 } from './connections.ts'
 import type { ProviderName, ProviderOAuth } from './oauth.ts'
-
-export const UPSTREAM_TIMEOUT_MS = 15_000
 
 /** The provider failed or answered something unexpected; `message` is safe to show. */
 export class UpstreamError extends Error {
