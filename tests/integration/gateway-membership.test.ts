@@ -1,55 +1,20 @@
 // A member removed from a team while a long-poll on one of its shapes is open: the answer is
 // the 404 their next request would get, never a row written after they left.
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import type { ShapeDatabase } from '../../src/engine/database.ts'
-import { Engine } from '../../src/engine/engine.ts'
-import { createApp } from '../../src/server/app.ts'
+import { describe, expect, it, vi } from 'vitest'
 import {
   addMembership,
   removeMembership,
 } from '../../src/server/control/teams.ts'
-import { parseEnv } from '../../src/server/env.ts'
-import { silentLogger } from '../../src/server/log.ts'
 import {
   signInLocally,
-  TEST_ALERT_SECRET_KEY,
   TEST_SOURCE_PASSWORD_KEY,
-  type App,
   type Browser,
 } from '../support/app.ts'
-import { useControlPlaneDatabase } from '../support/database.ts'
+import { useGatewayApp } from '../support/gateway-app.ts'
 import { insertSource, personalTeam } from '../support/sources.ts'
 
-const database = useControlPlaneDatabase()
-let engine: Engine
-let shapes: ShapeDatabase
-let app: App
-let dataDir: string
-
-beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'sluice-membership-'))
-  engine = new Engine({ dataDir })
-  shapes = engine.attach(`membership_${Date.now()}`, database.url)
-  app = createApp({
-    env: parseEnv({ LOCAL_LOGINS_PER_MINUTE: '1000' }),
-    db: database.db,
-    log: silentLogger,
-    shapes,
-    alertSecretKey: TEST_ALERT_SECRET_KEY,
-  })
-  await vi.waitFor(() => expect(shapes.status).toBe('active'), {
-    timeout: 30_000,
-  })
-}, 60_000)
-
-afterAll(async () => {
-  await shapes.destroy()
-  await engine.stop()
-  await rm(dataDir, { recursive: true, force: true })
-})
+const gateway = useGatewayApp('membership')
+const database = gateway.database
 
 /** A long-poll at the shape's tail, parked past every check made when it arrived (the
  * promise in an object: an async function would wait for the answer it returned). */
@@ -60,12 +25,12 @@ async function openLongPoll(browser: Browser, path: string) {
   const tail = await browser.get(
     `${path}&offset=${first.headers.get('electric-offset')}&handle=${handle}`,
   )
-  const parked = shapes.byHandle(handle)?.waitingRequests ?? 0
+  const parked = gateway.shapes.byHandle(handle)?.waitingRequests ?? 0
   const live = browser.get(
     `${path}&offset=${tail.headers.get('electric-offset')}&handle=${handle}&live=true`,
   )
   await vi.waitFor(() =>
-    expect(shapes.byHandle(handle)?.waitingRequests).toBe(parked + 1),
+    expect(gateway.shapes.byHandle(handle)?.waitingRequests).toBe(parked + 1),
   )
   return { live }
 }
@@ -87,8 +52,8 @@ const logEvent = (sourceId: string, name: string) =>
 
 /** An owner's team with a second member in it, and a source of the team. */
 async function teamOfTwo() {
-  const owner = await signInLocally(app, 'Owner', undefined)
-  const member = await signInLocally(app, 'Member', undefined)
+  const owner = await signInLocally(gateway.app, 'Owner', undefined)
+  const member = await signInLocally(gateway.app, 'Member', undefined)
   const teamId = await personalTeam(database.db, owner.user.id)
   await addMembership(database.db, teamId, member.user.id)
   const { id: sourceId } = await addSource(teamId)

@@ -1,51 +1,12 @@
 // The dashboard's shapes through the server: a member syncs exactly their own rows; others
 // get 401 or 404; the public status shape carries no secrets.
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import type { ShapeDatabase } from '../../src/engine/database.ts'
-import { Engine } from '../../src/engine/engine.ts'
-import { createApp } from '../../src/server/app.ts'
+import { describe, expect, it, vi } from 'vitest'
 import { transactionWithTxid } from '../../src/server/control/database.ts'
-import { parseEnv } from '../../src/server/env.ts'
-import { silentLogger } from '../../src/server/log.ts'
-import {
-  Browser,
-  signInLocally,
-  TEST_ALERT_SECRET_KEY,
-  type App,
-} from '../support/app.ts'
-import { useControlPlaneDatabase } from '../support/database.ts'
+import { Browser, signInLocally } from '../support/app.ts'
+import { useGatewayApp } from '../support/gateway-app.ts'
 
-const database = useControlPlaneDatabase()
-let engine: Engine
-let shapes: ShapeDatabase
-let app: App
-let dataDir: string
-
-beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'sluice-gateway-'))
-  engine = new Engine({ dataDir })
-  shapes = engine.attach(`gateway_${Date.now()}`, database.url)
-  app = createApp({
-    // Every in-process request is one client address; this file signs in more than one visitor.
-    env: parseEnv({ LOCAL_LOGINS_PER_MINUTE: '1000' }),
-    db: database.db,
-    log: silentLogger,
-    shapes,
-    alertSecretKey: TEST_ALERT_SECRET_KEY,
-  })
-  await vi.waitFor(() => expect(shapes.status).toBe('active'), {
-    timeout: 30_000,
-  })
-}, 60_000)
-
-afterAll(async () => {
-  await shapes.destroy()
-  await engine.stop()
-  await rm(dataDir, { recursive: true, force: true })
-})
+const gateway = useGatewayApp('gateway')
+const database = gateway.database
 
 type Message = {
   value?: Record<string, unknown>
@@ -85,7 +46,11 @@ async function sourceFor(teamId: string) {
 
 describe('the dashboard shapes', () => {
   it('give a signed-in member their user, teams, team users, sources and event logs', async () => {
-    const { browser, user } = await signInLocally(app, 'Grace', undefined)
+    const { browser, user } = await signInLocally(
+      gateway.app,
+      'Grace',
+      undefined,
+    )
     const me = await snapshot(browser, '/v1/user/me')
     expect(me.rows).toEqual([
       expect.objectContaining({
@@ -126,7 +91,11 @@ describe('the dashboard shapes', () => {
   })
 
   it('keep team users live when a member renames themselves', async () => {
-    const { browser, user } = await signInLocally(app, 'Before', undefined)
+    const { browser, user } = await signInLocally(
+      gateway.app,
+      'Before',
+      undefined,
+    )
     const teams = await snapshot(browser, '/v1/teams')
     const teamId = String(teams.rows[0]?.team_id)
     const path = `/v1/team-users?team_id=${teamId}`
@@ -149,7 +118,7 @@ describe('the dashboard shapes', () => {
   })
 
   it('answer 401 when signed out', async () => {
-    const browser = new Browser(app)
+    const browser = new Browser(gateway.app)
     for (const path of [
       '/v1/user/me?offset=-1',
       '/v1/teams?offset=-1',
@@ -161,8 +130,8 @@ describe('the dashboard shapes', () => {
   })
 
   it("answer 404 for another team's ids, and refuse a client-chosen definition", async () => {
-    const owner = await signInLocally(app, 'Owner', undefined)
-    const stranger = await signInLocally(app, 'Stranger', undefined)
+    const owner = await signInLocally(gateway.app, 'Owner', undefined)
+    const stranger = await signInLocally(gateway.app, 'Stranger', undefined)
     const teams = await snapshot(owner.browser, '/v1/teams')
     const teamId = String(teams.rows[0]?.team_id)
     const sourceId = await sourceFor(teamId)
@@ -188,7 +157,7 @@ describe('the dashboard shapes', () => {
   })
 
   it('carry the txid a mutation returns, so the browser can wait for its write', async () => {
-    const { browser } = await signInLocally(app, 'Writer', undefined)
+    const { browser } = await signInLocally(gateway.app, 'Writer', undefined)
     const teams = await snapshot(browser, '/v1/teams')
     const teamId = String(teams.rows[0]?.team_id)
     const path = '/v1/teams'
@@ -210,7 +179,7 @@ describe('the dashboard shapes', () => {
   })
 
   it("carry a source's new name to its team with the txid the rename answers", async () => {
-    const { browser } = await signInLocally(app, 'Namer', undefined)
+    const { browser } = await signInLocally(gateway.app, 'Namer', undefined)
     const teams = await snapshot(browser, '/v1/teams')
     const teamId = String(teams.rows[0]?.team_id)
     const sourceId = await sourceFor(teamId)
@@ -239,7 +208,7 @@ describe('the dashboard shapes', () => {
   })
 
   it("carry a team's setup forms to its members with the txid of each write", async () => {
-    const { browser } = await signInLocally(app, 'Linker', undefined)
+    const { browser } = await signInLocally(gateway.app, 'Linker', undefined)
     const teams = await snapshot(browser, '/v1/teams')
     const teamId = String(teams.rows[0]?.team_id)
     const path = `/v1/source-setup-forms?team_id=${teamId}`
@@ -263,13 +232,15 @@ describe('the dashboard shapes', () => {
       value: { id, team_id: teamId, region: 'us-east-1', used_at: null },
       headers: { operation: 'insert', txids: [txid] },
     })
-    const stranger = await signInLocally(app, 'Outsider', undefined)
+    const stranger = await signInLocally(gateway.app, 'Outsider', undefined)
     expect((await stranger.browser.get(`${path}&offset=-1`)).status).toBe(404)
-    expect((await new Browser(app).get(`${path}&offset=-1`)).status).toBe(401)
+    expect(
+      (await new Browser(gateway.app).get(`${path}&offset=-1`)).status,
+    ).toBe(401)
   })
 
   it("carry a team's alert destinations and delivery log to its members, never a secret", async () => {
-    const { browser } = await signInLocally(app, 'Alerter', undefined)
+    const { browser } = await signInLocally(gateway.app, 'Alerter', undefined)
     const teams = await snapshot(browser, '/v1/teams')
     const teamId = String(teams.rows[0]?.team_id)
     const created = await browser.postJson(
@@ -319,20 +290,20 @@ describe('the dashboard shapes', () => {
         delivered: 't',
       }),
     ])
-    const stranger = await signInLocally(app, 'Outsider', undefined)
+    const stranger = await signInLocally(gateway.app, 'Outsider', undefined)
     for (const path of ['alert-destinations', 'alert-delivery-attempts']) {
       const url = `/v1/${path}?team_id=${teamId}&offset=-1`
       expect((await stranger.browser.get(url)).status).toBe(404)
-      expect((await new Browser(app).get(url)).status).toBe(401)
+      expect((await new Browser(gateway.app).get(url)).status).toBe(401)
     }
   })
 
   it('serve a public source status with only the fields that derive its state', async () => {
-    const owner = await signInLocally(app, 'Public', undefined)
+    const owner = await signInLocally(gateway.app, 'Public', undefined)
     const teams = await snapshot(owner.browser, '/v1/teams')
     const sourceId = await sourceFor(String(teams.rows[0]?.team_id))
     const status = await snapshot(
-      new Browser(app),
+      new Browser(gateway.app),
       `/api/public/source-status/${sourceId}`,
     )
     expect(status.rows).toEqual([
@@ -347,7 +318,7 @@ describe('the dashboard shapes', () => {
     // snapshot-end says which transactions the snapshot holds, not how recent it is).
     expect(status.controls).toEqual(['snapshot-end'])
     expect(status.response.headers.has('electric-up-to-date')).toBe(false)
-    const missing = await new Browser(app).get(
+    const missing = await new Browser(gateway.app).get(
       '/api/public/source-status/nope?offset=-1',
     )
     expect(missing.status).toBe(404)
@@ -367,7 +338,7 @@ describe("a live request's session", () => {
     )
     // Parked at the shape's tail, past every check made when it arrived.
     await vi.waitFor(() =>
-      expect(shapes.byHandle(first.handle)?.waitingRequests).toBe(1),
+      expect(gateway.shapes.byHandle(first.handle)?.waitingRequests).toBe(1),
     )
     return { live }
   }
@@ -378,7 +349,11 @@ describe("a live request's session", () => {
     ])
 
   it('ends at logout: an open long-poll answers 401, never a row written after', async () => {
-    const { browser, user } = await signInLocally(app, 'Leaving', undefined)
+    const { browser, user } = await signInLocally(
+      gateway.app,
+      'Leaving',
+      undefined,
+    )
     const { live } = await openLongPoll(browser)
     expect((await browser.postJson('/api/public/auth/logout')).status).toBe(200)
     await rename(user.id, 'Written after logout')
@@ -388,7 +363,11 @@ describe("a live request's session", () => {
   })
 
   it('answers an SSE request as a long-poll, which ends at logout too: a stream would outlive the session', async () => {
-    const { browser, user } = await signInLocally(app, 'Streaming', undefined)
+    const { browser, user } = await signInLocally(
+      gateway.app,
+      'Streaming',
+      undefined,
+    )
     const { live } = await openLongPoll(browser, '&live_sse=true')
     expect((await browser.postJson('/api/public/auth/logout')).status).toBe(200)
     await rename(user.id, 'Streamed after logout')
@@ -398,7 +377,11 @@ describe("a live request's session", () => {
   })
 
   it('ends when the session expires during the long-poll', async () => {
-    const { browser, user } = await signInLocally(app, 'Expiring', undefined)
+    const { browser, user } = await signInLocally(
+      gateway.app,
+      'Expiring',
+      undefined,
+    )
     const { live } = await openLongPoll(browser)
     await database.db.query(
       'update sessions set expires_at = now() where user_id = $1',
@@ -414,7 +397,11 @@ describe("a live request's session", () => {
   it.each(['1', 'yes'])(
     'ends when the session expires during a long-poll sent as live=%s',
     async (text) => {
-      const { browser, user } = await signInLocally(app, 'Spelled', undefined)
+      const { browser, user } = await signInLocally(
+        gateway.app,
+        'Spelled',
+        undefined,
+      )
       const { live } = await openLongPoll(browser, '', text)
       await database.db.query(
         'update sessions set expires_at = now() where user_id = $1',
