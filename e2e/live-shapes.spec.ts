@@ -10,7 +10,7 @@ import {
 } from '@electric-sql/client'
 import type { APIRequestContext } from '@playwright/test'
 import pg from 'pg'
-import type { RunningPostgres } from '../src/server/control/embedded-postgres.ts'
+import type { RunningPostgres } from '../src/server/platform/db/embedded-postgres.ts'
 import { expect, test } from './support/fixtures.ts'
 import {
   controlPlaneUrl,

@@ -2,7 +2,7 @@
 // databases: connect the account, pick project, branch, database and role, validate on the
 // server, create, and watch the source go active. Also Back, the redirects, the not-connected
 // and empty states, an API error, 'Retry Validation' and enabling logical replication.
-import type { RunningPostgres } from '../src/server/control/embedded-postgres.ts'
+import type { RunningPostgres } from '../src/server/platform/db/embedded-postgres.ts'
 import { expect, test } from './support/fixtures.ts'
 import {
   allowFailedRequests,

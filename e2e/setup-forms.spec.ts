@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import type { Browser, Page } from '@playwright/test'
-import type { RunningPostgres } from '../src/server/control/embedded-postgres.ts'
+import type { RunningPostgres } from '../src/server/platform/db/embedded-postgres.ts'
 import { personalTeam } from './support/explorer.ts'
 import { collectConsoleErrors, expect, test } from './support/fixtures.ts'
 import {

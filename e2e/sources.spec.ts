@@ -3,7 +3,7 @@
 // forget it; follow a source's state on the public status page.
 import type { APIRequestContext, Page } from '@playwright/test'
 import pg from 'pg'
-import type { RunningPostgres } from '../src/server/control/embedded-postgres.ts'
+import type { RunningPostgres } from '../src/server/platform/db/embedded-postgres.ts'
 import { expect, test } from './support/fixtures.ts'
 import {
   controlPlaneUrl,

@@ -7,7 +7,7 @@ import { chmod, chown, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { freePort } from '../src/server/control/embedded-postgres.ts'
+import { freePort } from '../src/server/platform/db/embedded-postgres.ts'
 
 const run = promisify(execFile)
 const ROOT = '/usr/lib/postgresql'

@@ -15,7 +15,7 @@ import {
 import { Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { freePort } from '../src/server/control/embedded-postgres.ts'
+import { freePort } from '../src/server/platform/db/embedded-postgres.ts'
 
 /** Where the tests and the bench find nginx: Debian's nginx-light, or NGINX_PATH. */
 export const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx'

@@ -3,7 +3,7 @@
 // useExplorerSources() registers the hooks, so a spec calls it once at its top level.
 import type { Page } from '@playwright/test'
 import pg from 'pg'
-import type { RunningPostgres } from '../../src/server/control/embedded-postgres.ts'
+import type { RunningPostgres } from '../../src/server/platform/db/embedded-postgres.ts'
 import {
   addActiveSource,
   fillPublicTables,

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect } from '@playwright/test'
 import pg from 'pg'
-import { freePort } from '../../src/server/control/embedded-postgres.ts'
+import { freePort } from '../../src/server/platform/db/embedded-postgres.ts'
 import { databaseUrlFile } from './paths.ts'
 
 export type OwnServer = {

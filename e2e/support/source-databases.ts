@@ -9,7 +9,7 @@ import pg from 'pg'
 import {
   startEmbeddedPostgres,
   type RunningPostgres,
-} from '../../src/server/control/embedded-postgres.ts'
+} from '../../src/server/platform/db/embedded-postgres.ts'
 import { databaseUrlFile } from './paths.ts'
 
 export type SourceDatabase = {

@@ -1,7 +1,7 @@
 -- The shapes the engine holds for each source, as the server running it reports them (issue
 -- 15, "Live shapes"): a row per shape while the engine holds it, removed when the shape is
 -- rotated or deleted, replaced when the server restarts the source, gone with the source.
--- Counts and times are written at a bounded rate (src/server/sources/live-shapes.ts), so
+-- Counts and times are written at a bounded rate (src/server/sources/live-shapes/live-shapes.ts), so
 -- a busy shape never writes here on every change. Only the shape's definition and counters
 -- are kept: never a credential. The where clause and params are cut to a length the
 -- dashboard shows (a clause may be 64 KiB and its params far more).

@@ -1,6 +1,6 @@
 -- A user's connection to a database provider's account (issue 16): an OAuth grant or a
 -- personal token, one per user and provider. Tokens are sealed with AES-256-GCM under a key
--- derived for provider tokens alone (src/server/crypto/provider-tokens.ts); this table never
+-- derived for provider tokens alone (src/server/platform/crypto/provider-tokens.ts); this table never
 -- holds a token's text. Refreshes of one connection lock its row (refresh tokens are
 -- single-use), so this row is also the lock.
 create table provider_connections (

@@ -15,7 +15,7 @@ import { parseLsn } from '../../src/engine/replication/lsn.ts'
 import {
   startEmbeddedPostgres,
   type RunningPostgres,
-} from '../../src/server/control/embedded-postgres.ts'
+} from '../../src/server/platform/db/embedded-postgres.ts'
 
 const ENGINE_ID = 'bench'
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))

@@ -1,7 +1,7 @@
 // The only place that listens. Starts Sluice and stops it cleanly on SIGINT/SIGTERM.
 import { serve } from '@hono/node-server'
-import { EnvError, readEnv } from './env.ts'
-import { createLogger } from './log.ts'
+import { EnvError, readEnv } from './platform/env.ts'
+import { createLogger } from './platform/log.ts'
 import { metricsApp } from '../engine/ops/metrics-app.ts'
 import { start } from './start.ts'
 import { localOrigin, recordListeningOrigin } from './admin/origin.ts'

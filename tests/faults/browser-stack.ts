@@ -4,12 +4,12 @@
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Browser } from '@playwright/test'
-import { createPool, type Db } from '../../src/server/control/database.ts'
+import { createPool, type Db } from '../../src/server/platform/db/database.ts'
 import {
   freePort,
   startEmbeddedPostgres,
   type RunningPostgres,
-} from '../../src/server/control/embedded-postgres.ts'
+} from '../../src/server/platform/db/embedded-postgres.ts'
 import { launchChromium } from './dashboard.ts'
 import { startServerProcess, type ServerProcess } from './server-process.ts'
 import { scratchDir } from './support.ts'

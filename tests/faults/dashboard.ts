@@ -15,7 +15,7 @@ import {
   DIRECT_REQUESTS,
   NOT_HELD_HERE,
 } from '../../src/app/db/shared/worker-messages.ts'
-import type { Db } from '../../src/server/control/database.ts'
+import type { Db } from '../../src/server/platform/db/database.ts'
 import { waitUntil } from '../support/wait.ts'
 import { compareEvents, eventTruth, EVENTS_SQL } from './event-rows.ts'
 import type { FaultResult } from './scenario.ts'

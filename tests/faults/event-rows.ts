@@ -2,7 +2,7 @@
 // and its events are written straight into the control plane, as the runtime writes them; a
 // dashboard showing the source syncs them into its store. The same query reads both sides.
 import { randomUUID } from 'node:crypto'
-import type { Db } from '../../src/server/control/database.ts'
+import type { Db } from '../../src/server/platform/db/database.ts'
 import {
   compareDigests,
   digest,

@@ -3,7 +3,7 @@
 // events are written. The server must reconnect by itself, both dashboards resume (a rename
 // made after the restart shows in both, no reload) with every row once, and the outage must
 // not bring a storm of 5xx answers: the figure is in the notes, and past a bound it fails.
-import { startEmbeddedPostgres } from '../../src/server/control/embedded-postgres.ts'
+import { startEmbeddedPostgres } from '../../src/server/platform/db/embedded-postgres.ts'
 import { waitUntil } from '../support/wait.ts'
 import {
   openDashboard,

@@ -11,8 +11,8 @@ import { join } from 'node:path'
 import {
   freePort,
   startEmbeddedPostgres,
-} from '../../src/server/control/embedded-postgres.ts'
-import { createPool, type Db } from '../../src/server/control/database.ts'
+} from '../../src/server/platform/db/embedded-postgres.ts'
+import { createPool, type Db } from '../../src/server/platform/db/database.ts'
 import { replicationNames } from '../../src/engine/replication/names.ts'
 import { startTestEngine } from '../support/engine.ts'
 import { waitUntil } from '../support/wait.ts'

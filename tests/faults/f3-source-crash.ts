@@ -3,8 +3,8 @@
 // client must get every committed row once.
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { createPool } from '../../src/server/control/database.ts'
-import { startEmbeddedPostgres } from '../../src/server/control/embedded-postgres.ts'
+import { createPool } from '../../src/server/platform/db/database.ts'
+import { startEmbeddedPostgres } from '../../src/server/platform/db/embedded-postgres.ts'
 import { startTestEngine } from '../support/engine.ts'
 import { waitUntil } from '../support/wait.ts'
 import type { FaultScenario } from './scenario.ts'

@@ -4,11 +4,11 @@
 import pg from 'pg'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { createPool } from '../../src/server/control/database.ts'
+import { createPool } from '../../src/server/platform/db/database.ts'
 import {
   freePort,
   startEmbeddedPostgres,
-} from '../../src/server/control/embedded-postgres.ts'
+} from '../../src/server/platform/db/embedded-postgres.ts'
 import { replicationNames } from '../../src/engine/replication/names.ts'
 import { startTestEngine } from '../support/engine.ts'
 import { waitUntil } from '../support/wait.ts'

@@ -8,8 +8,8 @@ import { join } from 'node:path'
 import {
   freePort,
   startEmbeddedPostgres,
-} from '../../src/server/control/embedded-postgres.ts'
-import { createPool } from '../../src/server/control/database.ts'
+} from '../../src/server/platform/db/embedded-postgres.ts'
+import { createPool } from '../../src/server/platform/db/database.ts'
 import { processUsage, startEngineProcess } from './engine-process.ts'
 import type { FaultScenario } from './scenario.ts'
 import {

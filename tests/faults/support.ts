@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto'
 import { chmod, mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Db } from '../../src/server/control/database.ts'
+import type { Db } from '../../src/server/platform/db/database.ts'
 import { waitUntil } from '../support/wait.ts'
 import type { FaultResult } from './scenario.ts'
 

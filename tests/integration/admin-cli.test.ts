@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
 import { describe, expect, it } from 'vitest'
-import { CONTROL_PLANE_DATABASE } from '../../src/server/control/attach.ts'
-import { startEmbeddedPostgres } from '../../src/server/control/embedded-postgres.ts'
+import { CONTROL_PLANE_DATABASE } from '../../src/server/platform/db/attach.ts'
+import { startEmbeddedPostgres } from '../../src/server/platform/db/embedded-postgres.ts'
 import { uniqueEmail } from '../support/app.ts'
 import {
   admin as runAdmin,

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import {
   TEST_ALERTS_PER_DESTINATION_PER_MINUTE,
   TEST_ALERTS_PER_TEAM_PER_MINUTE,
-} from '../../src/server/limits.ts'
+} from '../../src/server/platform/limits.ts'
 import { destinationsPath, useAlerts, type Member } from '../support/alerts.ts'
 
 const alerts = useAlerts()

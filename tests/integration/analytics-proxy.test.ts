@@ -6,9 +6,9 @@ import type { AddressInfo } from 'node:net'
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ingestRoutes } from '../../src/server/analytics/ingest.ts'
-import { parseEnv } from '../../src/server/env.ts'
-import type { AppEnv } from '../../src/server/http/context.ts'
-import { silentLogger } from '../../src/server/log.ts'
+import { parseEnv } from '../../src/server/platform/env.ts'
+import type { AppEnv } from '../../src/server/platform/http/context.ts'
+import { silentLogger } from '../../src/server/platform/log.ts'
 import {
   Browser,
   buildApp,

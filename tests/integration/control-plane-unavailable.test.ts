@@ -7,9 +7,9 @@ import { afterAll, describe, expect, it } from 'vitest'
 import {
   controlPlaneUnavailable,
   createPool,
-} from '../../src/server/control/database.ts'
-import type { Logger } from '../../src/server/log.ts'
-import { CONTROL_PLANE_UNAVAILABLE_MESSAGE } from '../../src/server/http/errors.ts'
+} from '../../src/server/platform/db/database.ts'
+import type { Logger } from '../../src/server/platform/log.ts'
+import { CONTROL_PLANE_UNAVAILABLE_MESSAGE } from '../../src/server/platform/http/errors.ts'
 import { buildApp, signInLocally } from '../support/app.ts'
 import { useControlPlaneDatabase } from '../support/database.ts'
 

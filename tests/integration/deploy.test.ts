@@ -9,8 +9,8 @@ import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { freePort } from '../../src/server/control/embedded-postgres.ts'
-import { ENV_NAMES } from '../../src/server/env.ts'
+import { freePort } from '../../src/server/platform/db/embedded-postgres.ts'
+import { ENV_NAMES } from '../../src/server/platform/env.ts'
 import { startNginx, type RunningNginx } from '../../scripts/nginx.ts'
 import {
   parseCompose,

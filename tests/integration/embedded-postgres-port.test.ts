@@ -6,7 +6,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmbeddedPostgres } from '../../src/server/control/embedded-postgres.ts'
+import { startEmbeddedPostgres } from '../../src/server/platform/db/embedded-postgres.ts'
 
 let root: string
 beforeAll(async () => {

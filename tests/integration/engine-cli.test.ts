@@ -8,7 +8,7 @@ import { connect } from 'node:net'
 import { networkInterfaces, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { freePort } from '../../src/server/control/embedded-postgres.ts'
+import { freePort } from '../../src/server/platform/db/embedded-postgres.ts'
 import { createTestDatabase, type TestDatabase } from '../support/database.ts'
 import { sampleValue } from '../support/prometheus.ts'
 import {

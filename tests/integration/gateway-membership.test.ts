@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest'
 import {
   addMembership,
   removeMembership,
-} from '../../src/server/control/teams.ts'
+} from '../../src/server/teams/teams.ts'
 import {
   signInLocally,
   TEST_SOURCE_PASSWORD_KEY,

@@ -1,7 +1,7 @@
 // The dashboard's shapes through the server: a member syncs exactly their own rows; others
 // get 401 or 404; the public status shape carries no secrets.
 import { describe, expect, it, vi } from 'vitest'
-import { transactionWithTxid } from '../../src/server/control/database.ts'
+import { transactionWithTxid } from '../../src/server/platform/db/database.ts'
 import { Browser, signInLocally } from '../support/app.ts'
 import { useGatewayApp } from '../support/gateway-app.ts'
 

@@ -1,4 +1,4 @@
-// A request to the server holding a source (src/server/servers/internal-request.ts): the
+// A request to the server holding a source (src/server/cluster/internal-request.ts): the
 // client's Host and headers go along with the internal secret, connection-level headers do not,
 // a holder that does not start answering in time is given up on, one that goes silent
 // mid-answer is cut, and secrets compare whole.
@@ -12,7 +12,7 @@ import {
   readBounded,
   sameSecret,
   sendToHolder,
-} from '../../src/server/servers/internal-request.ts'
+} from '../../src/server/cluster/internal-request.ts'
 
 let server: Server
 let base: string

@@ -12,8 +12,8 @@ import { parseProtocol } from '../../src/engine/http/request.ts'
 import { whichWouldAnswer } from '../../src/engine/http/watch.ts'
 import { createApp } from '../../src/server/app.ts'
 import { dashboardShapes } from '../../src/server/gateway/definitions.ts'
-import { parseEnv } from '../../src/server/env.ts'
-import { silentLogger } from '../../src/server/log.ts'
+import { parseEnv } from '../../src/server/platform/env.ts'
+import { silentLogger } from '../../src/server/platform/log.ts'
 import {
   LIVE_WATCH_MAX_REQUESTS,
   LIVE_WATCH_PATH,

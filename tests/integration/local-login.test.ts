@@ -4,7 +4,7 @@ import {
   SESSION_COOKIE,
   SESSION_HINT_COOKIE,
 } from '../../src/server/auth/cookies.ts'
-import { createUser } from '../../src/server/control/users.ts'
+import { createUser } from '../../src/server/auth/users.ts'
 import { Browser, buildApp, uniqueEmail, type App } from '../support/app.ts'
 import { setCookieFor } from '../support/cookie-jar.ts'
 import { countRows, useControlPlaneDatabase } from '../support/database.ts'

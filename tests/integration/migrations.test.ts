@@ -1,10 +1,10 @@
 // The migration runner against real Postgres: once per database, checksummed, transactional.
 import { afterEach, describe, expect, it } from 'vitest'
-import { createPool } from '../../src/server/control/database.ts'
+import { createPool } from '../../src/server/platform/db/database.ts'
 import {
   loadMigrations,
   migrateControlPlane,
-} from '../../src/server/control/migrations.ts'
+} from '../../src/server/platform/db/migrations.ts'
 import { migrate, MigrationError } from '../../src/shared/migrations.ts'
 import {
   createTestDatabase,

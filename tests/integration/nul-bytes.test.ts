@@ -8,7 +8,7 @@ import { SESSION_COOKIE } from '../../src/server/auth/cookies.ts'
 import {
   answerError,
   UNSTORABLE_TEXT_MESSAGE,
-} from '../../src/server/http/errors.ts'
+} from '../../src/server/platform/http/errors.ts'
 import { CLAIMABLE_SOURCES_PATH } from '../../src/shared/claimable-sources.ts'
 import { ONBOARDING_INTENT_PATH } from '../../src/shared/onboarding.ts'
 import { VALIDATE_DATABASE_URL_PATH } from '../../src/shared/validation.ts'

@@ -2,7 +2,7 @@
 // needed), so expired states go as new ones come, and past the cap the oldest are dropped (a
 // flood then costs the flooder's own states first, not a real user's newer one).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { OAUTH_STATES_MAX } from '../../src/server/limits.ts'
+import { OAUTH_STATES_MAX } from '../../src/server/platform/limits.ts'
 import { Browser, buildApp, uniqueEmail, type App } from '../support/app.ts'
 import { countRows, useControlPlaneDatabase } from '../support/database.ts'
 import { startFakeOAuth, type FakeOAuth } from '../support/fake-oauth.ts'

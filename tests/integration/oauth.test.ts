@@ -4,8 +4,8 @@ import { createHash, randomInt } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SESSION_COOKIE } from '../../src/server/auth/cookies.ts'
 import { hashToken } from '../../src/server/auth/tokens.ts'
-import { addMembership, createTeam } from '../../src/server/control/teams.ts'
-import { createUser } from '../../src/server/control/users.ts'
+import { addMembership, createTeam } from '../../src/server/teams/teams.ts'
+import { createUser } from '../../src/server/auth/users.ts'
 import {
   Browser,
   buildApp,

@@ -1,7 +1,7 @@
 // POST /api/v1/onboarding-intent: the one shared schema on the server, the ZodError body the
 // /welcome page maps onto its fields (through the page's own fieldErrorsOf), and the stored row.
 import { beforeAll, describe, expect, it } from 'vitest'
-import { getOnboardingIntent } from '../../src/server/control/onboarding.ts'
+import { getOnboardingIntent } from '../../src/server/teams/onboarding.ts'
 import {
   fieldErrorsOf,
   onboardingIntentSchema,

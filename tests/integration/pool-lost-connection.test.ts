@@ -4,7 +4,7 @@
 // the control plane's Postgres restarted). The holder's statement fails; the process lives on,
 // and the pool serves the next request with a new connection.
 import { describe, expect, it } from 'vitest'
-import { createPool } from '../../src/server/control/database.ts'
+import { createPool } from '../../src/server/platform/db/database.ts'
 import { adminQuery, useControlPlaneDatabase } from '../support/database.ts'
 
 const database = useControlPlaneDatabase()

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import {
   startEmbeddedPostgres,
   type RunningPostgres,
-} from '../../src/server/control/embedded-postgres.ts'
+} from '../../src/server/platform/db/embedded-postgres.ts'
 import { VALIDATE_DATABASE_URL_PATH } from '../../src/shared/validation.ts'
 import { buildApp, signInLocally, type App } from '../support/app.ts'
 import {

@@ -3,8 +3,8 @@
 // connection and never answers (a blackholed address: no error ever comes).
 import { createServer, type Server, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPool } from '../../src/server/control/database.ts'
-import { ReadinessCheck } from '../../src/server/ops/readiness.ts'
+import { createPool } from '../../src/server/platform/db/database.ts'
+import { ReadinessCheck } from '../../src/server/platform/ops/readiness.ts'
 import { useControlPlaneDatabase } from '../support/database.ts'
 
 const control = useControlPlaneDatabase()

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   INGEST_BODY_LIMIT_BYTES,
   JSON_BODY_LIMIT_BYTES,
-} from '../../src/server/limits.ts'
+} from '../../src/server/platform/limits.ts'
 import { VALIDATE_DATABASE_URL_PATH } from '../../src/shared/validation.ts'
 import { Browser, ORIGIN, type App } from '../support/app.ts'
 import { startFakePostHog, type FakePostHog } from '../support/fake-posthog.ts'

@@ -14,7 +14,7 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { freePort } from '../../src/server/control/embedded-postgres.ts'
+import { freePort } from '../../src/server/platform/db/embedded-postgres.ts'
 import { createTestDatabase, type TestDatabase } from '../support/database.ts'
 import { startServer, waitUntilUp } from '../support/server-process.ts'
 import { dropLeftSlots, stopNode, type Node } from '../support/servers.ts'

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   freePort,
   startEmbeddedPostgres,
-} from '../../src/server/control/embedded-postgres.ts'
+} from '../../src/server/platform/db/embedded-postgres.ts'
 import { startServer, waitUntilUp } from '../support/server-process.ts'
 
 let root: string

@@ -7,7 +7,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Db } from '../../src/server/control/database.ts'
+import type { Db } from '../../src/server/platform/db/database.ts'
 import { compare, explain, follow, truthOf } from '../faults/support.ts'
 import {
   adminQuery,

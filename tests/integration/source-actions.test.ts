@@ -10,7 +10,7 @@ import { replicationNames } from '../../src/engine/replication/names.ts'
 import {
   startEmbeddedPostgres,
   type RunningPostgres,
-} from '../../src/server/control/embedded-postgres.ts'
+} from '../../src/server/platform/db/embedded-postgres.ts'
 import { signInLocally, type Browser } from '../support/app.ts'
 import { useControlPlaneDatabase } from '../support/database.ts'
 import {

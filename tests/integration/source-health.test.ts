@@ -2,7 +2,7 @@
 // source becomes active (not an interval later), and its time kept current on every
 // measurement, even when the readings do not move.
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Db } from '../../src/server/control/database.ts'
+import type { Db } from '../../src/server/platform/db/database.ts'
 import { signInLocally } from '../support/app.ts'
 import { useControlPlaneDatabase } from '../support/database.ts'
 import {

@@ -2,7 +2,7 @@
 // team (429 with retry-after), and a maximum of live sources per team (409 with a message the
 // dashboard shows), which concurrent creates cannot exceed.
 import { describe, expect, it } from 'vitest'
-import { teamFullMessage } from '../../src/server/api/source-create.ts'
+import { teamFullMessage } from '../../src/server/sources/create/routes.ts'
 import type { Browser } from '../support/app.ts'
 import { skip, useSourcesApi } from '../support/sources-api.ts'
 

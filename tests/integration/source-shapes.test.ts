@@ -4,8 +4,8 @@
 import { Shape, ShapeStream } from '@electric-sql/client'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createApp } from '../../src/server/app.ts'
-import { parseEnv } from '../../src/server/env.ts'
-import { silentLogger } from '../../src/server/log.ts'
+import { parseEnv } from '../../src/server/platform/env.ts'
+import { silentLogger } from '../../src/server/platform/log.ts'
 import { signInLocally, type Browser } from '../support/app.ts'
 import { useControlPlaneDatabase } from '../support/database.ts'
 import {

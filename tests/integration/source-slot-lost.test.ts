@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chmod } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPool, type Db } from '../../src/server/control/database.ts'
+import { createPool, type Db } from '../../src/server/platform/db/database.ts'
 import {
   startEmbeddedPostgres,
   type RunningPostgres,
-} from '../../src/server/control/embedded-postgres.ts'
+} from '../../src/server/platform/db/embedded-postgres.ts'
 import { replicationNames } from '../../src/engine/replication/names.ts'
 import { signInLocally } from '../support/app.ts'
 import { useControlPlaneDatabase } from '../support/database.ts'

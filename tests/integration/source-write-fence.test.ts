@@ -4,9 +4,12 @@
 // server where none is recorded (one server), does.
 import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { createTeam } from '../../src/server/control/teams.ts'
+import { createTeam } from '../../src/server/teams/teams.ts'
 import { SOURCE_EVENTS } from '../../src/shared/sources.ts'
-import { writeHealth, writeTransition } from '../../src/server/sources/rows.ts'
+import {
+  writeHealth,
+  writeTransition,
+} from '../../src/server/sources/runtime/rows.ts'
 import { useControlPlaneDatabase } from '../support/database.ts'
 import { eventNames, insertSource, sourceRow } from '../support/sources.ts'
 

@@ -1,7 +1,7 @@
 // PUT /api/v1/sources through the whole app, against real Postgres roles and databases: what
 // is written and answered for a new source and for one the team already has.
 import { describe, expect, it } from 'vitest'
-import { openPassword } from '../../src/server/crypto/source-passwords.ts'
+import { openPassword } from '../../src/server/platform/crypto/source-passwords.ts'
 import {
   ALREADY_REGISTERED_MESSAGE,
   createSourceResponseSchema,

@@ -15,8 +15,8 @@ import { startSync, type SyncedPg } from '../../src/app/db/worker/sync.ts'
 import type { ShapeDatabase } from '../../src/engine/database.ts'
 import { Engine } from '../../src/engine/engine.ts'
 import { createApp } from '../../src/server/app.ts'
-import { parseEnv } from '../../src/server/env.ts'
-import { silentLogger } from '../../src/server/log.ts'
+import { parseEnv } from '../../src/server/platform/env.ts'
+import { silentLogger } from '../../src/server/platform/log.ts'
 import {
   ORIGIN,
   signInLocally,

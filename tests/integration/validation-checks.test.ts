@@ -9,7 +9,7 @@ import {
   freePort,
   startEmbeddedPostgres,
   type RunningPostgres,
-} from '../../src/server/control/embedded-postgres.ts'
+} from '../../src/server/platform/db/embedded-postgres.ts'
 import { checkDatabase } from '../../src/server/validation/check.ts'
 import { adminQuery, uniqueName } from '../support/database.ts'
 

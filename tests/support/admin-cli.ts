@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { expect } from 'vitest'
 import { runAdmin } from '../../src/server/admin/run.ts'
-import { parseEnv } from '../../src/server/env.ts'
+import { parseEnv } from '../../src/server/platform/env.ts'
 
 export type AdminRun = { code: number; stdout: string; stderr: string }
 

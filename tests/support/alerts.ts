@@ -5,9 +5,9 @@
 import { afterAll, afterEach, beforeAll, expect } from 'vitest'
 import { createMailer } from '../../src/server/alerts/email.ts'
 import { AlertWorker } from '../../src/server/alerts/worker.ts'
-import type { Db } from '../../src/server/control/database.ts'
-import type { AppDeps } from '../../src/server/http/context.ts'
-import type { Logger } from '../../src/server/log.ts'
+import type { Db } from '../../src/server/platform/db/database.ts'
+import type { AppDeps } from '../../src/server/platform/http/context.ts'
+import type { Logger } from '../../src/server/platform/log.ts'
 import { systemResolver } from '../../src/server/validation/guard.ts'
 import {
   buildApp,

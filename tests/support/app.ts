@@ -1,11 +1,11 @@
 // The app built in-process exactly as the server builds it, and a small "browser" that keeps
 // cookies and sends what a browser would (Origin on POST, a Content-Length on every body).
 import { createApp } from '../../src/server/app.ts'
-import type { Db } from '../../src/server/control/database.ts'
-import { deriveKey } from '../../src/server/crypto/secret.ts'
-import type { AppDeps } from '../../src/server/http/context.ts'
-import { parseEnv } from '../../src/server/env.ts'
-import { silentLogger } from '../../src/server/log.ts'
+import type { Db } from '../../src/server/platform/db/database.ts'
+import { deriveKey } from '../../src/server/platform/crypto/secret.ts'
+import type { AppDeps } from '../../src/server/platform/http/context.ts'
+import { parseEnv } from '../../src/server/platform/env.ts'
+import { silentLogger } from '../../src/server/platform/log.ts'
 import { CookieJar } from './cookie-jar.ts'
 
 export type App = ReturnType<typeof createApp>

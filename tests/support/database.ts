@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
 import { afterAll, beforeAll, inject } from 'vitest'
-import { createPool, type Db } from '../../src/server/control/database.ts'
+import { createPool, type Db } from '../../src/server/platform/db/database.ts'
 
 export type TestDatabase = {
   name: string
@@ -100,7 +100,7 @@ export function useControlPlaneDatabase(): {
   }
 }
 
-export { poolTarget } from '../../src/server/control/migrations.ts'
+export { poolTarget } from '../../src/server/platform/db/migrations.ts'
 
 export async function countRows(db: Db, table: string): Promise<number> {
   const { rows } = await db.query<{ n: number }>(

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
 import type { TestProject } from 'vitest/node'
-import { createPool } from '../../src/server/control/database.ts'
-import { migrateControlPlane } from '../../src/server/control/migrations.ts'
-import { startEmbeddedPostgres } from '../../src/server/control/embedded-postgres.ts'
+import { createPool } from '../../src/server/platform/db/database.ts'
+import { migrateControlPlane } from '../../src/server/platform/db/migrations.ts'
+import { startEmbeddedPostgres } from '../../src/server/platform/db/embedded-postgres.ts'
 
 declare module 'vitest' {
   export interface ProvidedContext {

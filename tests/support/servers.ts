@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import pg from 'pg'
 import { inject } from 'vitest'
-import { freePort } from '../../src/server/control/embedded-postgres.ts'
+import { freePort } from '../../src/server/platform/db/embedded-postgres.ts'
 import { adminQuery, uniqueName, type TestDatabase } from './database.ts'
 import { startServer, waitUntilUp, type Server } from './server-process.ts'
 

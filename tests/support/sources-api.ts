@@ -3,9 +3,9 @@
 // carries any password a test used.
 import { randomBytes } from 'node:crypto'
 import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest'
-import type { Db } from '../../src/server/control/database.ts'
-import type { AppDeps } from '../../src/server/http/context.ts'
-import type { Logger } from '../../src/server/log.ts'
+import type { Db } from '../../src/server/platform/db/database.ts'
+import type { AppDeps } from '../../src/server/platform/http/context.ts'
+import type { Logger } from '../../src/server/platform/log.ts'
 import { buildApp, signInLocally, type App, type Browser } from './app.ts'
 import { adminQuery, uniqueName, useControlPlaneDatabase } from './database.ts'
 

@@ -12,15 +12,15 @@ import pg from 'pg'
 import { expect, inject, vi } from 'vitest'
 import { Engine } from '../../src/engine/engine.ts'
 import { createApp } from '../../src/server/app.ts'
-import type { Db } from '../../src/server/control/database.ts'
-import { sealPassword } from '../../src/server/crypto/source-passwords.ts'
-import { parseEnv } from '../../src/server/env.ts'
-import { silentLogger } from '../../src/server/log.ts'
+import type { Db } from '../../src/server/platform/db/database.ts'
+import { sealPassword } from '../../src/server/platform/crypto/source-passwords.ts'
+import { parseEnv } from '../../src/server/platform/env.ts'
+import { silentLogger } from '../../src/server/platform/log.ts'
 import {
   EngineSourceRuntime,
   type EngineRuntimeOptions,
-} from '../../src/server/sources/engine-runtime.ts'
-import { sourceHostPinner } from '../../src/server/sources/pin-host.ts'
+} from '../../src/server/sources/runtime/engine-runtime.ts'
+import { sourceHostPinner } from '../../src/server/sources/runtime/pin-host.ts'
 import { systemResolver } from '../../src/server/validation/guard.ts'
 import type { App } from './app.ts'
 

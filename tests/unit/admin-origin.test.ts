@@ -10,7 +10,7 @@ import {
   recordListeningOrigin,
   serverOrigin,
 } from '../../src/server/admin/origin.ts'
-import { parseEnv } from '../../src/server/env.ts'
+import { parseEnv } from '../../src/server/platform/env.ts'
 
 const dirs: string[] = []
 afterEach(() => {

@@ -2,7 +2,7 @@
 // libpq reads it, so that pg encrypts without verifying where the user asked only for TLS.
 import { parse } from 'pg-connection-string'
 import { describe, expect, it } from 'vitest'
-import { withPassword } from '../../src/server/sources/connection-url.ts'
+import { withPassword } from '../../src/server/sources/runtime/connection-url.ts'
 
 const stored = (sslmode?: string) =>
   `postgresql://app@db.example.com:5432/shop${sslmode ? `?sslmode=${sslmode}` : ''}`

@@ -1,6 +1,6 @@
 // What a source keeps of a pasted URL: no password, a key naming the database, nothing lost.
 import { describe, expect, it } from 'vitest'
-import { parseSourceUrl } from '../../src/server/sources/database-url.ts'
+import { parseSourceUrl } from '../../src/server/sources/create/database-url.ts'
 import {
   DatabaseUrlError,
   parseDatabaseUrl,

@@ -1,6 +1,6 @@
 // parseEnv: defaults, readable errors naming the variable, and when local sign-in is on.
 import { describe, expect, it } from 'vitest'
-import { EnvError, parseEnv } from '../../src/server/env.ts'
+import { EnvError, parseEnv } from '../../src/server/platform/env.ts'
 
 const github = { GITHUB_CLIENT_ID: 'id', GITHUB_CLIENT_SECRET: 'secret' }
 const google = { GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 'secret' }

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { freePort } from '../../src/server/control/embedded-postgres.ts'
+import { freePort } from '../../src/server/platform/db/embedded-postgres.ts'
 
 const ephemeralLow = Number(
   readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').split(

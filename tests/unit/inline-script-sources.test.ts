@@ -2,7 +2,7 @@
 // between the tags, and nothing for scripts loaded from a file.
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { inlineScriptSources } from '../../src/server/http/security.ts'
+import { inlineScriptSources } from '../../src/server/platform/http/security.ts'
 
 const sha256 = (text: string) =>
   `'sha256-${createHash('sha256').update(text).digest('base64')}'`

@@ -10,7 +10,7 @@ import {
   shapeRowOf,
   WHERE_SHOWN_MAX,
   type ShapeRow,
-} from '../../src/server/sources/live-shapes-plan.ts'
+} from '../../src/server/sources/live-shapes/plan.ts'
 
 const facts = (handle: string, more: Partial<ShapeFacts> = {}): ShapeFacts => ({
   handle,

@@ -5,7 +5,7 @@ import {
   formatLine,
   outsideRequest,
   withRequestId,
-} from '../../src/server/log.ts'
+} from '../../src/server/platform/log.ts'
 
 const time = new Date('2026-01-02T03:04:05.000Z')
 

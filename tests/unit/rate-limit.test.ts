@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import {
   admitAll,
   createRateLimiter,
-} from '../../src/server/http/rate-limit.ts'
+} from '../../src/server/platform/http/rate-limit.ts'
 
 function limiter(limit = 2, windowMs = 60_000) {
   let time = 1_000_000

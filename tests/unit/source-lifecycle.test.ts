@@ -5,14 +5,14 @@ import {
   DEFAULT_HEALTH_LIMITS,
   healthWarning,
   type HealthReading,
-} from '../../src/server/sources/health.ts'
+} from '../../src/server/sources/runtime/health.ts'
 import {
   describeProblem,
   transition,
   type SourceSnapshot,
-} from '../../src/server/sources/lifecycle.ts'
+} from '../../src/server/sources/runtime/lifecycle.ts'
 import { ADDRESS_REFUSED } from '../../src/engine/net/pinned-socket.ts'
-import { problemOf } from '../../src/server/sources/connection-url.ts'
+import { problemOf } from '../../src/server/sources/runtime/connection-url.ts'
 
 const context = { slot: 'sluice_x', publication: 'sluice_x', role: 'app' }
 const at = (state: string, reason: string | null = null): SourceSnapshot => ({

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { deriveKey } from '../../src/server/crypto/secret.ts'
+import { deriveKey } from '../../src/server/platform/crypto/secret.ts'
 import {
   openPassword,
   sealPassword,
   SealedPasswordError,
-} from '../../src/server/crypto/source-passwords.ts'
+} from '../../src/server/platform/crypto/source-passwords.ts'
 
 const key = deriveKey('a'.repeat(40), 'source-passwords')
 

@@ -4,8 +4,8 @@ import { Hono } from 'hono'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { AppEnv } from '../../src/server/http/context.ts'
-import { mountSpa, readIndexHtml } from '../../src/server/http/spa.ts'
+import type { AppEnv } from '../../src/server/platform/http/context.ts'
+import { mountSpa, readIndexHtml } from '../../src/server/platform/http/spa.ts'
 
 const dirs: string[] = []
 afterAll(() => {

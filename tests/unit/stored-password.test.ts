@@ -3,13 +3,13 @@
 // or none at all, opens as it was stored.
 import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { sealPassword } from '../../src/server/crypto/source-passwords.ts'
+import { sealPassword } from '../../src/server/platform/crypto/source-passwords.ts'
 import { replicationNames } from '../../src/engine/replication/names.ts'
-import { dropSourceReplication } from '../../src/server/sources/removal.ts'
+import { dropSourceReplication } from '../../src/server/sources/runtime/removal.ts'
 import {
   storedPassword,
   UNDECRYPTABLE,
-} from '../../src/server/sources/stored-password.ts'
+} from '../../src/server/sources/runtime/stored-password.ts'
 
 const id = '3f0a4c2e-5b7d-4e8f-9a1b-2c3d4e5f6a7b'
 const key = randomBytes(32)

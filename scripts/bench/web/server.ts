@@ -10,7 +10,7 @@ import pg from 'pg'
 import {
   freePort,
   startEmbeddedPostgres,
-} from '../../../src/server/control/embedded-postgres.ts'
+} from '../../../src/server/platform/db/embedded-postgres.ts'
 import type { Cleanup } from './cleanup.ts'
 import { sleep, until } from './wait.ts'
 

@@ -1,6 +1,6 @@
 // `npm run admin -- <command>`: the admin tool (run.ts) on this process's arguments,
 // environment and output, exiting with its code.
-import { readEnv } from '../env.ts'
+import { readEnv } from '../platform/env.ts'
 import { runAdmin } from './run.ts'
 
 runAdmin(process.argv.slice(2), {

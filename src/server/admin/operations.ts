@@ -4,22 +4,22 @@
 // live through the engine's replication of the control plane.
 import { z } from 'zod'
 import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH } from '../../shared/constants.ts'
-import type { Db } from '../control/database.ts'
+import type { Db } from '../platform/db/database.ts'
 import {
   addMembership,
   createTeam,
   listAllTeams,
   removeMembership,
   teamExists,
-} from '../control/teams.ts'
+} from '../teams/teams.ts'
 import {
   createUser,
   getAdminUser,
   listUsers,
   updateUser,
   type AdminUser,
-} from '../control/users.ts'
-import { NUL_REFUSED, safeParseRequest } from '../http/nul.ts'
+} from '../auth/users.ts'
+import { NUL_REFUSED, safeParseRequest } from '../platform/http/nul.ts'
 
 /** `invalid`: the input (exit 2, HTTP 400); `not_found` (exit 1, 404); `conflict` (1, 409). */
 export class AdminError extends Error {

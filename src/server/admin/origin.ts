@@ -4,8 +4,8 @@
 // http://localhost:PORT.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Env } from '../env.ts'
-import { ownOrigin } from '../http/context.ts'
+import type { Env } from '../platform/env.ts'
+import { ownOrigin } from '../platform/http/context.ts'
 
 const ORIGIN_FILE = 'server-origin'
 

@@ -1,7 +1,7 @@
 // The JSON body of an /api/admin request: a body that does not parse is the input's fault (an
 // `invalid` AdminError, 400); one past the cap stays a 413.
 import type { Context } from 'hono'
-import { bodyTooLarge } from '../http/body-limit.ts'
+import { bodyTooLarge } from '../platform/http/body-limit.ts'
 import { AdminError } from './operations.ts'
 
 export async function adminBody(c: Context): Promise<unknown> {

@@ -4,14 +4,14 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { Hono, type Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
-import { ownOrigin, type AppEnv } from '../http/context.ts'
-import { claimableSourceAdminRoutes } from './claimable-sources.ts'
+import { ownOrigin, type AppEnv } from '../platform/http/context.ts'
+import { claimableSourceAdminRoutes } from '../claimable-sources/admin.ts'
 import { AdminError, admin, parseAdminInput } from './operations.ts'
 import { adminBody } from './request-body.ts'
 import {
   parseSetupFormInput,
   setupFormOperations as setupForms,
-} from './setup-forms.ts'
+} from '../setup-links/admin.ts'
 
 export const ADMIN_API_PATH = '/api/admin'
 

@@ -8,19 +8,19 @@ import {
   readSecretOption,
   type SecretOption,
 } from '../../engine/secret-option.ts'
-import { attachControlPlane } from '../control/attach.ts'
-import type { Db } from '../control/database.ts'
-import type { AdminTeam } from '../control/teams.ts'
-import type { AdminUser } from '../control/users.ts'
-import { EnvError, type Env } from '../env.ts'
-import { claimableSourceCommands } from './claimable-sources.ts'
+import { attachControlPlane } from '../platform/db/attach.ts'
+import type { Db } from '../platform/db/database.ts'
+import type { AdminTeam } from '../teams/teams.ts'
+import type { AdminUser } from '../auth/users.ts'
+import { EnvError, type Env } from '../platform/env.ts'
+import { claimableSourceCommands } from '../claimable-sources/admin.ts'
 import { AdminError, admin, parseAdminInput } from './operations.ts'
 import { cliOrigin } from './origin.ts'
 import {
   parseSetupFormInput,
   setupFormOperations as setupForms,
   setupFormText,
-} from './setup-forms.ts'
+} from '../setup-links/admin.ts'
 
 const USAGE = `Usage: npm run admin -- <command> [options] [--json]
 

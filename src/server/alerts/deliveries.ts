@@ -2,7 +2,7 @@
 // two workers never send one at once), and record each attempt in the delivery log together
 // with what comes next: delivered, retried after the next backoff delay, or failed for good.
 import type { AlertPayload } from '../../shared/alerts.ts'
-import { transaction, type Db } from '../control/database.ts'
+import { transaction, type Db } from '../platform/db/database.ts'
 
 export type DueDelivery = {
   id: string

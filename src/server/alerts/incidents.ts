@@ -10,7 +10,7 @@ import {
   type AlertPayload,
   type AlertState,
 } from '../../shared/alerts.ts'
-import { transaction, type Db } from '../control/database.ts'
+import { transaction, type Db } from '../platform/db/database.ts'
 import type { OpenIncident, SourceCondition } from './incident-plan.ts'
 
 type ConditionRow = {

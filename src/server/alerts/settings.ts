@@ -3,7 +3,7 @@ import {
   DEFAULT_ALERT_SETTINGS,
   type AlertSettings,
 } from '../../shared/alerts.ts'
-import type { Db } from '../control/database.ts'
+import type { Db } from '../platform/db/database.ts'
 
 export async function readAlertSettings(
   db: Db,

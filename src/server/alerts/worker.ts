@@ -3,9 +3,9 @@
 // call asynchronous and bounded (webhook.ts), so no request waits on it. Passes never overlap:
 // a kick during one asks for another right after. Servers sharing a control plane may all run
 // one; the incident index and the delivery leases keep every alert sent once.
-import { openPassword } from '../crypto/source-passwords.ts'
-import type { Db } from '../control/database.ts'
-import type { Logger } from '../log.ts'
+import { openPassword } from '../platform/crypto/source-passwords.ts'
+import type { Db } from '../platform/db/database.ts'
+import type { Logger } from '../platform/log.ts'
 import {
   pruneDeliveries,
   recordAttempt,

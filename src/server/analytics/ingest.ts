@@ -6,8 +6,8 @@
 import type { HttpBindings } from '@hono/node-server'
 import { Hono, type Context } from 'hono'
 import { INGEST_PATH } from '../../shared/analytics.ts'
-import { bodyTooLarge } from '../http/body-limit.ts'
-import type { AppEnv } from '../http/context.ts'
+import { bodyTooLarge } from '../platform/http/body-limit.ts'
+import type { AppEnv } from '../platform/http/context.ts'
 import { assetsHost, isAssetPath } from './posthog-hosts.ts'
 
 const INGEST_TIMEOUT_MS = 10_000

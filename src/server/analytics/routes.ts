@@ -1,7 +1,7 @@
 // /api/public/analytics: whether the app should load analytics at all, and with which key.
 import { Hono } from 'hono'
 import type { AnalyticsConfig } from '../../shared/analytics.ts'
-import type { AppEnv } from '../http/context.ts'
+import type { AppEnv } from '../platform/http/context.ts'
 import { uiHost } from './posthog-hosts.ts'
 
 export const analyticsRoutes = new Hono<AppEnv>().get('/', (c) => {

@@ -1,7 +1,7 @@
 // The session cookie and the short-lived sign-in binding cookie, set one way everywhere.
 import type { Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
-import { isHttps, type AppEnv } from '../http/context.ts'
+import { isHttps, type AppEnv } from '../platform/http/context.ts'
 import { OAUTH_STATE_TTL_MS } from './oauth-states.ts'
 import { SESSION_ABSOLUTE_MS } from './sessions.ts'
 

@@ -1,7 +1,7 @@
 // Resolves the session cookie into c.var.user, or answers 401. Once per request: the app's
 // /api/v1 gate and the router behind it both require a user without a second session lookup.
 import { createMiddleware } from 'hono/factory'
-import type { AppEnv } from '../http/context.ts'
+import type { AppEnv } from '../platform/http/context.ts'
 import { readSessionCookie } from './cookies.ts'
 import { resolveSession } from './sessions.ts'
 

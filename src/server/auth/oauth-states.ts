@@ -1,8 +1,8 @@
 // Pending OAuth sign-ins. The state travels through the provider; a random binding value stays
 // in a short-lived cookie, so a state only works in the browser that started the sign-in, once.
 // Starting one needs no account: the table is pruned and capped as states are made.
-import type { Db } from '../control/database.ts'
-import { OAUTH_STATES_MAX } from '../limits.ts'
+import type { Db } from '../platform/db/database.ts'
+import { OAUTH_STATES_MAX } from '../platform/limits.ts'
 import { hashToken, randomToken } from './tokens.ts'
 
 export const OAUTH_STATE_TTL_MS = 10 * 60 * 1000

@@ -7,7 +7,7 @@ import {
   generateCodeVerifier,
 } from 'arctic'
 import { z } from 'zod'
-import type { Env } from '../env.ts'
+import type { Env } from '../platform/env.ts'
 import type { PendingSignIn } from './oauth-states.ts'
 import { randomToken } from './tokens.ts'
 

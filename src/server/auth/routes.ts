@@ -3,12 +3,15 @@ import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import { claimPagePath } from '../../shared/claimable-sources.ts'
 import { idSchema, localLoginSchema } from '../../shared/entities.ts'
-import { signInIdentity, type IdentityInput } from '../control/users.ts'
-import { clientIp } from '../http/client-ip.ts'
-import { ownOrigin, type AppEnv } from '../http/context.ts'
-import { readJson, readQuery } from '../http/json.ts'
-import { tooManyRequests, type RateLimiter } from '../http/rate-limit.ts'
-import { OAUTH_PARAM_MAX_LENGTH } from '../limits.ts'
+import { signInIdentity, type IdentityInput } from './users.ts'
+import { clientIp } from '../platform/http/client-ip.ts'
+import { ownOrigin, type AppEnv } from '../platform/http/context.ts'
+import { readJson, readQuery } from '../platform/http/json.ts'
+import {
+  tooManyRequests,
+  type RateLimiter,
+} from '../platform/http/rate-limit.ts'
+import { OAUTH_PARAM_MAX_LENGTH } from '../platform/limits.ts'
 import {
   clearSessionCookie,
   readSessionCookie,

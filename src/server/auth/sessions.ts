@@ -1,6 +1,6 @@
 // Sessions: a random token in an HttpOnly cookie, its hash in Postgres, idle and absolute expiry.
 import type { AuthUser } from '../../shared/entities.ts'
-import type { Db } from '../control/database.ts'
+import type { Db } from '../platform/db/database.ts'
 import { hashToken, randomToken } from './tokens.ts'
 
 export const SESSION_IDLE_MS = 14 * 24 * 3600 * 1000

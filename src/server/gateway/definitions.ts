@@ -1,6 +1,6 @@
 // The dashboard's shapes: each a fixed table, where clause and column list over the control
 // plane, filled in from the session and the route, never from the client.
-import { controlShape as shape } from '../http/control-shape.ts'
+import { controlShape as shape } from './control-shape.ts'
 
 const SOURCE_COLUMNS = [
   'id',

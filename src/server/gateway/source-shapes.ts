@@ -19,8 +19,8 @@ import {
 } from '../../engine/http/serve-shape.ts'
 import type { WatchedRequest } from '../../engine/http/watch.ts'
 import { idSchema } from '../../shared/entities.ts'
-import type { AppEnv } from '../http/context.ts'
-import { proxyShape } from '../servers/forward.ts'
+import type { AppEnv } from '../platform/http/context.ts'
+import { proxyShape } from '../cluster/forward.ts'
 
 const CREDENTIALS = ['source_id', 'source_secret']
 

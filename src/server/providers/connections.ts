@@ -1,9 +1,9 @@
 // A user's provider connections in the control plane: sealed tokens, and the one access token a
 // request may use, refreshed before it expires. Refresh tokens are single-use and rotate, so a
 // refresh holds the connection's row lock: a concurrent request waits, then finds the new token.
-import type { Db } from '../control/database.ts'
-import { transaction } from '../control/database.ts'
-import { openToken, sealToken } from '../crypto/provider-tokens.ts'
+import type { Db } from '../platform/db/database.ts'
+import { transaction } from '../platform/db/database.ts'
+import { openToken, sealToken } from '../platform/crypto/provider-tokens.ts'
 import {
   GrantRevokedError,
   type GrantedTokens,

@@ -3,7 +3,7 @@
 // 404 the provider knows no such thing, 502 the provider failed, 504 it took too long).
 import type { Context } from 'hono'
 import { z } from 'zod'
-import { ownOrigin, type AppEnv } from '../http/context.ts'
+import { ownOrigin, type AppEnv } from '../platform/http/context.ts'
 import { NotConnectedError } from './connections.ts'
 import { OperationTimeoutError } from './neon.ts'
 import { providerOAuth, type ProviderName } from './oauth.ts'

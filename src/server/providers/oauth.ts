@@ -7,8 +7,8 @@ import {
   generateCodeVerifier,
   type OAuth2Tokens,
 } from 'arctic'
-import type { Env } from '../env.ts'
-import { UPSTREAM_TIMEOUT_MS } from '../limits.ts'
+import type { Env } from '../platform/env.ts'
+import { UPSTREAM_TIMEOUT_MS } from '../platform/limits.ts'
 
 export type ProviderName = 'supabase' | 'neon'
 export const PROVIDER_NAMES: readonly ProviderName[] = ['supabase', 'neon']

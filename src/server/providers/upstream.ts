@@ -2,8 +2,8 @@
 // answer checked by zod. A 401 means the grant is gone: the connection is forgotten and the
 // caller answers 401 (not connected). Any other failure is an UpstreamError (our 502).
 import type { z } from 'zod'
-import type { AppDeps } from '../http/context.ts'
-import { UPSTREAM_TIMEOUT_MS } from '../limits.ts'
+import type { AppDeps } from '../platform/http/context.ts'
+import { UPSTREAM_TIMEOUT_MS } from '../platform/limits.ts'
 import {
   accessToken,
   forgetConnection,

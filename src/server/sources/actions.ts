@@ -2,8 +2,8 @@
 // delete (marked here, removed by the runtime) and forget. Each is one transaction and answers
 // its txid, so the browser can wait for the synced row.
 import { SOURCE_EVENTS, type SourceEventName } from '../../shared/sources.ts'
-import { transactionWithTxid, type Db } from '../control/database.ts'
-import { logSourceEvent } from '../control/sources.ts'
+import { transactionWithTxid, type Db } from '../platform/db/database.ts'
+import { logSourceEvent } from './sources.ts'
 
 export type SourceEvent = {
   name: SourceEventName

@@ -4,7 +4,7 @@ import {
   createRateLimiter,
   tooManyRequests,
   type RateAdmission,
-} from '../http/rate-limit.ts'
+} from '../platform/http/rate-limit.ts'
 
 export type CheckLimits = {
   /** Checks one client IP may start per window. */

@@ -2,9 +2,9 @@
 // even when checks fail, 400 for a URL we will not check, 429 past the limits.
 import { Hono } from 'hono'
 import { validateDatabaseRequestSchema } from '../../shared/validation.ts'
-import { clientIp } from '../http/client-ip.ts'
-import type { AppEnv } from '../http/context.ts'
-import { readJson } from '../http/json.ts'
+import { clientIp } from '../platform/http/client-ip.ts'
+import type { AppEnv } from '../platform/http/context.ts'
+import { readJson } from '../platform/http/json.ts'
 import { checkDatabase } from './check.ts'
 import { RefusedTargetError } from './guard.ts'
 import { DatabaseUrlError } from '../../shared/postgres-url.ts'

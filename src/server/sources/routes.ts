@@ -1,0 +1,35 @@
+// /api/v1/sources: the signed-in user's sources over REST (spec §7). Listing serves API
+// clients (the dashboard reads sources through its shapes); adding is source-create.ts, the
+// /:id actions (rename, restart or clear the cache, delete or forget) source-actions.ts, and
+// the shape explorer's reads of a source's database (/:id/schema, /:id/count)
+// source-explorer.ts, and deleting one of its live shapes (/:id/shapes/:handle)
+// source-live-shapes.ts.
+import { Hono } from 'hono'
+import { requireUser } from '../auth/middleware.ts'
+import { listSources } from './sources.ts'
+import type { AppEnv } from '../platform/http/context.ts'
+import type { RateLimiter } from '../platform/http/rate-limit.ts'
+import type { DatabaseCheckSettings } from '../validation/settings.ts'
+import { deleteRoute, renameRoute, restartRoute } from './action-routes.ts'
+import { createSourceRoute } from './create/routes.ts'
+import { countRoute, schemaRoute } from './explorer/routes.ts'
+import { deleteShapeRoute } from './live-shapes/routes.ts'
+
+/** `creates`: the rate of creates, counted per user and per team. */
+export function sourceRoutes(
+  settings: DatabaseCheckSettings,
+  creates: RateLimiter,
+) {
+  return new Hono<AppEnv>()
+    .use(requireUser)
+    .get('/', async (c) =>
+      c.json(await listSources(c.var.deps.db, c.var.user.id)),
+    )
+    .put('/', createSourceRoute(settings, creates))
+    .patch('/:id', renameRoute)
+    .post('/:id/restart', restartRoute)
+    .delete('/:id', deleteRoute)
+    .get('/:id/schema', schemaRoute)
+    .get('/:id/count', countRoute)
+    .delete('/:id/shapes/:handle', deleteShapeRoute)
+}

@@ -1,0 +1,63 @@
+// Sources in the control plane as the API and the runtime both need them. Every read for a
+// user goes through membership: someone else's source and a missing one look the same (null),
+// and a claimable source, in no team until claimed, is nobody's.
+import type { Source } from '../../shared/entities.ts'
+import type { SourceEventName } from '../../shared/sources.ts'
+import type { Db } from '../platform/db/database.ts'
+
+type Queryable = Pick<Db, 'query'>
+
+const sourceColumns = `s.id, s.team_id, s.name, s.state, s.region, s.connection_url,
+  s.source_secret, to_json(s.deleted_at) #>> '{}' as deleted_at, s.target_electric_url,
+  to_json(s.created_at) #>> '{}' as created_at, to_json(s.updated_at) #>> '{}' as updated_at,
+  s.state_reason, s.wal_retained_bytes::float8 as wal_retained_bytes,
+  s.wal_lag_bytes::float8 as wal_lag_bytes, s.wal_status,
+  to_json(s.health_checked_at) #>> '{}' as health_checked_at`
+
+/** Sources of every team the user belongs to; passwords are never selected. */
+export async function listSources(db: Db, userId: string): Promise<Source[]> {
+  const { rows } = await db.query<Source>(
+    `select ${sourceColumns} from sources s
+       join memberships m on m.team_id = s.team_id
+      where m.user_id = $1
+      order by s.created_at`,
+    [userId],
+  )
+  return rows
+}
+
+export type MemberSource = {
+  id: string
+  team_id: string
+  state: string
+  deleted_at: string | null
+}
+
+export async function findMemberSource(
+  db: Queryable,
+  userId: string,
+  sourceId: string,
+): Promise<MemberSource | null> {
+  const { rows } = await db.query<MemberSource>(
+    `select s.id, s.team_id, s.state, to_json(s.deleted_at) #>> '{}' as deleted_at
+       from sources s join memberships m on m.team_id = s.team_id
+      where s.id = $1 and m.user_id = $2`,
+    [sourceId, userId],
+  )
+  return rows[0] ?? null
+}
+
+/** One row of a source's event log. `details` never holds credentials. */
+export async function logSourceEvent(
+  db: Queryable,
+  sourceId: string,
+  name: SourceEventName,
+  details: Record<string, unknown>,
+  instanceId: string,
+): Promise<void> {
+  await db.query(
+    `insert into source_event_logs (source_id, event_name, event_details, instance_id)
+     values ($1, $2, $3, $4)`,
+    [sourceId, name, JSON.stringify(details), instanceId],
+  )
+}

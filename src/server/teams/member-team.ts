@@ -1,0 +1,18 @@
+// What every /api/v1/teams/:teamId/... router of a team's own things starts with: the team's
+// id, when the signed-in user is one of its members. Another team answers exactly like a
+// missing one (404).
+import type { Context } from 'hono'
+import { idSchema } from '../../shared/entities.ts'
+import { getTeam } from './teams.ts'
+import type { AppEnv } from '../platform/http/context.ts'
+
+/** The route's team, when the user is one of its members. */
+export async function memberTeamId(c: Context<AppEnv>): Promise<string | null> {
+  const teamId = idSchema.safeParse(c.req.param('teamId'))
+  if (!teamId.success) return null
+  const team = await getTeam(c.var.deps.db, c.var.user.id, teamId.data)
+  return team?.id ?? null
+}
+
+export const teamNotFound = (c: Context) =>
+  c.json({ message: 'Team not found' }, 404)
