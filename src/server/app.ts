@@ -56,9 +56,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     c.set('sessionRequests', sessionRequests)
     await next()
   })
+  // Requests are counted only where GET /metrics serves them (METRICS_PORT).
+  if (deps.metrics) app.use(httpMetrics(deps.metrics))
   app.use(
     requestIds,
-    httpMetrics,
     requestLog,
     securityHeaders(indexHtml ? inlineScriptSources(indexHtml) : []),
     localHostsOnly(deps.env),
@@ -110,7 +111,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(ONBOARDING_INTENT_PATH, onboardingRoutes)
   app.route(
     '/api/v1/sources',
-    sourceRoutes(deps.databaseChecks ?? {}, limiters.sourceCreates),
+    sourceRoutes(deps.databaseChecks, limiters.sourceCreates),
   )
   app.route('/api/public/source-status', sourceStatusRoutes)
   app.route(ADMIN_API_PATH, adminRoutes)

@@ -16,7 +16,7 @@ import { CONTROL_PLANE_DATABASE } from './platform/db/attach.ts'
 import { checkWalLevel, createPool, type Db } from './platform/db/database.ts'
 import { startEmbeddedPostgres } from './platform/db/embedded-postgres.ts'
 import { migrateControlPlane } from './platform/db/migrations.ts'
-import { deriveKey, loadSecret } from './platform/crypto/secret.ts'
+import { deriveServerKeys, loadSecret } from './platform/crypto/secret.ts'
 import type { Env } from './platform/env.ts'
 import type { Logger } from './platform/log.ts'
 import { createMetrics, type Metrics } from '../engine/ops/metrics.ts'
@@ -26,6 +26,8 @@ import { serverOrigin } from './admin/origin.ts'
 import { EngineSourceRuntime } from './sources/runtime/engine-runtime.ts'
 import { sourceHostPinner } from './sources/runtime/pin-host.ts'
 import { systemResolver } from './validation/guard.ts'
+import { DEFAULT_DATABASE_CHECKS } from './validation/settings.ts'
+import { NEON_OPERATIONS } from './providers/neon.ts'
 
 const DIST = fileURLToPath(new URL('../../dist/', import.meta.url))
 const PRUNE_EVERY_MS = 15 * 60 * 1000
@@ -100,11 +102,11 @@ export async function start(env: Env, log: Logger): Promise<Started> {
     },
   })
 
-  const sourcePasswordKey = deriveKey(secret, 'source-passwords')
+  const keys = deriveServerKeys(secret)
   const sources = new EngineSourceRuntime({
     engine,
     db,
-    key: sourcePasswordKey,
+    key: keys['source-passwords'],
     log,
     regions: env.SLUICE_REGIONS,
     pollIntervalMs: env.SLUICE_CLAIM_INTERVAL_MS,
@@ -118,13 +120,12 @@ export async function start(env: Env, log: Logger): Promise<Started> {
   })
   sources.start()
 
-  const alertSecretKey = deriveKey(secret, 'alert-secrets')
   const origin = serverOrigin(env)
   // Webhooks follow the databases' address rule: private targets only where databases may be.
   // The SMTP server is the operator's own, so it is not behind that guard.
   const alerts = new AlertWorker({
     db,
-    key: alertSecretKey,
+    key: keys['alert-secrets'],
     log,
     targets: {
       allowPrivate: env.allowPrivateDatabaseTargets,
@@ -152,10 +153,11 @@ export async function start(env: Env, log: Logger): Promise<Started> {
     distDir: DIST,
     shapes,
     sources,
-    sourcePasswordKey,
-    providerTokenKey: deriveKey(secret, 'provider-tokens'),
-    alertSecretKey,
+    keys,
     alerts,
+    providerOperations: NEON_OPERATIONS,
+    databaseChecks: DEFAULT_DATABASE_CHECKS,
+    now: Date.now,
   })
   return {
     app,

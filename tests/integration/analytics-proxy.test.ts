@@ -8,12 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ingestRoutes } from '../../src/server/analytics/ingest.ts'
 import { parseEnv } from '../../src/server/platform/env.ts'
 import type { AppEnv } from '../../src/server/platform/http/context.ts'
-import { silentLogger } from '../../src/server/platform/log.ts'
 import {
   Browser,
   buildApp,
   ORIGIN,
   signInLocally,
+  testDeps,
   type App,
 } from '../support/app.ts'
 import { useControlPlaneDatabase } from '../support/database.ts'
@@ -161,7 +161,7 @@ describe('the /ingest proxy', () => {
     const env = parseEnv({ POSTHOG_KEY: KEY, POSTHOG_HOST: fake.url })
     const quick = new Hono<AppEnv>()
       .use(async (c, next) => {
-        c.set('deps', { env, db: database.db, log: silentLogger })
+        c.set('deps', { ...testDeps(database.db), env })
         await next()
       })
       .route('/ingest', ingestRoutes({ timeoutMs: 100 }))

@@ -10,7 +10,7 @@ import {
   ALREADY_REGISTERED_MESSAGE,
   SOURCE_EVENTS,
 } from '../../src/shared/sources.ts'
-import { Browser, buildApp, signInLocally } from '../support/app.ts'
+import { Browser, buildApp, keysWith, signInLocally } from '../support/app.ts'
 import {
   claim,
   CLAIMABLE_PATH,
@@ -187,7 +187,7 @@ describe('claiming', () => {
     const small = buildApp(
       control.db,
       { MAX_SOURCES_PER_TEAM: '1' },
-      { sourcePasswordKey: api.server.key },
+      { keys: keysWith(api.server.key) },
     )
     const other = await api.readyClaim()
     const full = await new Browser(small).request(`${CLAIMABLE_PATH}/claim`, {

@@ -8,7 +8,7 @@ import {
   CLAIM_MESSAGES,
   claimableSourceSchema,
 } from '../../src/shared/claimable-sources.ts'
-import { buildApp, signInLocally } from '../support/app.ts'
+import { buildApp, keysWith, signInLocally } from '../support/app.ts'
 import {
   claim,
   createThrough,
@@ -131,7 +131,7 @@ describe('creating a claimable source', () => {
       control.db,
       {},
       {
-        sourcePasswordKey: api.server.key,
+        keys: keysWith(api.server.key),
         databaseChecks: {
           limits: { perIp: 2, windowMs: 60_000, concurrent: 8 },
         },
@@ -153,7 +153,7 @@ describe('creating a claimable source', () => {
     const capped = buildApp(
       control.db,
       { MAX_UNCLAIMED_SOURCES: String((rows[0]?.n ?? 0) + 1) },
-      { sourcePasswordKey: api.server.key, sources: api.server.runtime },
+      { keys: keysWith(api.server.key), sources: api.server.runtime },
     )
     const post = (url: string) => createThrough(capped, { database_url: url })
     expect((await post((await api.sourceDatabase()).url)).status).toBe(201)

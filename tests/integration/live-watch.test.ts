@@ -10,20 +10,12 @@ import type { ShapeDatabase } from '../../src/engine/database.ts'
 import { Engine } from '../../src/engine/engine.ts'
 import { parseProtocol } from '../../src/engine/http/request.ts'
 import { whichWouldAnswer } from '../../src/engine/http/watch.ts'
-import { createApp } from '../../src/server/app.ts'
 import { dashboardShapes } from '../../src/server/gateway/definitions.ts'
-import { parseEnv } from '../../src/server/platform/env.ts'
-import { silentLogger } from '../../src/server/platform/log.ts'
 import {
   LIVE_WATCH_MAX_REQUESTS,
   LIVE_WATCH_PATH,
 } from '../../src/shared/live-watch.ts'
-import {
-  Browser,
-  signInLocally,
-  TEST_ALERT_SECRET_KEY,
-  type App,
-} from '../support/app.ts'
+import { Browser, signInLocally, buildApp, type App } from '../support/app.ts'
 import { useControlPlaneDatabase } from '../support/database.ts'
 
 const database = useControlPlaneDatabase()
@@ -36,13 +28,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'sluice-watch-'))
   engine = new Engine({ dataDir })
   shapes = engine.attach(`watch_${Date.now()}`, database.url)
-  app = createApp({
-    env: parseEnv({ LOCAL_LOGINS_PER_MINUTE: '1000' }),
-    db: database.db,
-    log: silentLogger,
-    shapes,
-    alertSecretKey: TEST_ALERT_SECRET_KEY,
-  })
+  app = buildApp(database.db, {}, { shapes })
   await vi.waitFor(() => expect(shapes.status).toBe('active'), {
     timeout: 30_000,
   })

@@ -3,10 +3,7 @@
 // clients a 409 after which they carry on.
 import { Shape, ShapeStream } from '@electric-sql/client'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { createApp } from '../../src/server/app.ts'
-import { parseEnv } from '../../src/server/platform/env.ts'
-import { silentLogger } from '../../src/server/platform/log.ts'
-import { signInLocally, type Browser } from '../support/app.ts'
+import { buildApp, signInLocally, type Browser } from '../support/app.ts'
 import { useControlPlaneDatabase } from '../support/database.ts'
 import {
   createSourceDatabase,
@@ -256,12 +253,11 @@ describe('the apps’ shape endpoint', () => {
         { method: 'DELETE' },
       )
     // The same deps as the running server, with the switch on: one engine, two configs.
-    const open = createApp({
-      env: parseEnv({ ALLOW_SHAPE_DELETION: 'true' }),
-      db: control.db,
-      log: silentLogger,
-      sources: server.runtime,
-    })
+    const open = buildApp(
+      control.db,
+      { ALLOW_SHAPE_DELETION: 'true' },
+      { sources: server.runtime },
+    )
     const wrong = { source_id: source.id, source_secret: 'nope' }
     expect((await remove(open, wrong)).status).toBe(401)
     expect((await remove(server.app, credentials())).status).toBe(405)

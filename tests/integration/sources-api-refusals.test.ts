@@ -210,32 +210,3 @@ describe('a hosted server', () => {
     }
   })
 })
-
-describe('a server without a source password key', () => {
-  it('answers 500 and says so in the log once', async () => {
-    const lines: string[] = []
-    const broken = api.buildApp(
-      {},
-      {
-        log: { ...api.capture, error: (line) => lines.push(line) },
-        sourcePasswordKey: undefined,
-      },
-    )
-    const { browser, teamId } = await api.signIn(broken)
-    for (let i = 0; i < 2; i += 1) {
-      const answer = await api.put(
-        browser,
-        {
-          region: 'eu-west-1',
-          team_id: teamId,
-          database_url: 'postgres://u:pw@db.example.com/db',
-        },
-        skip,
-      )
-      expect(answer.status).toBe(500)
-      expect(answer.body).toEqual({ message: 'Internal server error' })
-    }
-    expect(lines).toEqual(['sources cannot be added: no source password key'])
-    expect(await api.teamSources(teamId)).toBe(0)
-  })
-})

@@ -14,13 +14,10 @@ import { migrateLocal } from '../../src/app/db/shared/migrations.ts'
 import { startSync, type SyncedPg } from '../../src/app/db/worker/sync.ts'
 import type { ShapeDatabase } from '../../src/engine/database.ts'
 import { Engine } from '../../src/engine/engine.ts'
-import { createApp } from '../../src/server/app.ts'
-import { parseEnv } from '../../src/server/platform/env.ts'
-import { silentLogger } from '../../src/server/platform/log.ts'
 import {
   ORIGIN,
   signInLocally,
-  TEST_ALERT_SECRET_KEY,
+  buildApp,
   type App,
   type Browser,
 } from '../support/app.ts'
@@ -37,13 +34,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'sluice-store-sync-'))
   engine = new Engine({ dataDir })
   shapes = engine.attach(`store_sync_${Date.now()}`, database.url)
-  app = createApp({
-    env: parseEnv({ LOCAL_LOGINS_PER_MINUTE: '1000' }),
-    db: database.db,
-    log: silentLogger,
-    shapes,
-    alertSecretKey: TEST_ALERT_SECRET_KEY,
-  })
+  app = buildApp(database.db, {}, { shapes })
   await vi.waitFor(() => expect(shapes.status).toBe('active'), {
     timeout: 30_000,
   })

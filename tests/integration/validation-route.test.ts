@@ -2,13 +2,13 @@
 // for URLs we will not check, 429 past the per-IP limit or the cap on running checks.
 import { createServer, type Socket } from 'node:net'
 import { describe, expect, inject, it } from 'vitest'
-import { createApp } from '../../src/server/app.ts'
 import type { Db } from '../../src/server/platform/db/database.ts'
-import { parseEnv } from '../../src/server/platform/env.ts'
-import { silentLogger } from '../../src/server/platform/log.ts'
-import type { CheckLimits } from '../../src/server/validation/rate-limit.ts'
+import {
+  DEFAULT_CHECK_LIMITS,
+  type CheckLimits,
+} from '../../src/server/validation/rate-limit.ts'
 import { VALIDATE_DATABASE_URL_PATH } from '../../src/shared/validation.ts'
-import { Browser } from '../support/app.ts'
+import { Browser, buildApp } from '../support/app.ts'
 
 const hosted = {
   SLUICE_MODE: 'hosted',
@@ -20,19 +20,9 @@ function browserFor(
   vars: Record<string, string> = {},
   limits?: Partial<CheckLimits>,
 ) {
-  const app = createApp({
-    env: parseEnv(vars),
-    // This route never touches the control plane.
-    db: undefined as unknown as Db,
-    log: silentLogger,
-    databaseChecks: {
-      limits: limits && {
-        perIp: 10,
-        windowMs: 60_000,
-        concurrent: 8,
-        ...limits,
-      },
-    },
+  // This route never touches the control plane.
+  const app = buildApp(undefined as unknown as Db, vars, {
+    databaseChecks: { limits: { ...DEFAULT_CHECK_LIMITS, ...limits } },
   })
   return new Browser(app)
 }

@@ -6,7 +6,6 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest'
 import { createMailer } from '../../src/server/alerts/email.ts'
 import { AlertWorker } from '../../src/server/alerts/worker.ts'
 import type { Db } from '../../src/server/platform/db/database.ts'
-import type { AppDeps } from '../../src/server/platform/http/context.ts'
 import type { Logger } from '../../src/server/platform/log.ts'
 import { systemResolver } from '../../src/server/validation/guard.ts'
 import {
@@ -15,6 +14,7 @@ import {
   ORIGIN,
   TEST_ALERT_SECRET_KEY,
   type App,
+  type AppOverrides,
   type Browser,
 } from './app.ts'
 import { useControlPlaneDatabase } from './database.ts'
@@ -64,10 +64,8 @@ export function useAlerts(options: { smtp?: boolean } = {}) {
         : undefined,
     })
   }
-  const build = (
-    vars: Record<string, string>,
-    deps: Partial<AppDeps> = {},
-  ): App => buildApp(database.db, vars, { log, ...deps })
+  const build = (vars: Record<string, string>, deps: AppOverrides = {}): App =>
+    buildApp(database.db, vars, { log, ...deps })
   const theApp = (): App => {
     if (!app) throw new Error('the app is built in beforeAll')
     return app

@@ -2,33 +2,26 @@
 // cookies and sends what a browser would (Origin on POST, a Content-Length on every body).
 import { createApp } from '../../src/server/app.ts'
 import type { Db } from '../../src/server/platform/db/database.ts'
-import { deriveKey } from '../../src/server/platform/crypto/secret.ts'
+import { deriveServerKeys } from '../../src/server/platform/crypto/secret.ts'
 import type { AppDeps } from '../../src/server/platform/http/context.ts'
 import { parseEnv } from '../../src/server/platform/env.ts'
 import { silentLogger } from '../../src/server/platform/log.ts'
+import { NEON_OPERATIONS } from '../../src/server/providers/neon.ts'
+import {
+  DEFAULT_DATABASE_CHECKS,
+  type DatabaseCheckSettings,
+} from '../../src/server/validation/settings.ts'
 import { CookieJar } from './cookie-jar.ts'
+import { idleSources, noControlPlaneSync } from './idle-services.ts'
 
 export type App = ReturnType<typeof createApp>
 
 export const ORIGIN = 'http://localhost'
 
-/** The source password key every built app uses, so tests can open what it sealed. */
-export const TEST_SOURCE_PASSWORD_KEY = deriveKey(
-  'test-secret-'.padEnd(32, 'x'),
-  'source-passwords',
-)
-
-/** The provider token key every built app uses. */
-const TEST_PROVIDER_TOKEN_KEY = deriveKey(
-  'test-secret-'.padEnd(32, 'x'),
-  'provider-tokens',
-)
-
-/** The alert destinations' secret key every built app uses. */
-export const TEST_ALERT_SECRET_KEY = deriveKey(
-  'test-secret-'.padEnd(32, 'x'),
-  'alert-secrets',
-)
+/** The keys every built app uses, so tests can open what it sealed. */
+const TEST_KEYS = deriveServerKeys('test-secret-'.padEnd(32, 'x'))
+export const TEST_SOURCE_PASSWORD_KEY = TEST_KEYS['source-passwords']
+export const TEST_ALERT_SECRET_KEY = TEST_KEYS['alert-secrets']
 
 /**
  * Every in-process request comes from one client address ('unknown'), so a file signing in many
@@ -40,21 +33,42 @@ const TEST_DEFAULTS = {
   MAX_UNCLAIMED_SOURCES_PER_IP: '1000',
 }
 
-/** createApp with a parsed env built only from `vars` (never from process.env). */
-export function buildApp(
+/** What a test may set of an app's services; the readiness check's settings one by one. */
+export type AppOverrides = Partial<Omit<AppDeps, 'databaseChecks'>> & {
+  databaseChecks?: Partial<DatabaseCheckSettings>
+}
+
+/**
+ * An app's services as start.ts builds them, with fakes for what the test does not run (no
+ * engine, no alert worker): a parsed env built only from `vars` (never from process.env).
+ */
+export function testDeps(
   db: Db,
   vars: Record<string, string> = {},
-  deps: Partial<AppDeps> = {},
-): App {
-  return createApp({
+  { databaseChecks, ...overrides }: AppOverrides = {},
+): AppDeps {
+  return {
     env: parseEnv({ ...TEST_DEFAULTS, ...vars }),
     db,
     log: silentLogger,
-    sourcePasswordKey: TEST_SOURCE_PASSWORD_KEY,
-    providerTokenKey: TEST_PROVIDER_TOKEN_KEY,
-    alertSecretKey: TEST_ALERT_SECRET_KEY,
-    ...deps,
-  })
+    shapes: noControlPlaneSync,
+    sources: idleSources,
+    keys: TEST_KEYS,
+    alerts: { kick() {} },
+    providerOperations: NEON_OPERATIONS,
+    now: Date.now,
+    ...overrides,
+    databaseChecks: { ...DEFAULT_DATABASE_CHECKS, ...databaseChecks },
+  }
+}
+
+/** createApp over testDeps. */
+export function buildApp(
+  db: Db,
+  vars: Record<string, string> = {},
+  overrides: AppOverrides = {},
+): App {
+  return createApp(testDeps(db, vars, overrides))
 }
 
 export class Browser {
@@ -132,3 +146,9 @@ export async function signInLocally(
   }
   return { browser, user }
 }
+
+/** The test keys, but source passwords sealed with `key` (a source server's own). */
+export const keysWith = (key: Buffer): AppDeps['keys'] => ({
+  ...TEST_KEYS,
+  'source-passwords': key,
+})

@@ -6,7 +6,7 @@ import type pg from 'pg'
 import { afterAll, beforeAll, expect, vi } from 'vitest'
 import { replicationNames } from '../../src/engine/replication/names.ts'
 import { claimableSourceSchema } from '../../src/shared/claimable-sources.ts'
-import { Browser, buildApp, type App } from './app.ts'
+import { Browser, buildApp, keysWith, type App } from './app.ts'
 import {
   createSourceDatabase,
   startSourceServer,
@@ -57,12 +57,12 @@ export function useClaimableServer(control: {
       { pollIntervalMs: 60_000 },
       { controlPlaneUrl: control.url },
     )
-    quiet = buildApp(control.db, {}, { sourcePasswordKey: server.key })
+    quiet = buildApp(control.db, {}, { keys: keysWith(server.key) })
     scripts = buildApp(
       control.db,
       {},
       {
-        sourcePasswordKey: server.key,
+        keys: keysWith(server.key),
         sources: server.runtime,
         databaseChecks: {
           limits: { perIp: 1000, windowMs: 60_000, concurrent: 8 },

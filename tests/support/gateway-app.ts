@@ -6,10 +6,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, expect, vi } from 'vitest'
 import type { ShapeDatabase } from '../../src/engine/database.ts'
 import { Engine } from '../../src/engine/engine.ts'
-import { createApp } from '../../src/server/app.ts'
-import { parseEnv } from '../../src/server/platform/env.ts'
-import { silentLogger } from '../../src/server/platform/log.ts'
-import { TEST_ALERT_SECRET_KEY, type App } from './app.ts'
+import { buildApp, type App } from './app.ts'
 import { useControlPlaneDatabase } from './database.ts'
 
 /** Registers the hooks; read the fields inside tests or hooks, not at module load. */
@@ -25,14 +22,7 @@ export function useGatewayApp(name: string) {
     engine = new Engine({ dataDir })
     const attached = engine.attach(`${name}_${Date.now()}`, database.url)
     shapes = attached
-    app = createApp({
-      // Every in-process request is one client address; test files sign in many visitors.
-      env: parseEnv({ LOCAL_LOGINS_PER_MINUTE: '1000' }),
-      db: database.db,
-      log: silentLogger,
-      shapes: attached,
-      alertSecretKey: TEST_ALERT_SECRET_KEY,
-    })
+    app = buildApp(database.db, {}, { shapes: attached })
     await vi.waitFor(() => expect(attached.status).toBe('active'), {
       timeout: 30_000,
     })

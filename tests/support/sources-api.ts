@@ -4,9 +4,14 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest'
 import type { Db } from '../../src/server/platform/db/database.ts'
-import type { AppDeps } from '../../src/server/platform/http/context.ts'
 import type { Logger } from '../../src/server/platform/log.ts'
-import { buildApp, signInLocally, type App, type Browser } from './app.ts'
+import {
+  buildApp,
+  signInLocally,
+  type App,
+  type AppOverrides,
+  type Browser,
+} from './app.ts'
 import { adminQuery, uniqueName, useControlPlaneDatabase } from './database.ts'
 
 export type Answer = {
@@ -90,7 +95,7 @@ export function useSourcesApi() {
       return app
     },
     /** An app on this file's database; its log is captured like the main one. */
-    buildApp(vars: Record<string, string>, deps: Partial<AppDeps> = {}) {
+    buildApp(vars: Record<string, string>, deps: AppOverrides = {}) {
       return buildApp(database.db, vars, { log: capture, ...deps })
     },
 

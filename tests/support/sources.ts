@@ -11,10 +11,8 @@ import { join } from 'node:path'
 import pg from 'pg'
 import { expect, inject, vi } from 'vitest'
 import { Engine } from '../../src/engine/engine.ts'
-import { createApp } from '../../src/server/app.ts'
 import type { Db } from '../../src/server/platform/db/database.ts'
 import { sealPassword } from '../../src/server/platform/crypto/source-passwords.ts'
-import { parseEnv } from '../../src/server/platform/env.ts'
 import { silentLogger } from '../../src/server/platform/log.ts'
 import {
   EngineSourceRuntime,
@@ -22,7 +20,7 @@ import {
 } from '../../src/server/sources/runtime/engine-runtime.ts'
 import { sourceHostPinner } from '../../src/server/sources/runtime/pin-host.ts'
 import { systemResolver } from '../../src/server/validation/guard.ts'
-import type { App } from './app.ts'
+import { buildApp, keysWith, type App } from './app.ts'
 
 export type SourceDatabase = {
   /** Full URL as the role (password included), as a user would paste it. */
@@ -210,14 +208,15 @@ export async function startSourceServer(
     ...options,
   })
   runtime.start()
-  const app = createApp({
-    env: parseEnv({}),
+  const app = buildApp(
     db,
-    log: silentLogger,
-    sources: runtime,
-    sourcePasswordKey: key,
-    shapes,
-  })
+    {},
+    {
+      sources: runtime,
+      keys: keysWith(key),
+      ...(shapes && { shapes }),
+    },
+  )
   if (shapes)
     await vi.waitFor(() => expect(shapes.status).toBe('active'), {
       timeout: 30_000,

@@ -28,7 +28,6 @@ import { readJson } from '../platform/http/json.ts'
 import { admitAll, tooManyRequests } from '../platform/http/rate-limit.ts'
 import type { Limiters } from '../platform/limits.ts'
 import { memberTeamId, teamNotFound } from '../teams/member-team.ts'
-import { systemResolver } from '../validation/guard.ts'
 
 /**
  * What a destination's row keeps as its url: a webhook URL past the URL rule and the address
@@ -50,7 +49,7 @@ async function destinationUrl(
   const url = body.url ?? ''
   const guarded = await guardWebhookUrl(url, {
     allowPrivate: deps.env.allowPrivateDatabaseTargets,
-    resolve: deps.databaseChecks?.resolve ?? systemResolver,
+    resolve: deps.databaseChecks.resolve,
   })
   return guarded.ok ? { ok: true, url } : guarded
 }
@@ -66,18 +65,20 @@ export const alertDestinationRoutes = (testAlerts: Limiters['testAlerts']) =>
       const teamId = await memberTeamId(c)
       if (!teamId) return teamNotFound(c)
       const { deps } = c.var
-      if (!deps.alertSecretKey)
-        return c.json({ message: 'Alerts are not available' }, 503)
       const body = await readJson(c, createAlertDestinationSchema)
       if (!body.success) return body.response
       const url = await destinationUrl(deps, body.data)
       if (!url.ok) return c.json({ message: url.message }, 400)
-      const created = await createDestination(deps.db, deps.alertSecretKey, {
-        teamId,
-        url: url.url,
-        createdBy: c.var.user.id,
-        max: ALERT_DESTINATIONS_MAX_PER_TEAM,
-      })
+      const created = await createDestination(
+        deps.db,
+        deps.keys['alert-secrets'],
+        {
+          teamId,
+          url: url.url,
+          createdBy: c.var.user.id,
+          max: ALERT_DESTINATIONS_MAX_PER_TEAM,
+        },
+      )
       if (created.kind === 'no_team') return teamNotFound(c)
       if (created.kind === 'full')
         return c.json(
@@ -133,7 +134,7 @@ export const alertDestinationRoutes = (testAlerts: Limiters['testAlerts']) =>
         occurredAt: new Date(),
         destinationId: destination.id,
       })
-      alerts?.kick()
+      alerts.kick()
       return c.json({ queued: true }, 202)
     })
 

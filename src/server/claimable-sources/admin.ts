@@ -135,15 +135,13 @@ export const claimableSourceAdminRoutes = new Hono<AppEnv>()
   .post('/', async (c) => {
     const { deps } = c.var
     const input = parseWith(createSchema, await adminBody(c))
-    if (!deps.sourcePasswordKey)
-      return c.json({ message: 'Internal server error' }, 500)
     const created = await create(deps.db, input, {
       env: deps.env,
-      key: deps.sourcePasswordKey,
+      key: deps.keys['source-passwords'],
       origin: ownOrigin(deps.env, c.req.url),
-      instanceId: deps.sources?.instanceId ?? 'admin',
+      instanceId: deps.sources.instanceId,
     })
-    deps.sources?.kick()
+    deps.sources.kick()
     return c.json(created, 201)
   })
   .get('/', async (c) => c.json(await listClaims(c.var.deps.db)))

@@ -22,7 +22,6 @@ import { readJson } from '../platform/http/json.ts'
 import { tooManyRequests } from '../platform/http/rate-limit.ts'
 import { claimSource } from './claim.ts'
 import { createClaimableSource, UNCLAIMED_FULL_MESSAGE } from './create.ts'
-import { systemResolver } from '../validation/guard.ts'
 import { createCheckLimiter, tooManyChecks } from '../validation/rate-limit.ts'
 import type { DatabaseCheckSettings } from '../validation/settings.ts'
 import { teamFullMessage } from '../sources/create/routes.ts'
@@ -65,21 +64,14 @@ function claimAnswer(row: ClaimRow): ClaimableSource {
   }
 }
 
-export function claimableSourceRoutes(settings: DatabaseCheckSettings = {}) {
+export function claimableSourceRoutes(settings: DatabaseCheckSettings) {
   // Each create connects to a host a stranger chose, like the public check: limited per IP.
   const limiter = createCheckLimiter(settings.limits)
-  let reportedMissingKey = false
 
   return new Hono<AppEnv>()
     .post('/', async (c) => {
       const { deps } = c.var
-      const key = deps.sourcePasswordKey
-      if (!key) {
-        if (!reportedMissingKey)
-          deps.log.error('claimable sources cannot be added: no key')
-        reportedMissingKey = true
-        return c.json({ message: 'Internal server error' }, 500)
-      }
+      const key = deps.keys['source-passwords']
       const ip = clientIp(c)
       const admission = limiter.admit(`ip:${ip}`)
       if (!admission.admitted) return tooManyChecks(admission.retryAfterSeconds)
@@ -97,9 +89,9 @@ export function claimableSourceRoutes(settings: DatabaseCheckSettings = {}) {
           {
             checks: {
               allowPrivate: deps.env.allowPrivateDatabaseTargets,
-              resolve: settings.resolve ?? systemResolver,
+              resolve: settings.resolve,
             },
-            instanceId: deps.sources?.instanceId ?? 'api',
+            instanceId: deps.sources.instanceId,
             maxUnclaimed: deps.env.MAX_UNCLAIMED_SOURCES,
             shares: {
               perIp: { ip, max: deps.env.MAX_UNCLAIMED_SOURCES_PER_IP },
@@ -115,7 +107,7 @@ export function claimableSourceRoutes(settings: DatabaseCheckSettings = {}) {
           return c.json({ message: UNCLAIMED_FULL_MESSAGE }, 503, {
             'retry-after': '60',
           })
-        deps.sources?.kick()
+        deps.sources.kick()
         return c.json({ claimId: outcome.claimId }, 201)
       } finally {
         admission.release()
@@ -136,7 +128,7 @@ export function claimableSourceRoutes(settings: DatabaseCheckSettings = {}) {
         teamId,
         userId: user.id,
         maxPerTeam: env.MAX_SOURCES_PER_TEAM,
-        instanceId: sources?.instanceId ?? 'api',
+        instanceId: sources.instanceId,
       })
       switch (outcome.kind) {
         case 'claimed':

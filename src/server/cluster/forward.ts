@@ -105,7 +105,7 @@ async function send(
   const aborter = new AbortController()
   const abort = () => aborter.abort()
   c.req.raw.signal.addEventListener('abort', abort, { once: true })
-  const unsubscribe = c.var.deps.sources?.onHolderEnded((instanceId) => {
+  const unsubscribe = c.var.deps.sources.onHolderEnded((instanceId) => {
     if (instanceId === target.holder.instanceId) abort()
   })
   try {

@@ -3,11 +3,7 @@
 // client sends only protocol parameters.
 import type { Context } from 'hono'
 import { parseProtocol, type Errors } from '../../engine/http/request.ts'
-import {
-  invalid,
-  jsonResponse,
-  serveShape,
-} from '../../engine/http/serve-shape.ts'
+import { invalid, serveShape } from '../../engine/http/serve-shape.ts'
 import type { ShapeDefinition } from '../../engine/shapes/definition.ts'
 import type { AppEnv } from '../platform/http/context.ts'
 
@@ -36,12 +32,6 @@ export async function serveControlShape(
   perUser: boolean,
 ): Promise<Response> {
   const shapes = c.var.deps.shapes
-  if (!shapes)
-    return jsonResponse(
-      503,
-      { message: 'Sync is not running' },
-      { 'retry-after': '5' },
-    )
   const query = new URL(c.req.url).searchParams
   const errors: Errors = {}
   for (const name of FIXED)

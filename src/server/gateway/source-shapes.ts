@@ -86,7 +86,7 @@ async function serveSourceShape(c: Context<AppEnv>) {
 async function openSource(c: Context<AppEnv>) {
   const sourceId = await authorize(c, new URL(c.req.url).searchParams)
   if (!sourceId) return unauthorized()
-  const database = c.var.deps.sources?.database(sourceId)
+  const database = c.var.deps.sources.database(sourceId)
   // Held by another server: its answer, streamed through (so any server behind a load
   // balancer serves every source).
   if (!database) return (await proxyShape(c, sourceId)) ?? notActive()
@@ -105,7 +105,7 @@ export async function watchedSourceShape(
   query: URLSearchParams,
 ): Promise<WatchedRequest | null> {
   const sourceId = await authorize(c, query)
-  const database = sourceId && c.var.deps.sources?.database(sourceId)
+  const database = sourceId && c.var.deps.sources.database(sourceId)
   if (!database) return null
   const rest = new URLSearchParams(query)
   for (const name of CREDENTIALS) rest.delete(name)

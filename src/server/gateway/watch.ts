@@ -52,7 +52,6 @@ async function watched(
   const query = url.searchParams
   if (url.pathname === '/v1/shape') return watchedSourceShape(c, query)
   const database = c.var.deps.shapes
-  if (!database) return null
   let definition = null
   if (url.pathname.startsWith(STATUS_PREFIX)) {
     const id = idSchema.safeParse(url.pathname.slice(STATUS_PREFIX.length))

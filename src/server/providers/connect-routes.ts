@@ -106,8 +106,7 @@ export function connectRoutes(provider: ProviderName) {
           query.data.code,
           pending.codeVerifier ?? '',
         )
-        const key = c.var.deps.providerTokenKey
-        if (!key) throw new Error('providerTokenKey is not configured')
+        const key = c.var.deps.keys['provider-tokens']
         await saveConnection(db, key, user.id, provider, 'oauth', tokens)
       } catch (error) {
         // The error's name only: a provider's message could echo the code.

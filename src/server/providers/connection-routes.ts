@@ -54,8 +54,8 @@ export const providerConnectionRoutes = new Hono<AppEnv>()
       return c.json({ message: 'Unknown provider' }, 404)
     const body = await readJson(c, tokenBody)
     if (!body.success) return body.response
-    const { env, db, providerTokenKey } = c.var.deps
-    if (!providerTokenKey) throw new Error('providerTokenKey is not configured')
+    const { env, db, keys } = c.var.deps
+    const providerTokenKey = keys['provider-tokens']
     const [base, path] =
       provider === 'supabase'
         ? [env.SUPABASE_API_URL, SUPABASE_CHECK_PATH]
@@ -99,8 +99,8 @@ export const providerConnectionRoutes = new Hono<AppEnv>()
     const provider = c.req.param('provider')
     if (!isProvider(provider))
       return c.json({ message: 'Unknown provider' }, 404)
-    const { db, log, providerTokenKey } = c.var.deps
-    if (!providerTokenKey) throw new Error('providerTokenKey is not configured')
+    const { db, log, keys } = c.var.deps
+    const providerTokenKey = keys['provider-tokens']
     const tokens = await deleteConnection(
       db,
       providerTokenKey,

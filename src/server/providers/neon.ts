@@ -142,11 +142,19 @@ export class OperationTimeoutError extends Error {}
 const DONE = new Set(['finished', 'skipped'])
 const FAILED = new Set(['failed', 'error', 'cancelled'])
 
+export type OperationTiming = { pollMs: number; timeoutMs: number }
+
+/** How often the operations enabling logical replication are looked at, and for how long. */
+export const NEON_OPERATIONS: OperationTiming = {
+  pollMs: 1_000,
+  timeoutMs: 120_000,
+}
+
 /** Sets enable_logical_replication, then follows the operations it started until they end. */
 export async function enableLogicalReplication(
   api: ProviderApi,
   projectId: string,
-  timing: { pollMs: number; timeoutMs: number },
+  timing: OperationTiming,
 ): Promise<void> {
   const answer = await api.send(project(projectId), patched, {
     method: 'PATCH',

@@ -21,8 +21,6 @@ import * as neon from './neon.ts'
 import * as supabase from './supabase.ts'
 import { UpstreamError } from './upstream.ts'
 
-const OPERATIONS = { pollMs: 1_000, timeoutMs: 120_000 }
-
 export const supabaseRoutes = new Hono<AppEnv>()
   .use(requireUser)
   .get('/organizations', (c) =>
@@ -47,7 +45,7 @@ export const supabaseRoutes = new Hono<AppEnv>()
 const project = { projectId: providerId }
 const branch = { projectId: providerId, branchId: providerId }
 
-export function neonRoutes(settings: DatabaseCheckSettings = {}) {
+export function neonRoutes(settings: DatabaseCheckSettings) {
   // The validate route runs the readiness check: the same per-client limits as the public one.
   const limiter = createCheckLimiter(settings.limits)
   return new Hono<AppEnv>()
@@ -123,7 +121,7 @@ export function neonRoutes(settings: DatabaseCheckSettings = {}) {
         await neon.enableLogicalReplication(
           apiFor(c, 'neon'),
           params.data.projectId,
-          c.var.deps.providerOperations ?? OPERATIONS,
+          c.var.deps.providerOperations,
         )
         return { enabled: true }
       })

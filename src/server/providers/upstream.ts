@@ -98,8 +98,7 @@ export function providerApi(
   baseUrl: string,
   oauth: ProviderOAuth | null,
 ): ProviderApi {
-  const key = deps.providerTokenKey
-  if (!key) throw new Error('providerTokenKey is not configured')
+  const key = deps.keys['provider-tokens']
   const send = async <T>(
     path: string,
     schema: z.ZodType<T>,

@@ -26,7 +26,6 @@ import {
   guardSourceUrl,
   type CheckSettings,
 } from '../sources/create/create-checks.ts'
-import { systemResolver } from '../validation/guard.ts'
 import { createCheckLimiter, tooManyChecks } from '../validation/rate-limit.ts'
 import type { DatabaseCheckSettings } from '../validation/settings.ts'
 import { useSetupForm } from './use-form.ts'
@@ -39,7 +38,7 @@ const formIdOf = (c: Context) => {
   return id.success ? id.data : null
 }
 
-export function setupFormPublicRoutes(settings: DatabaseCheckSettings = {}) {
+export function setupFormPublicRoutes(settings: DatabaseCheckSettings) {
   const limiter = createCheckLimiter(settings.limits)
 
   const use = async (c: Context<AppEnv>, formId: string, key: Buffer) => {
@@ -60,7 +59,7 @@ export function setupFormPublicRoutes(settings: DatabaseCheckSettings = {}) {
 
     const checks: CheckSettings = {
       allowPrivate: deps.env.allowPrivateDatabaseTargets,
-      resolve: settings.resolve ?? systemResolver,
+      resolve: settings.resolve,
     }
     let checked = await guardSourceUrl(database_url, checks)
     if (checked.ok)
@@ -72,12 +71,12 @@ export function setupFormPublicRoutes(settings: DatabaseCheckSettings = {}) {
       teamId: form.team_id,
       region,
       address: checked.address,
-      instanceId: deps.sources?.instanceId ?? 'api',
+      instanceId: deps.sources.instanceId,
       maxPerTeam: deps.env.MAX_SOURCES_PER_TEAM,
     })
     switch (outcome.kind) {
       case 'created':
-        deps.sources?.kick()
+        deps.sources.kick()
         return c.json(
           { id: outcome.id, source_secret: outcome.source_secret },
           201,
@@ -99,7 +98,6 @@ export function setupFormPublicRoutes(settings: DatabaseCheckSettings = {}) {
     }
   }
 
-  let reportedMissingKey = false
   return new Hono<AppEnv>()
     .get('/:formId', async (c) => {
       const formId = formIdOf(c)
@@ -108,13 +106,7 @@ export function setupFormPublicRoutes(settings: DatabaseCheckSettings = {}) {
     })
     .post('/:formId/use', async (c) => {
       const { deps } = c.var
-      const key = deps.sourcePasswordKey
-      if (!key) {
-        if (!reportedMissingKey)
-          deps.log.error('setup forms cannot be used: no source password key')
-        reportedMissingKey = true
-        return c.json({ message: 'Internal server error' }, 500)
-      }
+      const key = deps.keys['source-passwords']
       const formId = formIdOf(c)
       if (!formId) return notFound(c)
       const admission = limiter.admit(clientIp(c))

@@ -45,7 +45,6 @@ export async function restartRoute(c: C) {
       : await readJson(c, restartSourceRequestSchema)
   if (!body.success) return body.response
   const runtime = c.var.deps.sources
-  if (!runtime) return notRunning(c)
   let event: SourceEvent
   if (source.deleted_at) {
     // A deleted source has no shapes left to clear: its 'Retry clear cache' (spec §4) retries
@@ -87,10 +86,9 @@ export async function deleteRoute(c: C) {
         409,
       )
     // The engine lets go of it (never touching the user's database) on its next look.
-    runtime?.kick()
+    runtime.kick()
     return c.json({ id: source.id, txid })
   }
-  if (!runtime) return notRunning(c)
   const txid = await markSourceDeleted(
     c.var.deps.db,
     source.id,

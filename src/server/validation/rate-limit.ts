@@ -14,7 +14,7 @@ export type CheckLimits = {
   concurrent: number
 }
 
-const DEFAULT_CHECK_LIMITS: CheckLimits = {
+export const DEFAULT_CHECK_LIMITS: CheckLimits = {
   perIp: 10,
   windowMs: 60_000,
   concurrent: 8,

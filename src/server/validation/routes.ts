@@ -11,7 +11,7 @@ import { DatabaseUrlError } from '../../shared/postgres-url.ts'
 import type { DatabaseCheckSettings } from './settings.ts'
 import { createCheckLimiter, tooManyChecks } from './rate-limit.ts'
 
-export function validationRoutes(settings: DatabaseCheckSettings = {}) {
+export function validationRoutes(settings: DatabaseCheckSettings) {
   const limiter = createCheckLimiter(settings.limits)
   return new Hono<AppEnv>().post('/', async (c) => {
     const admission = limiter.admit(clientIp(c))

@@ -28,3 +28,12 @@ export type KeyPurpose =
 export function deriveKey(secret: string, purpose: KeyPurpose): Buffer {
   return Buffer.from(hkdfSync('sha256', secret, 'sluice', purpose, 32))
 }
+
+/** The server's keys, one per purpose, derived once at start. */
+export type ServerKeys = Record<KeyPurpose, Buffer>
+
+export const deriveServerKeys = (secret: string): ServerKeys => ({
+  'source-passwords': deriveKey(secret, 'source-passwords'),
+  'provider-tokens': deriveKey(secret, 'provider-tokens'),
+  'alert-secrets': deriveKey(secret, 'alert-secrets'),
+})

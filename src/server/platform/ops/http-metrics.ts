@@ -2,6 +2,7 @@
 // raw path, so the series stay bounded whatever clients ask for), its method and status.
 import { createMiddleware } from 'hono/factory'
 import { routePath } from 'hono/route'
+import type { Metrics } from '../../../engine/ops/metrics.ts'
 import type { AppEnv } from '../http/context.ts'
 
 // Anything else is counted under one label: methods are client input too.
@@ -15,14 +16,13 @@ const METHODS = new Set([
   'OPTIONS',
 ])
 
-export const httpMetrics = createMiddleware<AppEnv>(async (c, next) => {
-  const metrics = c.var.deps.metrics
-  if (!metrics) return next()
-  const started = performance.now()
-  await next()
-  // The index Hono reached last is the handler (or middleware) that answered.
-  const route = routePath(c)
-  const method = METHODS.has(c.req.method) ? c.req.method : 'OTHER'
-  const seconds = (performance.now() - started) / 1000
-  metrics.observeRequest(route, method, c.res.status, seconds)
-})
+export const httpMetrics = (metrics: Metrics) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    const started = performance.now()
+    await next()
+    // The index Hono reached last is the handler (or middleware) that answered.
+    const route = routePath(c)
+    const method = METHODS.has(c.req.method) ? c.req.method : 'OTHER'
+    const seconds = (performance.now() - started) / 1000
+    metrics.observeRequest(route, method, c.res.status, seconds)
+  })

@@ -23,7 +23,6 @@ import {
   type CheckSettings,
 } from './create-checks.ts'
 import { createSource } from './create-source.ts'
-import { systemResolver } from '../../validation/guard.ts'
 import {
   createCheckLimiter,
   tooManyChecks,
@@ -41,17 +40,10 @@ export function createSourceRoute(
 ) {
   // Each check connects to a host the user chose: limited per user, like the public check per IP.
   const limiter = createCheckLimiter(settings.limits)
-  let reportedMissingKey = false
 
   return async (c: Context<AppEnv>) => {
     const { deps, user } = c.var
-    const key = deps.sourcePasswordKey
-    if (!key) {
-      if (!reportedMissingKey)
-        deps.log.error('sources cannot be added: no source password key')
-      reportedMissingKey = true
-      return c.json({ message: 'Internal server error' }, 500)
-    }
+    const key = deps.keys['source-passwords']
     const body = await readJson(c, createSourceRequestSchema)
     if (!body.success) return body.response
     const { team_id, region, database_url, name = null } = body.data
@@ -67,7 +59,7 @@ export function createSourceRoute(
 
     const checks: CheckSettings = {
       allowPrivate: deps.env.allowPrivateDatabaseTargets,
-      resolve: settings.resolve ?? systemResolver,
+      resolve: settings.resolve,
     }
     let checked = await guardSourceUrl(database_url, checks)
     if (checked.ok && c.req.query('skip_validation') !== 'true') {
@@ -86,7 +78,7 @@ export function createSourceRoute(
       name,
       region,
       address: checked.address,
-      instanceId: deps.sources?.instanceId ?? 'api',
+      instanceId: deps.sources.instanceId,
       maxPerTeam: deps.env.MAX_SOURCES_PER_TEAM,
     })
     if (outcome.kind === 'no_team')
@@ -106,7 +98,7 @@ export function createSourceRoute(
       }
       return c.json(existing, 200)
     }
-    deps.sources?.kick()
+    deps.sources.kick()
     const { id, source_secret, txid } = outcome
     const created: CreateSourceResponse = {
       id,

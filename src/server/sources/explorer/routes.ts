@@ -30,7 +30,7 @@ function explorerOf(c: C, source: MemberSource): SourceExplorer | Response {
       c,
       `it is ${source.state}. Its tables can be explored once it is active`,
     )
-  return c.var.deps.sources?.explorer(source.id) ?? notRunning(c)
+  return c.var.deps.sources.explorer(source.id) ?? notRunning(c)
 }
 
 /** GET /:id/schema: `[{schema, name}]`, sorted by schema, then name. */

@@ -22,7 +22,6 @@ export async function deleteShapeRoute(c: C) {
   // A source being deleted holds no shapes any more.
   if (!handle.success || source.deleted_at) return shapeNotFound(c)
   const runtime = c.var.deps.sources
-  if (!runtime) return notRunning(c)
   const deletion = await runtime.deleteShape(source.id, handle.data)
   if (deletion.kind === 'not_running') return notRunning(c)
   if (deletion.kind === 'unknown_shape') return shapeNotFound(c)
