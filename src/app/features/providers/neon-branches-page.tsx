@@ -1,16 +1,14 @@
 // /sources/new/neon/branches: the project's branches, the primary first, then by name (spec
 // §2); Continue to the branch's databases and roles.
-import { Button, Chip } from '@mui/material'
+import { Chip } from '@mui/material'
 import { getRouteApi, useNavigate } from '@tanstack/react-router'
-import { useState } from 'react'
 import { ButtonLink } from '../../components/links.tsx'
 import { sourceDraft } from '../sources/draft.ts'
 import { useSourceDraft } from '../sources/use-source-draft.ts'
 import { wizardSteps } from '../sources/wizard-redirects.ts'
 import { providerLists, type Branch } from './provider-api.ts'
-import { ProviderGate, useProviderGate } from './provider-gate.tsx'
-import { ProviderListView } from './provider-list-view.tsx'
-import { ProviderPage, WizardActions } from './provider-page.tsx'
+import { useProviderGate } from './provider-gate.tsx'
+import { ProviderPickPage } from './provider-pick-page.tsx'
 import { primaryFirst } from './sorting.ts'
 import { useProviderList } from './use-provider-list.ts'
 
@@ -26,11 +24,6 @@ export function NeonBranchesPage() {
   const branches = useProviderList(
     gate.mayRead ? providerLists.branches(projectId) : null,
   )
-  const [picked, setPicked] = useState<string | null>(draft.branch?.id ?? null)
-  const chosen =
-    branches.state.kind === 'list'
-      ? (branches.state.items.find((b) => b.id === picked) ?? null)
-      : null
 
   const onContinue = (branch: Branch) => {
     const before = sourceDraft.get()
@@ -48,30 +41,19 @@ export function NeonBranchesPage() {
   }
 
   return (
-    <ProviderPage
+    <ProviderPickPage
       steps={wizardSteps('neon', 'branch')}
       title={`Branches of ${draft.project?.name ?? 'the project'}`}
-    >
-      <ProviderGate
-        gate={gate}
-        lists={[branches.state]}
-        onConnected={branches.reload}
-      >
-        <ProviderListView
-          state={branches.state}
-          order={primaryFirst}
-          label="Branch"
-          empty="No branches found for this project."
-          idOf={(b) => b.id}
-          nameOf={(b) => b.name}
-          detailOf={(b) =>
-            b.primary ? <Chip size="small" label="Primary" /> : null
-          }
-          value={picked}
-          onChange={(b) => setPicked(b.id)}
-        />
-      </ProviderGate>
-      <WizardActions>
+      gate={gate}
+      list={branches}
+      order={primaryFirst}
+      label="Branch"
+      empty="No branches found for this project."
+      detailOf={(b) =>
+        b.primary ? <Chip size="small" label="Primary" /> : null
+      }
+      initial={draft.branch?.id ?? null}
+      back={
         <ButtonLink
           to="/sources/new/neon"
           search={{ team_id }}
@@ -79,14 +61,8 @@ export function NeonBranchesPage() {
         >
           Back
         </ButtonLink>
-        <Button
-          variant="contained"
-          disabled={!chosen}
-          onClick={() => chosen && onContinue(chosen)}
-        >
-          Continue
-        </Button>
-      </WizardActions>
-    </ProviderPage>
+      }
+      onContinue={onContinue}
+    />
   )
 }

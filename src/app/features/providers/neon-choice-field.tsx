@@ -1,6 +1,7 @@
-// A Neon database or role as a select (two choices side by side on one page), with the list's
-// loading, error (§8, in red) and empty states.
-import { MenuItem, TextField, Typography } from '@mui/material'
+// A Neon database or role as a select (two choices side by side on one page), once the list has
+// items (list-state-view.tsx shows it until then).
+import { MenuItem, TextField } from '@mui/material'
+import { ListStateView } from './list-state-view.tsx'
 import type { ListState } from './refetch-policy.ts'
 
 export function NeonChoiceField<T extends { name: string }>(props: {
@@ -12,35 +13,29 @@ export function NeonChoiceField<T extends { name: string }>(props: {
   disabled?: boolean
   onChange: (item: T) => void
 }) {
-  const { state } = props
-  if (state.kind === 'loading')
-    return <Typography color="text.secondary">Loading...</Typography>
-  if (state.kind === 'error')
-    return (
-      <Typography color="error" role="alert">
-        {state.text}
-      </Typography>
-    )
-  if (state.kind === 'not-connected') return null
-  if (state.items.length === 0)
-    return <Typography color="text.secondary">{props.empty}</Typography>
-  const items = props.order(state.items)
   return (
-    <TextField
-      select
-      label={props.label}
-      value={props.value ?? ''}
-      disabled={props.disabled}
-      onChange={(e) => {
-        const item = items.find((i) => i.name === e.target.value)
-        if (item) props.onChange(item)
+    <ListStateView state={props.state} empty={props.empty}>
+      {(listed) => {
+        const items = props.order(listed)
+        return (
+          <TextField
+            select
+            label={props.label}
+            value={props.value ?? ''}
+            disabled={props.disabled}
+            onChange={(e) => {
+              const item = items.find((i) => i.name === e.target.value)
+              if (item) props.onChange(item)
+            }}
+          >
+            {items.map((item) => (
+              <MenuItem key={item.name} value={item.name}>
+                {item.name}
+              </MenuItem>
+            ))}
+          </TextField>
+        )
       }}
-    >
-      {items.map((item) => (
-        <MenuItem key={item.name} value={item.name}>
-          {item.name}
-        </MenuItem>
-      ))}
-    </TextField>
+    </ListStateView>
   )
 }

@@ -11,11 +11,12 @@ import {
   type ListState,
 } from './refetch-policy.ts'
 
+export type ProviderList<T> = { state: ListState<T>; reload: () => void }
+
 /** `request` null: the page lacks what the list needs (nothing is read). */
-export function useProviderList<T>(request: ListRequest<T> | null): {
-  state: ListState<T>
-  reload: () => void
-} {
+export function useProviderList<T>(
+  request: ListRequest<T> | null,
+): ProviderList<T> {
   const path = request?.path ?? null
   const [reloads, setReloads] = useState(0)
   // Keyed by what was asked, so another path reads as loading until answered, while a refetch
