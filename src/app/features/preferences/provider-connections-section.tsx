@@ -11,8 +11,9 @@ import {
   Typography,
 } from '@mui/material'
 import { useState } from 'react'
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
 import { NeedsNetwork } from '../../components/needs-network.tsx'
-import { ApiError } from '../../lib/api.ts'
+import { useConfirmedAction } from '../../components/use-confirmed-action.ts'
 import {
   disconnect,
   PROVIDER_NAMES,
@@ -20,40 +21,25 @@ import {
   type Provider,
   type ProviderConnection,
 } from '../providers/provider-api.ts'
+import { failureText } from '../providers/failure-text.ts'
 import { ProviderConnect } from '../providers/provider-connect.tsx'
 import {
   connectionOf,
   useProviderConnections,
 } from '../providers/use-provider-connections.ts'
-import { ConfirmDialog } from '../sources/confirm-dialog.tsx'
 import { connectionStatus } from './connection-status.ts'
 
 export function ProviderConnectionsSection() {
   const { state, reload } = useProviderConnections()
   const [connecting, setConnecting] = useState<ProviderConnection | null>(null)
-  const [leaving, setLeaving] = useState<Provider | null>(null)
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
-
-  const onDisconnect = (provider: Provider) => {
-    setBusy(true)
-    setError(null)
-    disconnect(provider).then(
-      () => {
-        setBusy(false)
-        setLeaving(null)
-        reload()
-      },
-      (failure: unknown) => {
-        setBusy(false)
-        setError(
-          failure instanceof ApiError && failure.message
-            ? failure.message
-            : `Failed to disconnect ${PROVIDER_NAMES[provider]}`,
-        )
-      },
-    )
-  }
+  const leaving = useConfirmedAction(
+    async (provider: Provider) => {
+      await disconnect(provider)
+      reload()
+    },
+    (failure, provider) =>
+      failureText(failure, `Failed to disconnect ${PROVIDER_NAMES[provider]}`),
+  )
 
   return (
     <Paper
@@ -95,7 +81,7 @@ export function ProviderConnectionsSection() {
               </Typography>
               <NeedsNetwork>
                 {row.connection ? (
-                  <Button color="error" onClick={() => setLeaving(provider)}>
+                  <Button color="error" onClick={() => leaving.ask(provider)}>
                     Disconnect
                   </Button>
                 ) : (
@@ -131,17 +117,10 @@ export function ProviderConnectionsSection() {
         </DialogContent>
       </Dialog>
       <ConfirmDialog
-        open={leaving !== null}
-        title={`Disconnect ${leaving ? PROVIDER_NAMES[leaving] : ''}?`}
+        {...leaving.dialog}
+        title={`Disconnect ${leaving.asking ? PROVIDER_NAMES[leaving.asking] : ''}?`}
         confirmLabel="Disconnect"
         busyLabel="Disconnecting..."
-        busy={busy}
-        error={error}
-        onConfirm={() => leaving && onDisconnect(leaving)}
-        onClose={() => {
-          setLeaving(null)
-          setError(null)
-        }}
       >
         <Typography>
           Sluice forgets the account&apos;s access (and revokes it where the

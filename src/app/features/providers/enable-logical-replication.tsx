@@ -3,9 +3,10 @@
 // cannot be undone, then has the page validate again.
 import { Alert, Button, Stack, Typography } from '@mui/material'
 import { useState } from 'react'
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
 import { NeedsNetwork } from '../../components/needs-network.tsx'
-import { ApiError } from '../../lib/api.ts'
-import { ConfirmDialog } from '../sources/confirm-dialog.tsx'
+import { useServerCall } from '../../components/use-server-call.ts'
+import { failureText } from './failure-text.ts'
 import { enableLogicalReplication } from './provider-api.ts'
 
 export function EnableLogicalReplication({
@@ -16,28 +17,17 @@ export function EnableLogicalReplication({
   onEnabled: () => void
 }) {
   const [open, setOpen] = useState(false)
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
+  const call = useServerCall()
 
-  const onConfirm = () => {
-    setBusy(true)
-    setError(null)
-    enableLogicalReplication(projectId).then(
-      () => {
-        setBusy(false)
+  const onConfirm = () =>
+    void call.run(
+      async () => {
+        await enableLogicalReplication(projectId)
         setOpen(false)
         onEnabled()
       },
-      (failure: unknown) => {
-        setBusy(false)
-        setError(
-          failure instanceof ApiError && failure.message
-            ? failure.message
-            : 'Failed to enable logical replication',
-        )
-      },
+      (failure) => failureText(failure, 'Failed to enable logical replication'),
     )
-  }
 
   return (
     <Alert severity="info" component="section">
@@ -58,8 +48,8 @@ export function EnableLogicalReplication({
         title="Enable logical replication?"
         confirmLabel="Enable logical replication"
         busyLabel="Enabling..."
-        busy={busy}
-        error={error}
+        busy={call.busy}
+        error={call.error}
         onConfirm={onConfirm}
         onClose={() => setOpen(false)}
       >

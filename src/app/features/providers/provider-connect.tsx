@@ -12,12 +12,12 @@ import {
 import { useLocation } from '@tanstack/react-router'
 import { useState, type FormEvent } from 'react'
 import { NeedsNetwork } from '../../components/needs-network.tsx'
-import { ApiError } from '../../lib/api.ts'
 import {
   PROVIDER_NAMES,
   saveToken,
   type ProviderConnection,
 } from './provider-api.ts'
+import { failureText } from './failure-text.ts'
 import { connectHref, currentReturnTo } from './provider-return.ts'
 import { TOKEN_HELP } from './token-help.ts'
 
@@ -59,11 +59,7 @@ export function ProviderConnect({
       },
       (failure: unknown) => {
         setSaving(false)
-        setError(
-          failure instanceof ApiError && failure.message
-            ? failure.message
-            : `Failed to connect ${name}`,
-        )
+        setError(failureText(failure, `Failed to connect ${name}`))
       },
     )
   }

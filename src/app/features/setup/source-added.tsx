@@ -5,7 +5,7 @@ import { Box, Paper, Stack, Typography } from '@mui/material'
 import { TextLink } from '../../components/links.tsx'
 import { SourceStatusLine } from '../source-status/source-status-line.tsx'
 import { useSourceStatus } from '../source-status/use-source-status.ts'
-import { CopyButton } from '../sources/copy-button.tsx'
+import { CopyButton } from '../../components/copy-button.tsx'
 import { shapeCurl } from '../shapes/snippets.ts'
 
 /** The sample's table: the reader puts one of theirs in its place. */

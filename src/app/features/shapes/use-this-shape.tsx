@@ -3,7 +3,7 @@
 import { Box, Paper, Stack, Tab, Tabs, Typography } from '@mui/material'
 import { useState } from 'react'
 import { maskSecret } from '../../../shared/masking.ts'
-import { CopyButton } from '../sources/copy-button.tsx'
+import { CopyButton } from '../../components/copy-button.tsx'
 import { shapeSnippets, type SnippetShape } from './snippets.ts'
 
 export function UseThisShape({ shape }: { shape: SnippetShape }) {

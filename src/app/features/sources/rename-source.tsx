@@ -1,54 +1,39 @@
 // Renaming a source from its page: a dialog with the name, checked as the server checks it,
 // that closes only once the synced row carries the new name, so the card and the title
 // already show it.
-import {
-  Alert,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  Stack,
-  TextField,
-} from '@mui/material'
-import { useId, useState, type FormEvent } from 'react'
+import { Button, TextField } from '@mui/material'
+import { useState } from 'react'
 import type { Source } from '../../../shared/entities.ts'
 import { sourceNameSchema } from '../../../shared/sources.ts'
+import { DialogForm } from '../../components/dialog-form.tsx'
+import { DialogFrame } from '../../components/dialog-frame.tsx'
 import { NeedsNetwork } from '../../components/needs-network.tsx'
+import { useServerCall } from '../../components/use-server-call.ts'
 import { useSyncedWrites } from '../../db/tab/hooks.ts'
 import { errorMessage, renameSource } from './source-api.ts'
 
 export function RenameSource({ source }: { source: Source }) {
   const [open, setOpen] = useState(false)
   const [name, setName] = useState('')
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
+  const call = useServerCall()
   const { awaitSourceRenamed } = useSyncedWrites()
-  const titleId = useId()
 
   const parsed = sourceNameSchema.safeParse(name)
   const nameError = parsed.success ? undefined : parsed.error.issues[0]?.message
 
   const show = () => {
     setName(source.name ?? '')
-    setError(null)
+    call.clearError()
     setOpen(true)
   }
 
-  const save = async (event: FormEvent) => {
-    event.preventDefault()
+  const save = () => {
     if (!parsed.success) return
-    setBusy(true)
-    setError(null)
-    try {
+    void call.run(async () => {
       const answer = await renameSource(source.id, { name: parsed.data })
       await awaitSourceRenamed(source.id, answer.name, answer.txid)
       setOpen(false)
-    } catch (e) {
-      setError(errorMessage(e))
-    } finally {
-      setBusy(false)
-    }
+    }, errorMessage)
   }
 
   return (
@@ -58,52 +43,35 @@ export function RenameSource({ source }: { source: Source }) {
           Rename
         </Button>
       </NeedsNetwork>
-      <Dialog
+      <DialogFrame
         open={open}
-        onClose={busy ? undefined : () => setOpen(false)}
-        aria-labelledby={titleId}
-        maxWidth="sm"
-        fullWidth
+        title="Rename source"
+        busy={call.busy}
+        onClose={() => setOpen(false)}
       >
-        <form onSubmit={(e) => void save(e)}>
-          <DialogTitle id={titleId}>Rename source</DialogTitle>
-          <DialogContent>
-            <Stack spacing={2} sx={{ pt: 1 }}>
-              <TextField
-                label="Name"
-                value={name}
-                onChange={(e) => setName(e.target.value)}
-                error={Boolean(nameError)}
-                helperText={
-                  nameError ?? 'Leave empty to show the source by its id.'
-                }
-                disabled={busy}
-                autoFocus
-                fullWidth
-              />
-              {error && (
-                <Alert severity="error" role="alert">
-                  {error}
-                </Alert>
-              )}
-            </Stack>
-          </DialogContent>
-          <DialogActions>
-            <Button onClick={() => setOpen(false)} disabled={busy}>
-              Cancel
-            </Button>
-            <NeedsNetwork>
-              <Button
-                type="submit"
-                variant="contained"
-                disabled={busy || !parsed.success}
-              >
-                {busy ? 'Saving...' : 'Save'}
-              </Button>
-            </NeedsNetwork>
-          </DialogActions>
-        </form>
-      </Dialog>
+        <DialogForm
+          busy={call.busy}
+          error={call.error}
+          submitLabel="Save"
+          busyLabel="Saving..."
+          canSubmit={parsed.success}
+          onSubmit={save}
+          onCancel={() => setOpen(false)}
+        >
+          <TextField
+            label="Name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            error={Boolean(nameError)}
+            helperText={
+              nameError ?? 'Leave empty to show the source by its id.'
+            }
+            disabled={call.busy}
+            autoFocus
+            fullWidth
+          />
+        </DialogForm>
+      </DialogFrame>
     </>
   )
 }

@@ -6,11 +6,12 @@ import { useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
 import type { Source, SourceEventLog } from '../../../shared/entities.ts'
 import { sourceLifecycle } from '../../../shared/source-display.ts'
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
 import { NeedsNetwork } from '../../components/needs-network.tsx'
 import { useToast } from '../../components/toast.tsx'
+import { useServerCall } from '../../components/use-server-call.ts'
 import { TxidTimeoutError } from '../../db/shared/await-txid.ts'
 import { useSyncedWrites } from '../../db/tab/hooks.ts'
-import { ConfirmDialog } from './confirm-dialog.tsx'
 import { ForgetWarning } from './forget-warning.tsx'
 import { RenameSource } from './rename-source.tsx'
 import { reportedSlot } from './slot-cleanup.ts'
@@ -29,8 +30,7 @@ export function SourceActions(props: {
 }) {
   const { source } = props
   const [open, setOpen] = useState<DialogName | null>(null)
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
+  const call = useServerCall()
   const [notice, setNotice] = useState<string | null>(null)
   // Set once this page's deletion has synced but the source stays: what the page then says
   // follows the live row, so a removal that fails after the wait still reads as failed.
@@ -45,55 +45,44 @@ export function SourceActions(props: {
   const deletionPending = lifecycle === 'deletion_pending'
 
   const show = (name: DialogName) => {
-    setError(null)
+    call.clearError()
     setTypedId('')
     setOpen(name)
   }
 
-  const clearCache = async () => {
-    setBusy(true)
-    setError(null)
-    try {
+  const clearCache = () =>
+    call.run(async () => {
       await clearSourceCache(source.id)
       setOpen(null)
       toast('Cache cleared: shapes will be re-created.', 'success')
-    } catch (e) {
-      setError(codeMessage(e))
-    } finally {
-      setBusy(false)
-    }
-  }
+    }, codeMessage)
 
-  const remove = async (force: boolean) => {
-    setBusy(true)
-    setError(null)
-    try {
-      const { txid } = await deleteSource(source.id, force)
-      const outcome = force
-        ? (await awaitSourceForgotten(source.id, txid), 'gone')
-        : await awaitSourceRemoval(source.id, txid)
-      if (outcome === 'gone') {
-        await navigate({ to: '/sources' })
-        return
-      }
-      setOpen(null)
-      setNotice(null)
-      setDeleting(true)
-    } catch (e) {
-      // Accepted by the server but not synced yet: not a failure to retry.
-      if (e instanceof TxidTimeoutError) {
+  const remove = (force: boolean) =>
+    call.run(async () => {
+      try {
+        const { txid } = await deleteSource(source.id, force)
+        const outcome = force
+          ? (await awaitSourceForgotten(source.id, txid), 'gone')
+          : await awaitSourceRemoval(source.id, txid)
+        if (outcome === 'gone') {
+          await navigate({ to: '/sources' })
+          return
+        }
+        setOpen(null)
+        setNotice(null)
+        setDeleting(true)
+      } catch (e) {
+        // Accepted by the server but not synced yet: not a failure to retry.
+        if (!(e instanceof TxidTimeoutError)) throw e
         setOpen(null)
         setNotice(e.message)
         setDeleting(true)
-      } else setError(codeMessage(e))
-    } finally {
-      setBusy(false)
-    }
-  }
+      }
+    }, codeMessage)
 
   const dialogState = {
-    busy,
-    error,
+    busy: call.busy,
+    error: call.error,
     onClose: () => setOpen(null),
   }
 

@@ -14,7 +14,7 @@ import { maskConnectionUrl, maskSecret } from '../../../shared/masking.ts'
 import { sourceDisplay, sourceLabel } from '../../../shared/source-display.ts'
 import { regionLabel } from '../../../shared/sources.ts'
 import { TextLink } from '../../components/links.tsx'
-import { CopyButton } from './copy-button.tsx'
+import { CopyButton } from '../../components/copy-button.tsx'
 import { formatDateTime } from './format.ts'
 import { StateBadge } from './state-badge.tsx'
 

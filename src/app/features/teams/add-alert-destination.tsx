@@ -1,25 +1,18 @@
 // The team page's 'Add webhook' and 'Add email' (issue 19): a dialog for the URL or the address;
 // once the new destination has synced here a webhook's dialog shows its signing secret, this
 // one time, with a copy button (an email's just closes: email is not signed).
-import {
-  Alert,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  Stack,
-  TextField,
-  Typography,
-} from '@mui/material'
-import { useId, useState, type FormEvent } from 'react'
+import { Button, TextField } from '@mui/material'
+import { useState } from 'react'
 import {
   ALERT_EMAIL_MAX_LENGTH,
   ALERT_URL_MAX_LENGTH,
 } from '../../../shared/alerts.ts'
+import { DialogCopyResult } from '../../components/dialog-copy-result.tsx'
+import { DialogForm } from '../../components/dialog-form.tsx'
+import { DialogFrame } from '../../components/dialog-frame.tsx'
 import { NeedsNetwork } from '../../components/needs-network.tsx'
+import { messageOf, useServerCall } from '../../components/use-server-call.ts'
 import { useSyncedWrites } from '../../db/tab/hooks.ts'
-import { CopyButton } from '../sources/copy-button.tsx'
 import { createAlertDestination } from './alerts-api.ts'
 
 const KINDS = {
@@ -49,17 +42,15 @@ export function AddAlertDestination({
   kind: keyof typeof KINDS
 }) {
   const text = KINDS[kind]
-  const titleId = useId()
   const [open, setOpen] = useState(false)
   const [value, setValue] = useState('')
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
+  const call = useServerCall()
   const [secret, setSecret] = useState<string | null>(null)
   const { awaitCreated } = useSyncedWrites()
 
   const show = () => {
     setValue('')
-    setError(null)
+    call.clearError()
     setSecret(null)
     setOpen(true)
   }
@@ -69,27 +60,20 @@ export function AddAlertDestination({
     setOpen(false)
   }
 
-  const create = async (event: FormEvent) => {
-    event.preventDefault()
-    setBusy(true)
-    setError(null)
-    try {
-      const target = value.trim()
-      const created = await createAlertDestination(
-        teamId,
-        kind === 'email' ? { email: target } : { url: target },
-      )
-      await awaitCreated('alert_destinations', created.id, created.txid)
-      if (created.secret) setSecret(created.secret)
-      else close()
-    } catch (e) {
-      setError(
-        `Failed to ${text.title.toLowerCase()}: ${e instanceof Error ? e.message : String(e)}`,
-      )
-    } finally {
-      setBusy(false)
-    }
-  }
+  const create = () =>
+    void call.run(
+      async () => {
+        const target = value.trim()
+        const created = await createAlertDestination(
+          teamId,
+          kind === 'email' ? { email: target } : { url: target },
+        )
+        await awaitCreated('alert_destinations', created.id, created.txid)
+        if (created.secret) setSecret(created.secret)
+        else close()
+      },
+      (e) => `Failed to ${text.title.toLowerCase()}: ${messageOf(e)}`,
+    )
 
   return (
     <>
@@ -98,81 +82,47 @@ export function AddAlertDestination({
           {text.title}
         </Button>
       </NeedsNetwork>
-      <Dialog
+      <DialogFrame
         open={open}
-        onClose={busy ? undefined : close}
-        aria-labelledby={titleId}
-        maxWidth="sm"
-        fullWidth
+        title={text.title}
+        busy={call.busy}
+        onClose={close}
       >
-        <DialogTitle id={titleId}>{text.title}</DialogTitle>
         {secret ? (
-          <>
-            <DialogContent>
-              <Stack spacing={2}>
-                <Typography>
-                  Use this secret to verify the sluice-signature header of each
-                  alert. It is shown only once: copy it now.
-                </Typography>
-                <Stack
-                  direction="row"
-                  spacing={1}
-                  sx={{ alignItems: 'center' }}
-                >
-                  <TextField
-                    label="Signing secret"
-                    value={secret}
-                    fullWidth
-                    slotProps={{ htmlInput: { readOnly: true } }}
-                  />
-                  <CopyButton value={secret} label="Copy signing secret" />
-                </Stack>
-              </Stack>
-            </DialogContent>
-            <DialogActions>
-              <Button onClick={close}>Done</Button>
-            </DialogActions>
-          </>
+          <DialogCopyResult
+            label="Signing secret"
+            value={secret}
+            copyLabel="Copy signing secret"
+            onDone={close}
+          >
+            Use this secret to verify the sluice-signature header of each alert.
+            It is shown only once: copy it now.
+          </DialogCopyResult>
         ) : (
-          <form onSubmit={(e) => void create(e)} noValidate>
-            <DialogContent>
-              <Stack spacing={2} sx={{ pt: 1 }}>
-                <TextField
-                  label={text.label}
-                  type={text.type}
-                  value={value}
-                  onChange={(e) => setValue(e.target.value)}
-                  placeholder={text.placeholder}
-                  helperText={text.helper}
-                  slotProps={{
-                    htmlInput: { maxLength: text.maxLength },
-                  }}
-                  fullWidth
-                />
-                {error && (
-                  <Alert severity="error" role="alert">
-                    {error}
-                  </Alert>
-                )}
-              </Stack>
-            </DialogContent>
-            <DialogActions>
-              <Button onClick={close} disabled={busy}>
-                Cancel
-              </Button>
-              <NeedsNetwork>
-                <Button
-                  type="submit"
-                  variant="contained"
-                  disabled={busy || value.trim() === ''}
-                >
-                  {busy ? 'Adding...' : text.title}
-                </Button>
-              </NeedsNetwork>
-            </DialogActions>
-          </form>
+          <DialogForm
+            busy={call.busy}
+            error={call.error}
+            submitLabel={text.title}
+            busyLabel="Adding..."
+            canSubmit={value.trim() !== ''}
+            onSubmit={create}
+            onCancel={close}
+          >
+            <TextField
+              label={text.label}
+              type={text.type}
+              value={value}
+              onChange={(e) => setValue(e.target.value)}
+              placeholder={text.placeholder}
+              helperText={text.helper}
+              slotProps={{
+                htmlInput: { maxLength: text.maxLength },
+              }}
+              fullWidth
+            />
+          </DialogForm>
         )}
-      </Dialog>
+      </DialogFrame>
     </>
   )
 }

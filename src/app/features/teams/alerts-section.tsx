@@ -21,15 +21,15 @@ import {
   emailAddressOf,
   type AlertDestination,
 } from '../../../shared/alerts.ts'
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
 import { NeedsNetwork } from '../../components/needs-network.tsx'
+import { useConfirmedAction } from '../../components/use-confirmed-action.ts'
 import {
   useSyncedWrites,
   useTeamAlertDeliveries,
   useTeamAlertDestinations,
   type AlertDeliveryAttempt,
 } from '../../db/tab/hooks.ts'
-import { ConfirmDialog } from '../sources/confirm-dialog.tsx'
-import { useConfirmedDelete } from '../sources/use-confirmed-delete.ts'
 import { formatDateTime } from '../sources/format.ts'
 import { AddAlertDestination } from './add-alert-destination.tsx'
 import { AlertThresholds } from './alert-thresholds.tsx'
@@ -87,7 +87,7 @@ export function AlertsSection({ teamId }: { teamId: string }) {
   const emailAvailable = settings.loaded?.emailAvailable
   const { awaitDestinationDeleted } = useSyncedWrites()
   const [notice, setNotice] = useState<string | null>(null)
-  const removal = useConfirmedDelete(async (destination: AlertDestination) => {
+  const removal = useConfirmedAction(async (destination: AlertDestination) => {
     const { txid } = await deleteAlertDestination(teamId, destination.id)
     await awaitDestinationDeleted(destination.id, txid)
   })
@@ -210,14 +210,10 @@ export function AlertsSection({ teamId }: { teamId: string }) {
         )}
       </Stack>
       <ConfirmDialog
-        open={removal.deleting !== null}
+        {...removal.dialog}
         title="Delete alert destination"
         confirmLabel="Delete"
         busyLabel="Deleting..."
-        busy={removal.busy}
-        error={removal.error}
-        onConfirm={() => void removal.confirm()}
-        onClose={removal.cancel}
       >
         <Typography>
           Alerts stop going to this destination at once, retries included.

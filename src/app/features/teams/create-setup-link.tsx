@@ -1,19 +1,8 @@
 // The team page's 'Create setup link' (issue 17): a dialog with an optional preset region and
 // the days the link lasts (default 7, at most 30); once the new form has synced here it shows
 // the link to copy and hand to whoever owns the database.
-import {
-  Alert,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  MenuItem,
-  Stack,
-  TextField,
-  Typography,
-} from '@mui/material'
-import { useId, useState, type FormEvent } from 'react'
+import { Button, MenuItem, TextField } from '@mui/material'
+import { useState } from 'react'
 import {
   SETUP_FORM_DEFAULT_EXPIRY_DAYS,
   SETUP_FORM_MAX_EXPIRY_DAYS,
@@ -23,21 +12,22 @@ import {
   SETUP_FORM_REGIONS,
 } from '../../../shared/setup-forms.ts'
 import type { Region } from '../../../shared/sources.ts'
+import { DialogCopyResult } from '../../components/dialog-copy-result.tsx'
+import { DialogForm } from '../../components/dialog-form.tsx'
+import { DialogFrame } from '../../components/dialog-frame.tsx'
 import { NeedsNetwork } from '../../components/needs-network.tsx'
+import { messageOf, useServerCall } from '../../components/use-server-call.ts'
 import { useSyncedWrites } from '../../db/tab/hooks.ts'
-import { CopyButton } from '../sources/copy-button.tsx'
 import { createSetupForm } from './setup-forms-api.ts'
 
 // The select's value for "no preset": the visitor chooses.
 const ANY = 'any'
 
 export function CreateSetupLink({ teamId }: { teamId: string }) {
-  const titleId = useId()
   const [open, setOpen] = useState(false)
   const [region, setRegion] = useState<Region | typeof ANY>(ANY)
   const [days, setDays] = useState(String(SETUP_FORM_DEFAULT_EXPIRY_DAYS))
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
+  const call = useServerCall()
   const [link, setLink] = useState<string | null>(null)
   const { awaitCreated } = useSyncedWrites()
 
@@ -49,30 +39,24 @@ export function CreateSetupLink({ teamId }: { teamId: string }) {
   const show = () => {
     setRegion(ANY)
     setDays(String(SETUP_FORM_DEFAULT_EXPIRY_DAYS))
-    setError(null)
+    call.clearError()
     setLink(null)
     setOpen(true)
   }
 
-  const create = async (event: FormEvent) => {
-    event.preventDefault()
+  const create = () => {
     if (!parsedDays.success) return
-    setBusy(true)
-    setError(null)
-    try {
-      const created = await createSetupForm(teamId, {
-        region: region === ANY ? null : region,
-        expires_in_days: parsedDays.data,
-      })
-      await awaitCreated('source_setup_forms', created.id, created.txid)
-      setLink(created.url)
-    } catch (e) {
-      setError(
-        `Failed to create setup link: ${e instanceof Error ? e.message : String(e)}`,
-      )
-    } finally {
-      setBusy(false)
-    }
+    void call.run(
+      async () => {
+        const created = await createSetupForm(teamId, {
+          region: region === ANY ? null : region,
+          expires_in_days: parsedDays.data,
+        })
+        await awaitCreated('source_setup_forms', created.id, created.txid)
+        setLink(created.url)
+      },
+      (e) => `Failed to create setup link: ${messageOf(e)}`,
+    )
   }
 
   return (
@@ -82,96 +66,62 @@ export function CreateSetupLink({ teamId }: { teamId: string }) {
           Create setup link
         </Button>
       </NeedsNetwork>
-      <Dialog
+      <DialogFrame
         open={open}
-        onClose={busy ? undefined : () => setOpen(false)}
-        aria-labelledby={titleId}
-        maxWidth="sm"
-        fullWidth
+        title="Create setup link"
+        busy={call.busy}
+        onClose={() => setOpen(false)}
       >
-        <DialogTitle id={titleId}>Create setup link</DialogTitle>
         {link ? (
-          <>
-            <DialogContent>
-              <Stack spacing={2}>
-                <Typography>
-                  Send this link to whoever owns the database. It adds one
-                  source to this team, once; no sign-in is needed.
-                </Typography>
-                <Stack
-                  direction="row"
-                  spacing={1}
-                  sx={{ alignItems: 'center' }}
-                >
-                  <TextField
-                    label="Setup link"
-                    value={link}
-                    fullWidth
-                    slotProps={{ htmlInput: { readOnly: true } }}
-                  />
-                  <CopyButton value={link} label="Copy setup link" />
-                </Stack>
-              </Stack>
-            </DialogContent>
-            <DialogActions>
-              <Button onClick={() => setOpen(false)}>Done</Button>
-            </DialogActions>
-          </>
+          <DialogCopyResult
+            label="Setup link"
+            value={link}
+            copyLabel="Copy setup link"
+            onDone={() => setOpen(false)}
+          >
+            Send this link to whoever owns the database. It adds one source to
+            this team, once; no sign-in is needed.
+          </DialogCopyResult>
         ) : (
-          <form onSubmit={(e) => void create(e)} noValidate>
-            <DialogContent>
-              <Stack spacing={2} sx={{ pt: 1 }}>
-                <TextField
-                  select
-                  label="Region"
-                  value={region}
-                  onChange={(e) => setRegion(e.target.value as Region)}
-                  helperText="A preset region is fixed on the setup page."
-                >
-                  <MenuItem value={ANY}>Chosen by the visitor</MenuItem>
-                  {SETUP_FORM_REGIONS.map((r) => (
-                    <MenuItem key={r.id} value={r.id}>
-                      {r.label} ({r.id})
-                    </MenuItem>
-                  ))}
-                </TextField>
-                <TextField
-                  label="Expires in (days)"
-                  type="number"
-                  value={days}
-                  onChange={(e) => setDays(e.target.value)}
-                  error={daysError !== null}
-                  helperText={
-                    daysError ?? `At most ${SETUP_FORM_MAX_EXPIRY_DAYS} days.`
-                  }
-                  slotProps={{
-                    htmlInput: { min: 1, max: SETUP_FORM_MAX_EXPIRY_DAYS },
-                  }}
-                />
-                {error && (
-                  <Alert severity="error" role="alert">
-                    {error}
-                  </Alert>
-                )}
-              </Stack>
-            </DialogContent>
-            <DialogActions>
-              <Button onClick={() => setOpen(false)} disabled={busy}>
-                Cancel
-              </Button>
-              <NeedsNetwork>
-                <Button
-                  type="submit"
-                  variant="contained"
-                  disabled={busy || daysError !== null}
-                >
-                  {busy ? 'Creating...' : 'Create link'}
-                </Button>
-              </NeedsNetwork>
-            </DialogActions>
-          </form>
+          <DialogForm
+            busy={call.busy}
+            error={call.error}
+            submitLabel="Create link"
+            busyLabel="Creating..."
+            canSubmit={daysError === null}
+            onSubmit={create}
+            onCancel={() => setOpen(false)}
+          >
+            <TextField
+              select
+              label="Region"
+              value={region}
+              onChange={(e) => setRegion(e.target.value as Region)}
+              helperText="A preset region is fixed on the setup page."
+            >
+              <MenuItem value={ANY}>Chosen by the visitor</MenuItem>
+              {SETUP_FORM_REGIONS.map((r) => (
+                <MenuItem key={r.id} value={r.id}>
+                  {r.label} ({r.id})
+                </MenuItem>
+              ))}
+            </TextField>
+            <TextField
+              label="Expires in (days)"
+              type="number"
+              value={days}
+              onChange={(e) => setDays(e.target.value)}
+              error={daysError !== null}
+              helperText={
+                daysError ?? `At most ${SETUP_FORM_MAX_EXPIRY_DAYS} days.`
+              }
+              slotProps={{
+                htmlInput: { min: 1, max: SETUP_FORM_MAX_EXPIRY_DAYS },
+              }}
+            />
+          </DialogForm>
         )}
-      </Dialog>
+      </DialogFrame>
     </>
   )
 }

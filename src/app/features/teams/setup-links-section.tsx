@@ -23,11 +23,11 @@ import {
 } from '../../../shared/setup-forms.ts'
 import { BlockList } from '../../components/block-list.tsx'
 import { TextLink } from '../../components/links.tsx'
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
 import { NeedsNetwork } from '../../components/needs-network.tsx'
+import { useConfirmedAction } from '../../components/use-confirmed-action.ts'
 import { useSyncedWrites, useTeamSetupForms } from '../../db/tab/hooks.ts'
-import { ConfirmDialog } from '../sources/confirm-dialog.tsx'
-import { useConfirmedDelete } from '../sources/use-confirmed-delete.ts'
-import { CopyButton } from '../sources/copy-button.tsx'
+import { CopyButton } from '../../components/copy-button.tsx'
 import { formatDateTime } from '../sources/format.ts'
 import { CreateSetupLink } from './create-setup-link.tsx'
 import { deleteSetupForm } from './setup-forms-api.ts'
@@ -196,7 +196,7 @@ export function SetupLinksSection({ teamId }: { teamId: string }) {
   const forms = useTeamSetupForms(teamId)
   const wide = useWideScreen()
   const { awaitSetupFormDeleted } = useSyncedWrites()
-  const removal = useConfirmedDelete(async (form: SetupForm) => {
+  const removal = useConfirmedAction(async (form: SetupForm) => {
     const { txid } = await deleteSetupForm(teamId, form.id)
     await awaitSetupFormDeleted(form.id, txid)
   })
@@ -227,14 +227,10 @@ export function SetupLinksSection({ teamId }: { teamId: string }) {
           <FormList forms={forms} onDelete={removal.ask} />
         ))}
       <ConfirmDialog
-        open={removal.deleting !== null}
+        {...removal.dialog}
         title="Delete setup link"
         confirmLabel="Delete"
         busyLabel="Deleting..."
-        busy={removal.busy}
-        error={removal.error}
-        onConfirm={() => void removal.confirm()}
-        onClose={removal.cancel}
       >
         <Typography>
           The link stops working at once. A source it already added stays.

@@ -2,7 +2,7 @@
 import ContentCopyIcon from '@mui/icons-material/ContentCopy'
 import { IconButton, Tooltip } from '@mui/material'
 import { useEffect, useState } from 'react'
-import { COPY_TOOLTIP_RESET_MS } from '../../../shared/constants.ts'
+import { COPY_TOOLTIP_RESET_MS } from '../../shared/constants.ts'
 
 type Status = 'idle' | 'copied' | 'failed'
 const TITLES: Record<Status, string> = {
