@@ -1,18 +1,8 @@
 // /preferences: who is signed in, the provider accounts connected, and the way out.
-import {
-  Button,
-  Link,
-  Paper,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableRow,
-  Typography,
-} from '@mui/material'
+import { Button, Link, Stack, TableCell, Typography } from '@mui/material'
 import { Link as RouterLink } from '@tanstack/react-router'
 import { SUPPORT_EMAIL } from '../../../shared/constants.ts'
+import { DataTable } from '../../components/data-table.tsx'
 import { PageTitle } from '../../components/page-title.tsx'
 import { useCurrentUser } from '../../db/tab/hooks.ts'
 import { useSignOut } from '../auth/use-sign-out.ts'
@@ -46,20 +36,16 @@ export function PreferencesPage() {
         Need help with your account or want to change these details? Contact
         support at {SUPPORT_EMAIL}.
       </Typography>
-      <TableContainer component={Paper} variant="outlined">
-        <Table size="small" aria-label="User details">
-          <TableBody>
-            {rows.map(([label, value]) => (
-              <TableRow key={label}>
-                <TableCell component="th" scope="row" sx={{ width: 160 }}>
-                  {label}
-                </TableCell>
-                <TableCell>{value}</TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </TableContainer>
+      <DataTable label="User details" rows={rows} rowKey={([label]) => label}>
+        {([label, value]) => (
+          <>
+            <TableCell component="th" scope="row" sx={{ width: 160 }}>
+              {label}
+            </TableCell>
+            <TableCell>{value}</TableCell>
+          </>
+        )}
+      </DataTable>
       <ProviderConnectionsSection />
     </Stack>
   )

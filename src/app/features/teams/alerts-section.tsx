@@ -3,25 +3,14 @@
 // event, destination, status, attempt), all read from the synced store, never a secret; and
 // the thresholds (read from the API: they are not synced). 'Add email' is there only where
 // the server can send email.
-import {
-  Alert,
-  Button,
-  Paper,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material'
+import { Alert, Button, Stack, TableCell, Typography } from '@mui/material'
 import { useState } from 'react'
 import {
   emailAddressOf,
   type AlertDestination,
 } from '../../../shared/alerts.ts'
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
+import { DataTable } from '../../components/data-table.tsx'
 import { NeedsNetwork } from '../../components/needs-network.tsx'
 import { useConfirmedAction } from '../../components/use-confirmed-action.ts'
 import {
@@ -50,34 +39,26 @@ function DeliveryLog({ teamId }: { teamId: string }) {
   if (rows.length === 0)
     return <Typography color="text.secondary">No deliveries yet.</Typography>
   return (
-    <TableContainer component={Paper} variant="outlined">
-      <Table size="small" aria-label="Delivery log">
-        <TableHead>
-          <TableRow>
-            <TableCell>Time</TableCell>
-            <TableCell>Event</TableCell>
-            <TableCell>Destination</TableCell>
-            <TableCell>Status</TableCell>
-            <TableCell>Attempt</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {rows.map((row) => (
-            <TableRow key={row.id}>
-              <TableCell>{formatDateTime(row.attempted_at)}</TableCell>
-              <TableCell>
-                {row.event} ({row.state})
-              </TableCell>
-              <TableCell sx={{ wordBreak: 'break-all' }}>
-                {row.destination_url ? shown(row.destination_url) : '-'}
-              </TableCell>
-              <TableCell>{outcome(row)}</TableCell>
-              <TableCell>{row.attempt}</TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </TableContainer>
+    <DataTable
+      label="Delivery log"
+      columns={['Time', 'Event', 'Destination', 'Status', 'Attempt']}
+      rows={rows}
+      rowKey={(row) => row.id}
+    >
+      {(row) => (
+        <>
+          <TableCell>{formatDateTime(row.attempted_at)}</TableCell>
+          <TableCell>
+            {row.event} ({row.state})
+          </TableCell>
+          <TableCell sx={{ wordBreak: 'break-all' }}>
+            {row.destination_url ? shown(row.destination_url) : '-'}
+          </TableCell>
+          <TableCell>{outcome(row)}</TableCell>
+          <TableCell>{row.attempt}</TableCell>
+        </>
+      )}
+    </DataTable>
   )
 }
 
@@ -135,49 +116,38 @@ export function AlertsSection({ teamId }: { teamId: string }) {
           </Typography>
         )}
         {destinations && destinations.length > 0 && (
-          <TableContainer component={Paper} variant="outlined">
-            <Table size="small" aria-label="Alert destinations">
-              <TableHead>
-                <TableRow>
-                  <TableCell>Destination</TableCell>
-                  <TableCell>Created</TableCell>
-                  <TableCell />
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {destinations.map((destination) => (
-                  <TableRow key={destination.id}>
-                    <TableCell sx={{ wordBreak: 'break-all' }}>
-                      {shown(destination.url)}
-                    </TableCell>
-                    <TableCell>
-                      {formatDateTime(destination.created_at)}
-                    </TableCell>
-                    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                      <NeedsNetwork>
-                        <Button
-                          size="small"
-                          onClick={() => void test(destination)}
-                        >
-                          Send test alert
-                        </Button>
-                      </NeedsNetwork>
-                      <NeedsNetwork>
-                        <Button
-                          color="error"
-                          size="small"
-                          onClick={() => removal.ask(destination)}
-                          aria-label={`Delete ${shown(destination.url)}`}
-                        >
-                          Delete
-                        </Button>
-                      </NeedsNetwork>
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </TableContainer>
+          <DataTable
+            label="Alert destinations"
+            columns={['Destination', 'Created', '']}
+            rows={destinations}
+            rowKey={(destination) => destination.id}
+          >
+            {(destination) => (
+              <>
+                <TableCell sx={{ wordBreak: 'break-all' }}>
+                  {shown(destination.url)}
+                </TableCell>
+                <TableCell>{formatDateTime(destination.created_at)}</TableCell>
+                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                  <NeedsNetwork>
+                    <Button size="small" onClick={() => void test(destination)}>
+                      Send test alert
+                    </Button>
+                  </NeedsNetwork>
+                  <NeedsNetwork>
+                    <Button
+                      color="error"
+                      size="small"
+                      onClick={() => removal.ask(destination)}
+                      aria-label={`Delete ${shown(destination.url)}`}
+                    >
+                      Delete
+                    </Button>
+                  </NeedsNetwork>
+                </TableCell>
+              </>
+            )}
+          </DataTable>
         )}
         {notice && (
           <Alert severity="info" onClose={() => setNotice(null)}>

@@ -2,18 +2,7 @@
 // with when it was made and expires, whether it was used (and the source it added) or
 // deleted, and a delete that asks first and waits for the deletion to sync. A table where there
 // is room for its columns, one block per link below the mobile breakpoint.
-import {
-  Button,
-  Paper,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material'
+import { Button, Stack, TableCell, Typography } from '@mui/material'
 import type { ReactNode } from 'react'
 import {
   setupFormPath,
@@ -24,6 +13,7 @@ import {
 import { BlockList } from '../../components/block-list.tsx'
 import { TextLink } from '../../components/links.tsx'
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
+import { DataTable } from '../../components/data-table.tsx'
 import { NeedsNetwork } from '../../components/needs-network.tsx'
 import { useConfirmedAction } from '../../components/use-confirmed-action.ts'
 import { useSyncedWrites, useTeamSetupForms } from '../../db/tab/hooks.ts'
@@ -101,10 +91,10 @@ function DeleteLink({ form, onDelete }: FormProps) {
   )
 }
 
-function FormRow(props: FormProps) {
+function FormCells(props: FormProps) {
   const { form } = props
   return (
-    <TableRow>
+    <>
       <TableCell>
         <LinkId form={form} />
       </TableCell>
@@ -120,7 +110,7 @@ function FormRow(props: FormProps) {
       <TableCell align="right">
         <DeleteLink {...props} />
       </TableCell>
-    </TableRow>
+    </>
   )
 }
 
@@ -129,26 +119,14 @@ function FormTable(props: {
   onDelete: (form: SetupForm) => void
 }) {
   return (
-    <TableContainer component={Paper} variant="outlined">
-      <Table size="small" aria-label="Setup links">
-        <TableHead>
-          <TableRow>
-            <TableCell>Link</TableCell>
-            <TableCell>Region</TableCell>
-            <TableCell>Created</TableCell>
-            <TableCell>Expires</TableCell>
-            <TableCell>Status</TableCell>
-            <TableCell>Source</TableCell>
-            <TableCell />
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {props.forms.map((form) => (
-            <FormRow key={form.id} form={form} onDelete={props.onDelete} />
-          ))}
-        </TableBody>
-      </Table>
-    </TableContainer>
+    <DataTable
+      label="Setup links"
+      columns={['Link', 'Region', 'Created', 'Expires', 'Status', 'Source', '']}
+      rows={props.forms}
+      rowKey={(form) => form.id}
+    >
+      {(form) => <FormCells form={form} onDelete={props.onDelete} />}
+    </DataTable>
   )
 }
 

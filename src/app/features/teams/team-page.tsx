@@ -1,17 +1,8 @@
 // /teams/{teamId}: the team's sources, setup links, alerts and members, or 'Team not found'.
-import {
-  Paper,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material'
+import { Stack, TableCell, Typography } from '@mui/material'
 import { getRouteApi } from '@tanstack/react-router'
 import { SUPPORT_EMAIL } from '../../../shared/constants.ts'
+import { DataTable } from '../../components/data-table.tsx'
 import { ButtonLink } from '../../components/links.tsx'
 import { PageTitle } from '../../components/page-title.tsx'
 import { useTeam, useTeamSources, useTeamUsers } from '../../db/tab/hooks.ts'
@@ -57,28 +48,19 @@ export function TeamPage() {
         <Typography variant="h5" component="h2" sx={{ mb: 2 }}>
           Users
         </Typography>
-        <TableContainer
-          component={Paper}
-          variant="outlined"
+        <DataTable
+          columns={['Name', 'Email']}
+          rows={users ?? []}
+          rowKey={(user) => user.id}
           sx={{ maxWidth: 720 }}
         >
-          <Table size="small">
-            <TableHead>
-              <TableRow>
-                <TableCell>Name</TableCell>
-                <TableCell>Email</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {(users ?? []).map((user) => (
-                <TableRow key={user.id}>
-                  <TableCell>{user.name || '-'}</TableCell>
-                  <TableCell>{user.email}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
+          {(user) => (
+            <>
+              <TableCell>{user.name || '-'}</TableCell>
+              <TableCell>{user.email}</TableCell>
+            </>
+          )}
+        </DataTable>
         <Typography color="text.secondary" sx={{ mt: 2 }}>
           To add a user to this team, contact support at {SUPPORT_EMAIL}.
         </Typography>
