@@ -6,13 +6,13 @@ import {
   Dialog,
   DialogContent,
   DialogTitle,
-  Paper,
   Stack,
   Typography,
 } from '@mui/material'
 import { useState } from 'react'
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
 import { NeedsNetwork } from '../../components/needs-network.tsx'
+import { PanelSection } from '../../components/panel-section.tsx'
 import { useConfirmedAction } from '../../components/use-confirmed-action.ts'
 import {
   disconnect,
@@ -42,15 +42,7 @@ export function ProviderConnectionsSection() {
   )
 
   return (
-    <Paper
-      variant="outlined"
-      component="section"
-      aria-label="Provider connections"
-      sx={{ p: 2 }}
-    >
-      <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
-        Provider connections
-      </Typography>
+    <PanelSection title="Provider connections">
       {state.kind === 'loading' && (
         <Typography color="text.secondary">Loading...</Typography>
       )}
@@ -128,6 +120,6 @@ export function ProviderConnectionsSection() {
           with their own connection strings.
         </Typography>
       </ConfirmDialog>
-    </Paper>
+    </PanelSection>
   )
 }

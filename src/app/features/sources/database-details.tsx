@@ -1,20 +1,13 @@
 // What the source will connect to, from the draft: host, port, database and user, or the
 // provider's picks. Never the password.
-import { Paper, Stack, Typography } from '@mui/material'
+import { Stack, Typography } from '@mui/material'
+import { PanelSection } from '../../components/panel-section.tsx'
 import { draftDetails, type SourceDraft } from './draft.ts'
 
 export function DatabaseDetails({ draft }: { draft: SourceDraft }) {
   const rows = draftDetails(draft)
   return (
-    <Paper
-      variant="outlined"
-      component="section"
-      aria-label="Database details"
-      sx={{ p: 2 }}
-    >
-      <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
-        Database details
-      </Typography>
+    <PanelSection title="Database details">
       <Stack component="dl" spacing={0.5} sx={{ m: 0 }}>
         {rows.map((row) => (
           <Stack key={row.label} direction="row" spacing={2}>
@@ -40,6 +33,6 @@ export function DatabaseDetails({ draft }: { draft: SourceDraft }) {
         The database password is encrypted before it is stored, and is never
         shown again.
       </Typography>
-    </Paper>
+    </PanelSection>
   )
 }

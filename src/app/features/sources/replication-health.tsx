@@ -1,8 +1,9 @@
 // How much write-ahead log the source's slot holds, as the engine last measured it (every 15 s,
 // and at once when the source becomes active). A slot that keeps WAL grows the user's disk:
 // the warning colour is the prompt to look before it fills.
-import { Alert, Paper, Stack, Typography } from '@mui/material'
+import { Alert, Stack, Typography } from '@mui/material'
 import type { Source } from '../../../shared/entities.ts'
+import { PanelSection } from '../../components/panel-section.tsx'
 import {
   formatBytes,
   formatDateTimeToSecond,
@@ -46,15 +47,7 @@ const bytes = (value: number | null) =>
 export function ReplicationHealth({ source }: { source: Source }) {
   const warns = walStatusWarns(source.wal_status)
   return (
-    <Paper
-      variant="outlined"
-      component="section"
-      aria-label="Replication health"
-      sx={{ p: 2, maxWidth: 720 }}
-    >
-      <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
-        Replication health
-      </Typography>
+    <PanelSection title="Replication health" maxWidth={720}>
       {source.health_checked_at === null ? (
         <Typography variant="body2" color="text.secondary">
           Not measured yet: the engine measures the replication slot once the
@@ -83,6 +76,6 @@ export function ReplicationHealth({ source }: { source: Source }) {
           shapes are refetched.
         </Alert>
       )}
-    </Paper>
+    </PanelSection>
   )
 }

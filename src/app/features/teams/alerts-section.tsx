@@ -13,6 +13,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
 import { DataTable } from '../../components/data-table.tsx'
 import { NeedsNetwork } from '../../components/needs-network.tsx'
 import { useConfirmedAction } from '../../components/use-confirmed-action.ts'
+import { SectionHeading } from '../../components/section-heading.tsx'
 import {
   useSyncedWrites,
   useTeamAlertDeliveries,
@@ -86,21 +87,14 @@ export function AlertsSection({ teamId }: { teamId: string }) {
 
   return (
     <section aria-label="Alerts">
-      <Stack
-        direction="row"
-        spacing={2}
-        sx={{ mb: 2, alignItems: 'center', justifyContent: 'space-between' }}
-      >
-        <Typography variant="h5" component="h2">
-          Alerts
-        </Typography>
+      <SectionHeading title="Alerts">
         <Stack direction="row" spacing={1}>
           {emailAvailable && (
             <AddAlertDestination teamId={teamId} kind="email" />
           )}
           <AddAlertDestination teamId={teamId} kind="webhook" />
         </Stack>
-      </Stack>
+      </SectionHeading>
       <Stack spacing={2}>
         {emailAvailable === false && (
           <Typography color="text.secondary">

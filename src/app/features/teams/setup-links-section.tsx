@@ -22,6 +22,7 @@ import { formatDateTime } from '../sources/format.ts'
 import { CreateSetupLink } from './create-setup-link.tsx'
 import { deleteSetupForm } from './setup-forms-api.ts'
 import { useWideScreen } from '../../components/use-wide-screen.ts'
+import { SectionHeading } from '../../components/section-heading.tsx'
 
 const STATUS_LABELS = {
   deleted: 'Deleted',
@@ -181,16 +182,9 @@ export function SetupLinksSection({ teamId }: { teamId: string }) {
 
   return (
     <section aria-label="Setup links">
-      <Stack
-        direction="row"
-        spacing={2}
-        sx={{ mb: 2, alignItems: 'center', justifyContent: 'space-between' }}
-      >
-        <Typography variant="h5" component="h2">
-          Setup links
-        </Typography>
+      <SectionHeading title="Setup links">
         <CreateSetupLink teamId={teamId} />
-      </Stack>
+      </SectionHeading>
       {forms && forms.length === 0 && (
         <Typography color="text.secondary">
           No setup links yet. A setup link lets someone without an account add

@@ -5,6 +5,7 @@ import { SUPPORT_EMAIL } from '../../../shared/constants.ts'
 import { DataTable } from '../../components/data-table.tsx'
 import { ButtonLink } from '../../components/links.tsx'
 import { PageTitle } from '../../components/page-title.tsx'
+import { SectionHeading } from '../../components/section-heading.tsx'
 import { useTeam, useTeamSources, useTeamUsers } from '../../db/tab/hooks.ts'
 import { SourceGrid } from '../sources/source-grid.tsx'
 import { AlertsSection } from './alerts-section.tsx'
@@ -23,14 +24,7 @@ export function TeamPage() {
     <Stack spacing={4}>
       <PageTitle>{team.name}</PageTitle>
       <section aria-label="Sources">
-        <Stack
-          direction="row"
-          spacing={2}
-          sx={{ mb: 2, alignItems: 'center', justifyContent: 'space-between' }}
-        >
-          <Typography variant="h5" component="h2">
-            Sources
-          </Typography>
+        <SectionHeading title="Sources">
           {/* The wizard keeps team_id through its steps and picks this team on its last. */}
           <ButtonLink
             to="/sources/new"
@@ -39,7 +33,7 @@ export function TeamPage() {
           >
             Add source
           </ButtonLink>
-        </Stack>
+        </SectionHeading>
         {sources && <SourceGrid sources={sources} />}
       </section>
       <SetupLinksSection teamId={teamId} />
