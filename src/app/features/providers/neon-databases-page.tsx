@@ -1,26 +1,25 @@
 // /sources/new/neon/databases: pick a database and a role, have the server validate the role's
 // direct connection (spec §2, §5), Continue only after success. Choosing a database preselects
 // the role named like its owner; a WAL level that is the only failure can be fixed from here.
-import { Alert, Button, Stack } from '@mui/material'
+import { Stack } from '@mui/material'
 import { getRouteApi, useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
 import { isReady } from '../../../shared/validation.ts'
 import { ButtonLink } from '../../components/links.tsx'
-import { NeedsNetwork } from '../../components/needs-network.tsx'
 import { sourceDraft } from '../sources/draft.ts'
 import { useSourceDraft } from '../sources/use-source-draft.ts'
-import { wizardError } from '../sources/wizard-error.ts'
+import { WizardValidationOutcome } from '../sources/wizard-validation-outcome.tsx'
 import { wizardSteps } from '../sources/wizard-redirects.ts'
 import { useValidationRoutine } from '../validation/use-database-validation.ts'
-import { ValidationResultsPanel } from '../validation/validation-results-panel.tsx'
 import { EnableLogicalReplication } from './enable-logical-replication.tsx'
 import { NeonChoiceField } from './neon-choice-field.tsx'
 import { neonValidatePath, requestNeonValidation } from './neon-validation.ts'
 import { providerLists } from './provider-api.ts'
 import { ProviderGate, useProviderGate } from './provider-gate.tsx'
-import { ProviderPage, WizardActions } from './provider-page.tsx'
+import { ProviderPage } from './provider-page.tsx'
 import { byName } from './sorting.ts'
 import { useProviderList } from './use-provider-list.ts'
+import { ValidateActions } from './validate-actions.tsx'
 import { onlyWalLevelFails } from './wal-only.ts'
 
 const route = getRouteApi('/_dashboard/sources/new/neon/databases')
@@ -125,44 +124,40 @@ export function NeonDatabasesPage() {
           />
         </Stack>
       </ProviderGate>
-      {error && current && <Alert severity="error">{wizardError(error)}</Alert>}
-      {result && !error && current && validated && (
-        <ValidationResultsPanel
-          result={result}
-          databaseUrl={connectionUri ?? ''}
-        />
-      )}
+      <WizardValidationOutcome
+        current={current}
+        error={error}
+        result={result}
+        databaseUrl={connectionUri ?? ''}
+      />
       {result && !error && current && onlyWalLevelFails(result) && (
         <EnableLogicalReplication
           projectId={projectId}
           onEnabled={() => void onValidate()}
         />
       )}
-      <WizardActions>
-        <ButtonLink
-          to="/sources/new/neon/branches"
-          search={{ team_id, projectId }}
-          variant="outlined"
-        >
-          Back
-        </ButtonLink>
-        <NeedsNetwork>
-          <Button
+      <ValidateActions
+        back={
+          <ButtonLink
+            to="/sources/new/neon/branches"
+            search={{ team_id, projectId }}
             variant="outlined"
-            onClick={() => void onValidate()}
-            disabled={!path || isValidating}
           >
-            {isValidating
-              ? 'Validating...'
-              : failed
-                ? 'Retry Validation'
-                : 'Validate Connection'}
-          </Button>
-        </NeedsNetwork>
-        <Button variant="contained" disabled={!passed} onClick={onContinue}>
-          Continue
-        </Button>
-      </WizardActions>
+            Back
+          </ButtonLink>
+        }
+        validateLabel={
+          isValidating
+            ? 'Validating...'
+            : failed
+              ? 'Retry Validation'
+              : 'Validate Connection'
+        }
+        canValidate={!!path && !isValidating}
+        onValidate={() => void onValidate()}
+        canContinue={passed}
+        onContinue={onContinue}
+      />
     </ProviderPage>
   )
 }

@@ -2,21 +2,20 @@
 // (spec §2, §5). The connection string is built here and checked with the shared routine and
 // panel; Continue once it is ready. The password lives in this page and the draft's memory-only
 // connection string, never in storage.
-import { Alert, Button, Stack, TextField } from '@mui/material'
+import { Stack, TextField } from '@mui/material'
 import { getRouteApi, useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
 import { isReady } from '../../../shared/validation.ts'
 import { ButtonLink } from '../../components/links.tsx'
-import { NeedsNetwork } from '../../components/needs-network.tsx'
 import { sourceDraft } from '../sources/draft.ts'
 import { useSourceDraft } from '../sources/use-source-draft.ts'
+import { WizardValidationOutcome } from '../sources/wizard-validation-outcome.tsx'
 import { wizardSteps } from '../sources/wizard-redirects.ts'
 import { useDatabaseValidation } from '../validation/use-database-validation.ts'
-import { ValidationResultsPanel } from '../validation/validation-results-panel.tsx'
 import { providerLists, type SupabaseProject } from './provider-api.ts'
 import { ProviderGate, useProviderGate } from './provider-gate.tsx'
 import { ProviderListView } from './provider-list-view.tsx'
-import { ProviderPage, WizardActions } from './provider-page.tsx'
+import { ProviderPage } from './provider-page.tsx'
 import { byName } from './sorting.ts'
 import {
   credentialsComplete,
@@ -24,7 +23,7 @@ import {
   supabaseConnectionString,
 } from './supabase-connection-string.ts'
 import { useProviderList } from './use-provider-list.ts'
-import { wizardError } from '../sources/wizard-error.ts'
+import { ValidateActions } from './validate-actions.tsx'
 
 const route = getRouteApi('/_dashboard/sources/new/supabase/$orgId')
 const wizard = getRouteApi('/_dashboard/sources/new')
@@ -146,33 +145,28 @@ export function SupabaseProjectPage() {
           />
         </Stack>
       </ProviderGate>
-      {error && validated !== null && (
-        <Alert severity="error">{wizardError(error)}</Alert>
-      )}
-      {result && !error && validated !== null && (
-        <ValidationResultsPanel result={result} databaseUrl={validated} />
-      )}
-      <WizardActions>
-        <ButtonLink
-          to="/sources/new/supabase"
-          search={{ team_id }}
-          variant="outlined"
-        >
-          Back
-        </ButtonLink>
-        <NeedsNetwork>
-          <Button
+      <WizardValidationOutcome
+        current={validated !== null}
+        error={error}
+        result={result}
+        databaseUrl={validated ?? ''}
+      />
+      <ValidateActions
+        back={
+          <ButtonLink
+            to="/sources/new/supabase"
+            search={{ team_id }}
             variant="outlined"
-            onClick={onValidate}
-            disabled={!complete || isValidating}
           >
-            {isValidating ? 'Validating...' : 'Validate Connection'}
-          </Button>
-        </NeedsNetwork>
-        <Button variant="contained" disabled={!passed} onClick={onContinue}>
-          Continue
-        </Button>
-      </WizardActions>
+            Back
+          </ButtonLink>
+        }
+        validateLabel={isValidating ? 'Validating...' : 'Validate Connection'}
+        canValidate={complete && !isValidating}
+        onValidate={onValidate}
+        canContinue={passed}
+        onContinue={onContinue}
+      />
     </ProviderPage>
   )
 }

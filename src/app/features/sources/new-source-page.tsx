@@ -1,19 +1,18 @@
 // /sources/new/: the wizard's first step (spec §2, §5). A pasted connection string must pass
 // the server's readiness check (unless skip_validation) before Next; editing it after that
 // asks for the check again.
-import { Alert, Button, Stack, TextField, Typography } from '@mui/material'
+import { Button, Stack, TextField, Typography } from '@mui/material'
 import { getRouteApi, useNavigate } from '@tanstack/react-router'
 import { useState, type FormEvent } from 'react'
 import { isReady } from '../../../shared/validation.ts'
 import { PageTitle } from '../../components/page-title.tsx'
 import { NeedsNetwork } from '../../components/needs-network.tsx'
 import { useDatabaseValidation } from '../validation/use-database-validation.ts'
-import { ValidationResultsPanel } from '../validation/validation-results-panel.tsx'
 import { sourceDraft, withConnectionString } from './draft.ts'
 import { ProviderTiles } from './provider-tiles.tsx'
 import { useSourceDraft } from './use-source-draft.ts'
 import { WizardBreadcrumbs } from './wizard-breadcrumbs.tsx'
-import { wizardError } from './wizard-error.ts'
+import { WizardValidationOutcome } from './wizard-validation-outcome.tsx'
 
 const route = getRouteApi('/_dashboard/sources/new/')
 
@@ -99,12 +98,12 @@ export function NewSourcePage() {
           </NeedsNetwork>
         </div>
       </Stack>
-      {error && validated !== null && (
-        <Alert severity="error">{wizardError(error)}</Alert>
-      )}
-      {result && !error && validated !== null && (
-        <ValidationResultsPanel result={result} databaseUrl={validated} />
-      )}
+      <WizardValidationOutcome
+        current={validated !== null}
+        error={error}
+        result={result}
+        databaseUrl={validated ?? ''}
+      />
       <Stack spacing={2}>
         <Typography color="text.secondary">
           Or connect a database hosted by a provider:
