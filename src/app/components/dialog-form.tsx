@@ -5,6 +5,11 @@ import type { ReactNode } from 'react'
 import { DialogBody, DialogButtons } from './dialog-frame.tsx'
 
 export function DialogForm(props: {
+  /**
+   * The dialog's title when the form holds the whole dialog (DialogFrame's function child):
+   * MUI then sets the content right under it, without the content's own top padding.
+   */
+  title?: ReactNode
   busy: boolean
   error: string | null
   submitLabel: string
@@ -23,6 +28,7 @@ export function DialogForm(props: {
       }}
       noValidate
     >
+      {props.title}
       <DialogBody error={props.error} sx={{ pt: 1 }}>
         {props.children}
       </DialogBody>

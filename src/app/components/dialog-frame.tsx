@@ -21,9 +21,11 @@ export function DialogFrame(props: {
   title: string
   busy: boolean
   onClose: () => void
-  children: ReactNode
+  /** A function is handed the title to place itself (a form that holds the whole dialog). */
+  children: ReactNode | ((title: ReactNode) => ReactNode)
 }) {
   const titleId = useId()
+  const title = <DialogTitle id={titleId}>{props.title}</DialogTitle>
   return (
     <Dialog
       open={props.open}
@@ -32,8 +34,14 @@ export function DialogFrame(props: {
       maxWidth="sm"
       fullWidth
     >
-      <DialogTitle id={titleId}>{props.title}</DialogTitle>
-      {props.children}
+      {typeof props.children === 'function' ? (
+        props.children(title)
+      ) : (
+        <>
+          {title}
+          {props.children}
+        </>
+      )}
     </Dialog>
   )
 }

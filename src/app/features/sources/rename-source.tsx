@@ -49,28 +49,31 @@ export function RenameSource({ source }: { source: Source }) {
         busy={call.busy}
         onClose={() => setOpen(false)}
       >
-        <DialogForm
-          busy={call.busy}
-          error={call.error}
-          submitLabel="Save"
-          busyLabel="Saving..."
-          canSubmit={parsed.success}
-          onSubmit={save}
-          onCancel={() => setOpen(false)}
-        >
-          <TextField
-            label="Name"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            error={Boolean(nameError)}
-            helperText={
-              nameError ?? 'Leave empty to show the source by its id.'
-            }
-            disabled={call.busy}
-            autoFocus
-            fullWidth
-          />
-        </DialogForm>
+        {(title) => (
+          <DialogForm
+            title={title}
+            busy={call.busy}
+            error={call.error}
+            submitLabel="Save"
+            busyLabel="Saving..."
+            canSubmit={parsed.success}
+            onSubmit={save}
+            onCancel={() => setOpen(false)}
+          >
+            <TextField
+              label="Name"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              error={Boolean(nameError)}
+              helperText={
+                nameError ?? 'Leave empty to show the source by its id.'
+              }
+              disabled={call.busy}
+              autoFocus
+              fullWidth
+            />
+          </DialogForm>
+        )}
       </DialogFrame>
     </>
   )
