@@ -66,14 +66,12 @@ const schema = z.object({
     .min(32, 'must be at least 32 characters')
     .optional()
     .or(z.literal('').transform(() => undefined)),
-  /** Turns on /api/admin (bearer token); unset, those routes answer 404. */
   SLUICE_ADMIN_TOKEN: z
     .string()
     .min(16, 'must be at least 16 characters')
     .optional()
     .or(z.literal('').transform(() => undefined)),
   LOCAL_LOGIN: flag,
-  /** Lets LOCAL_LOGIN=true start in hosted mode, where anyone could sign in as any email. */
   DANGEROUSLY_ALLOW_LOCAL_LOGIN_IN_HOSTED_MODE: flag,
   GITHUB_CLIENT_ID: optional,
   GITHUB_CLIENT_SECRET: optional,
@@ -93,80 +91,48 @@ const schema = z.object({
   GOOGLE_ISSUER: z.string().default('https://accounts.google.com'),
   SUPABASE_CLIENT_ID: optional,
   SUPABASE_CLIENT_SECRET: optional,
-  /** Management API base; its OAuth endpoints are /v1/oauth/authorize and /v1/oauth/token. */
   SUPABASE_API_URL: z.url().default('https://api.supabase.com'),
-  /** A project's direct database host and port; `{ref}` is the project ref. */
   SUPABASE_DB_HOST_TEMPLATE: z
     .string()
     .min(1)
     .default('db.{ref}.supabase.co:5432'),
   NEON_CLIENT_ID: optional,
   NEON_CLIENT_SECRET: optional,
-  /** Neon's OAuth server; endpoints /oauth2/auth and /oauth2/token. */
   NEON_OAUTH_URL: z.url().default('https://oauth2.neon.tech'),
   NEON_API_URL: z.url().default('https://console.neon.tech/api/v2'),
   POSTHOG_KEY: optional,
   POSTHOG_HOST: z.url().default('https://us.i.posthog.com'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
-  /** json: one JSON object per line (time, level, msg, request_id, fields), for log collectors. */
   LOG_FORMAT: z.preprocess(
     blankIsUnset,
     z.enum(['text', 'json']).default('text'),
   ),
-  /** Serves GET /metrics (Prometheus text format) on its own port; unset, there is none. */
   METRICS_PORT: z.preprocess(
     blankIsUnset,
     z.coerce.number().int().min(1).max(65535).optional(),
   ),
-  /**
-   * Where the metrics port listens: loopback unless the operator opens it, since metrics
-   * name every source id and their load (no secrets, but not for the world either).
-   */
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
-  /**
-   * Proxies in front of Sluice that each append the address they saw to X-Forwarded-For (nginx,
-   * a load balancer). 0: the socket's peer is the client, and the header is never read.
-   */
   TRUST_PROXY_HOPS: z.preprocess(
     blankIsUnset,
     z.coerce.number().int().min(0).max(10).default(0),
   ),
   ALLOW_PRIVATE_DATABASE_TARGETS: flag,
-  /**
-   * How often the sources table is read and unheld sources of this server's regions claimed:
-   * after a holder dies, its sources are taken over within about this long.
-   */
   SLUICE_CLAIM_INTERVAL_MS: z.preprocess(
     blankIsUnset,
     z.coerce.number().int().min(100).max(600_000).default(5_000),
   ),
-  /**
-   * How long a server may go without a heartbeat on its claims before a server of its region
-   * ends its claims session and takes its sources over (a hung process keeps its locks).
-   * Keep it several times SLUICE_CLAIM_INTERVAL_MS.
-   */
   SLUICE_HOLDER_STALE_MS: z.preprocess(
     blankIsUnset,
     z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),
   ),
-  /** The regions whose sources this server runs (claims); unset: all of them. */
   SLUICE_REGIONS: regionList,
-  /**
-   * Where other servers reach this one (recorded with its claims); unset: its listen address
-   * (HOST and PORT, loopback when HOST is every interface).
-   */
   SLUICE_INTERNAL_URL: url,
-  /** Authenticates requests forwarded between servers; required in hosted mode with DATABASE_URL. */
   SLUICE_INTERNAL_SECRET: z
     .string()
     .min(32, 'must be at least 32 characters')
     .max(512, 'must be at most 512 characters')
     .optional()
     .or(z.literal('').transform(() => undefined)),
-  /**
-   * Names this server in the event logs it writes (`instance_id`); unset: host name and pid,
-   * stable for the process.
-   */
   SLUICE_INSTANCE_ID: z.preprocess(
     blankIsUnset,
     z
@@ -175,31 +141,161 @@ const schema = z.object({
       .regex(/^[\w.:-]+$/, 'may hold only letters, digits, _ . : and -')
       .optional(),
   ),
-  /** Apps may DELETE /v1/shape (with their source's credentials), as Electric's ALLOW_SHAPE_DELETION. */
   ALLOW_SHAPE_DELETION: flag,
-  /** Sources a team may have that are not deleted. */
   MAX_SOURCES_PER_TEAM: positiveInt(20),
-  /** Sources one user, and one team, may add per minute (each is a standing connection). */
   SOURCE_CREATES_PER_MINUTE: positiveInt(10),
-  /** Local sign-ins one client IP may make per minute (each can make a user). */
   LOCAL_LOGINS_PER_MINUTE: positiveInt(10),
-  /** Claimable sources that may wait to be claimed at once, across all clients. */
   MAX_UNCLAIMED_SOURCES: positiveInt(100),
-  /** Of those, how many one client IP may have waiting, so one client cannot fill the cap. */
   MAX_UNCLAIMED_SOURCES_PER_IP: positiveInt(10),
-  /**
-   * Of those, how many may wait on one database (host, port and name; not the password): each
-   * holds a replication slot there, retaining WAL, until claimed or expired.
-   */
   MAX_UNCLAIMED_SOURCES_PER_DATABASE: positiveInt(3),
-  /** The operator's SMTP server for email alerts; unset, teams cannot add email destinations. */
   SMTP_URL: optional.refine(
     (v) => !v || /^smtps?:\/\/[^/?#]+/.test(v),
     'must be an smtp:// or smtps:// URL',
   ),
-  /** The sender of email alerts; default alerts@ the public origin's host. */
   SMTP_FROM: optional.pipe(z.email('must be an email address').optional()),
 })
+
+type EnvName = keyof typeof schema.shape
+
+/**
+ * What each variable means, by topic, in Markdown: docs/configuration.md is generated from this
+ * and the schema above (its default and accepted values), by `npm run docs:config`, and a test
+ * fails when it is stale. Every variable of the schema is described once.
+ */
+export const ENV_SECTIONS: readonly {
+  title: string
+  variables: Partial<Record<EnvName, string>>
+}[] = [
+  {
+    title: 'The server',
+    variables: {
+      SLUICE_MODE:
+        '`local` runs on one machine; `hosted` serves many teams and requires `SLUICE_SECRET` and `PUBLIC_URL`, and `SLUICE_INTERNAL_SECRET` with `DATABASE_URL`.',
+      PORT: "The HTTP port: the dashboard, the API and apps' `/v1/shape`.",
+      HOST: 'The interface to listen on (`0.0.0.0` for every interface).',
+      DATA_DIR:
+        "Local state: the embedded Postgres cluster, the generated secret, shape logs. Its user's alone: directories 0700, files 0600; looser modes are fixed at start, with a warning (the embedded cluster keeps Postgres's own).",
+      DATABASE_URL:
+        'The control-plane Postgres (14+, `wal_level=logical`). Unset: an embedded Postgres in `DATA_DIR/postgres` (local mode).',
+      PUBLIC_URL:
+        "The URL users reach Sluice at, e.g. `https://sluice.example.com`: used for OAuth redirects, the same-origin check, `Secure` cookies and HSTS. Unset: the request's own origin. In local mode Sluice answers only at loopback names (`localhost`, `127.0.0.1`, `[::1]`), at `PUBLIC_URL`'s host and at `HOST` (other names get 421, so a rebound DNS name cannot reach it).",
+      SLUICE_SECRET:
+        'The root secret from which encryption keys are derived (source passwords, provider tokens, alert secrets). Local mode generates one into `DATA_DIR/secret` when unset; hosted mode requires it.',
+      TRUST_PROXY_HOPS:
+        "Proxies in front of Sluice (nginx, a load balancer, a CDN) that each append to `X-Forwarded-For`: per-client limits then count the address the outermost one saw, the entry that many from the header's end. `0`: the socket's peer is the client, and the header is never read. Set it only when clients cannot reach Sluice but through those proxies (else they write that entry themselves).",
+    },
+  },
+  {
+    title: 'Sign-in',
+    variables: {
+      LOCAL_LOGIN:
+        '`true` forces sign-in with a name and an email on, `false` off. Unset: on only in local mode with no OAuth provider. Hosted mode refuses to start with `true`.',
+      DANGEROUSLY_ALLOW_LOCAL_LOGIN_IN_HOSTED_MODE:
+        '`true` lets `LOCAL_LOGIN=true` start in hosted mode, where anyone who reaches the server can sign in as any email; every start then logs a warning.',
+      GITHUB_CLIENT_ID:
+        'A GitHub OAuth app, with `GITHUB_CLIENT_SECRET` (both or neither); callback `PUBLIC_URL/api/public/auth/github/callback`.',
+      GITHUB_CLIENT_SECRET: "The GitHub OAuth app's secret.",
+      GITHUB_AUTHORIZE_URL:
+        "GitHub's authorize endpoint (tests point it at a local fake).",
+      GITHUB_TOKEN_URL: "GitHub's token endpoint.",
+      GITHUB_API_URL:
+        "GitHub's API, for the signed-in user's profile and emails.",
+      GOOGLE_CLIENT_ID:
+        'A Google OAuth client, with `GOOGLE_CLIENT_SECRET` (both or neither); callback `PUBLIC_URL/api/public/auth/google/callback`.',
+      GOOGLE_CLIENT_SECRET: "The Google OAuth client's secret.",
+      GOOGLE_AUTHORIZE_URL:
+        "Google's authorize endpoint (tests point it at a local fake).",
+      GOOGLE_TOKEN_URL: "Google's token endpoint.",
+      GOOGLE_ISSUER: 'The issuer expected in Google ID tokens.',
+    },
+  },
+  {
+    title: 'Provider accounts (Supabase and Neon)',
+    variables: {
+      SUPABASE_CLIENT_ID:
+        'A Supabase OAuth app, with `SUPABASE_CLIENT_SECRET` (scopes: Organizations, Projects, Database read); callback `PUBLIC_URL/api/public/auth/supabase/callback`. Unset: users connect Supabase with a personal access token.',
+      SUPABASE_CLIENT_SECRET: "The Supabase OAuth app's secret.",
+      SUPABASE_API_URL:
+        "Supabase's Management API base; its OAuth endpoints are `/v1/oauth/authorize` and `/v1/oauth/token` (tests point it at a fake).",
+      SUPABASE_DB_HOST_TEMPLATE:
+        "A Supabase project's direct database host and port, `{ref}` standing for the project ref; the wizard builds connection strings from it.",
+      NEON_CLIENT_ID:
+        'A Neon OAuth client (Neon partners only), with `NEON_CLIENT_SECRET`; callback `PUBLIC_URL/api/public/auth/neon/callback`. Unset: users connect Neon with an API key.',
+      NEON_CLIENT_SECRET: "The Neon OAuth client's secret.",
+      NEON_OAUTH_URL:
+        "Neon's OAuth server (`/oauth2/auth`, `/oauth2/token`, `/oauth2/revoke`).",
+      NEON_API_URL: "Neon's API v2 base.",
+    },
+  },
+  {
+    title: 'Sources and their limits',
+    variables: {
+      ALLOW_PRIVATE_DATABASE_TARGETS:
+        "`true` lets the database readiness check and sources reach loopback and private addresses (`127.0.0.1`, `10/8`, `192.168/16`, `fc00::/7`, `localhost`, `*.internal`). Unset: on in local mode (users' databases live on localhost), off in hosted mode (a hosted service must not be a way into its own network).",
+      ALLOW_SHAPE_DELETION:
+        "`true` lets apps `DELETE /v1/shape` (by definition, handle or both) with their source's `source_id` and `source_secret`, as Electric's own `ALLOW_SHAPE_DELETION`; the shape's clients get 409 and refetch. Off: 405.",
+      MAX_SOURCES_PER_TEAM:
+        'Sources a team may have that are not deleted; past it, adding one answers 409 and the dashboard says to delete one first.',
+      SOURCE_CREATES_PER_MINUTE:
+        'Sources one user, and one team, may add per minute (each is a standing connection); past it, 429 with `retry-after`.',
+      LOCAL_LOGINS_PER_MINUTE:
+        'Local sign-ins one client IP may make per minute (each can make a user); past it, 429 with `retry-after`.',
+      MAX_UNCLAIMED_SOURCES:
+        'Claimable sources that may wait to be claimed at once, across all clients; past it, creating one answers 503 with `retry-after`.',
+      MAX_UNCLAIMED_SOURCES_PER_IP:
+        'Of those, how many one client IP may have waiting, so one client cannot fill the cap; past it, 429 with `retry-after` (when the first of them expires).',
+      MAX_UNCLAIMED_SOURCES_PER_DATABASE:
+        'Of those, how many may wait on one database (host, port and name, whatever the password or parameters): each holds a replication slot there, retaining WAL, until claimed or expired. Past it, 429 with `retry-after`.',
+    },
+  },
+  {
+    title: 'Several servers on one control plane',
+    variables: {
+      SLUICE_REGIONS:
+        "A comma list of the regions whose sources this server runs (claims); servers sharing a control plane split each region's sources between them. Unset or blank: every region.",
+      SLUICE_INSTANCE_ID:
+        "Names this server in the event logs it writes (`instance_id`). Servers sharing one control-plane database need a stable one each (letters, digits, `_ . : -`, 100 at most): it also names the server's own replication slot on the control plane, which a retired server leaves for the operator to drop. Unset: the host name and pid, stable for the process.",
+      SLUICE_INTERNAL_URL:
+        'Where other servers reach this one (e.g. `http://10.0.0.5:3001`), recorded with each source this server holds when `DATABASE_URL` is set. Unset: its listen address, `http://HOST:PORT` (`127.0.0.1` when `HOST` is every interface).',
+      SLUICE_INTERNAL_SECRET:
+        "Shared by the servers of one control plane: a request about a source another server holds (restart, clear cache, delete, the explorer's schema and count, deleting a live shape, apps' `/v1/shape`) is forwarded to that server with it, and its answer returned. Required in hosted mode with `DATABASE_URL`; unset, such requests answer 503.",
+      SLUICE_CLAIM_INTERVAL_MS:
+        'How often a server reads the sources table and claims the unheld sources of its regions: when a server dies, another of its regions takes its sources over within about this long. Clients resume with the same handle when the servers share the data dir (the same `DATA_DIR` path on shared storage), else they get 409 and refetch.',
+      SLUICE_HOLDER_STALE_MS:
+        'How long a holding server may go without refreshing its claims (a heartbeat every `SLUICE_CLAIM_INTERVAL_MS`, or a third of this if shorter) before a server of its region ends its claims session and takes its sources over: a hung server (alive, not answering) otherwise keeps them, and its locks, for ever. Keep it several times `SLUICE_CLAIM_INTERVAL_MS`.',
+    },
+  },
+  {
+    title: 'Operating',
+    variables: {
+      LOG_LEVEL:
+        'The least severe log lines written; `debug` adds a `request` line per request (method, path without its query, status, duration).',
+      LOG_FORMAT:
+        "`json` writes one JSON object per line (`time`, `level`, `msg`, `request_id`, and the line's fields) for log collectors.",
+      METRICS_PORT:
+        'Serves `GET /metrics` (Prometheus text format) on this port, apart from `PORT`. Unset: there is no metrics endpoint.',
+      METRICS_HOST:
+        'The interface the metrics port listens on (`0.0.0.0` for a scraper on another machine). Loopback unless opened, since metrics name every source id and their load (no secrets, but not for the world either).',
+      SLUICE_ADMIN_TOKEN:
+        'Turns on the admin HTTP API under `/api/admin`, sent as `Authorization: Bearer`. Unset: those paths answer 404.',
+      POSTHOG_KEY:
+        "Product analytics: with a key, the dashboard sends page views and, once signed in, who the user is to PostHog through Sluice's own `/ingest` proxy. Unset: off, and the browser does not even download the analytics library.",
+      POSTHOG_HOST: 'Where `/ingest` forwards analytics (never with cookies).',
+    },
+  },
+  {
+    title: 'Alerts by email',
+    variables: {
+      SMTP_URL:
+        "The operator's SMTP server email alerts go through, e.g. `smtp://user:pass@mail.example.com:587` (STARTTLS when offered) or `smtps://…:465`, the user and password percent-encoded. Its password is never logged or shown. Unset: teams can add only webhooks.",
+      SMTP_FROM:
+        "The sender of email alerts. Unset: `alerts@` the public origin's host (`PUBLIC_URL`'s).",
+    },
+  },
+]
+
+/** Each variable's schema, for the reference's defaults and accepted values (docs:config). */
+export const ENV_FIELDS: Readonly<Record<EnvName, z.ZodType>> = schema.shape
 
 type RawEnv = z.infer<typeof schema>
 
