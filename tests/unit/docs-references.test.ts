@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, normalize } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ENGINE_CLI_VARIABLES } from '../../src/engine/cli-variables.ts'
-import { ENV_NAMES } from '../../src/server/env.ts'
+import { ENV_NAMES } from '../../src/server/platform/env.ts'
 
 const DOCS = [
   'README.md',
