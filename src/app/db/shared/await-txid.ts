@@ -3,15 +3,16 @@
 // includes the write (no flash of old data, no optimistic guesses).
 import type { PGliteInterface } from '@electric-sql/pglite'
 import type { LiveNamespace } from '@electric-sql/pglite/live'
+import type { SyncedTableName } from '../../../shared/synced-tables.ts'
 
-export type SyncedTable =
-  | 'users'
-  | 'user_teams'
-  | 'team_members'
-  | 'sources'
-  | 'source_event_logs'
-  | 'source_setup_forms'
-  | 'alert_destinations'
+/**
+ * The synced tables whose rows a wait can name by `id` (shared/synced-tables.ts): a table
+ * renamed or dropped there fails the callers' types here, not their queries in a browser.
+ */
+export type TableWithId = Extract<
+  SyncedTableName,
+  'sources' | 'source_event_logs' | 'source_setup_forms' | 'alert_destinations'
+>
 
 type LiveStore = Pick<PGliteInterface, 'query'> & { live: LiveNamespace }
 
@@ -61,7 +62,7 @@ export async function whenTrue(
 /** Resolves once a row of `table` synced by transaction `txid` is in the local store. */
 export async function awaitTxid(
   store: LiveStore,
-  table: SyncedTable,
+  table: SyncedTableName,
   txid: number,
   timeoutMs = TXID_WAIT_MS,
 ): Promise<void> {
@@ -82,11 +83,7 @@ export async function awaitTxid(
  */
 export async function awaitCreated(
   store: LiveStore,
-  table:
-    | 'sources'
-    | 'source_event_logs'
-    | 'source_setup_forms'
-    | 'alert_destinations',
+  table: TableWithId,
   id: string,
   txid: number,
   timeoutMs = TXID_WAIT_MS,
@@ -119,7 +116,7 @@ async function untilSynced(
  */
 export async function writeAndAwait<T extends { txid: number }>(
   store: LiveStore,
-  table: SyncedTable,
+  table: SyncedTableName,
   write: () => Promise<T>,
   timeoutMs = TXID_WAIT_MS,
 ): Promise<T> {
@@ -188,7 +185,7 @@ export async function awaitSetupFormDeleted(
 /** Resolves once a soft delete (deleted_at set by `txid`) of the row `id` has synced. */
 export async function awaitSoftDeleted(
   store: LiveStore,
-  table: 'source_setup_forms' | 'alert_destinations',
+  table: Extract<TableWithId, 'source_setup_forms' | 'alert_destinations'>,
   id: string,
   txid: number,
   timeoutMs = TXID_WAIT_MS,

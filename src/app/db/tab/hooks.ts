@@ -10,6 +10,7 @@ import {
   awaitSourceForgotten,
   awaitSourceRenamed,
   awaitSourceRemoval,
+  type TableWithId,
 } from '../shared/await-txid.ts'
 import { useStoreQuery } from './first-reads.ts'
 import { holdOpenPage } from '../shared/open-pages.ts'
@@ -23,6 +24,7 @@ import type {
 } from '../../../shared/entities.ts'
 import type { AlertDestination } from '../../../shared/alerts.ts'
 import type { SetupForm } from '../../../shared/setup-forms.ts'
+import type { StoredRow } from './stored-row.ts'
 
 const OWNER = '(select user_id from local_owner)'
 const OWNER_TEAMS = `(select team_id from user_teams where user_id = ${OWNER})`
@@ -40,7 +42,7 @@ export function useStoreOwner(): string | null | undefined {
 }
 
 export function useCurrentUser(): User | undefined {
-  const result = useStoreQuery<User & { created_at: unknown }>(
+  const result = useStoreQuery<StoredRow<'users'>>(
     `select id, name, email, team_id, created_at from users where id = ${OWNER}`,
     [],
   )
@@ -60,23 +62,7 @@ export function useTeam(teamId: string): Team | null | undefined {
   return teams && (teams.find((team) => team.id === teamId) ?? null)
 }
 
-type SourceRow = Omit<
-  Source,
-  | 'deleted_at'
-  | 'created_at'
-  | 'updated_at'
-  | 'health_checked_at'
-  | 'wal_retained_bytes'
-  | 'wal_lag_bytes'
-> & {
-  deleted_at: unknown
-  created_at: unknown
-  updated_at: unknown
-  health_checked_at: unknown
-  // bigint columns: PGlite gives a BigInt for values past 2^53.
-  wal_retained_bytes: number | bigint | null
-  wal_lag_bytes: number | bigint | null
-}
+type SourceRow = StoredRow<'sources'>
 
 const toSource = (row: SourceRow): Source => ({
   ...row,
@@ -145,11 +131,8 @@ export function useSyncedWrites() {
   const pg = usePGlite()
   return useMemo(
     () => ({
-      awaitCreated: (
-        table: 'sources' | 'source_setup_forms' | 'alert_destinations',
-        id: string,
-        txid: number,
-      ) => awaitCreated(pg, table, id, txid),
+      awaitCreated: (table: TableWithId, id: string, txid: number) =>
+        awaitCreated(pg, table, id, txid),
       awaitSetupFormDeleted: (formId: string, txid: number) =>
         awaitSetupFormDeleted(pg, formId, txid),
       awaitDestinationDeleted: (destinationId: string, txid: number) =>
@@ -183,21 +166,11 @@ export function useTeamUsers(teamId: string): TeamUser[] | null | undefined {
   return team && members
 }
 
-type SetupFormRow = Omit<
-  SetupForm,
-  'created_at' | 'expires_at' | 'used_at' | 'deleted_at'
-> & {
-  created_at: unknown
-  expires_at: unknown
-  used_at: unknown
-  deleted_at: unknown
-}
-
 /** A team's setup links, newest first, used and deleted ones too; showing them follows them. */
 export function useTeamSetupForms(teamId: string): SetupForm[] | undefined {
   useFollowed('team', teamId)
   const optional = (value: unknown) => (value == null ? null : iso(value))
-  return useStoreQuery<SetupFormRow>(
+  return useStoreQuery<StoredRow<'source_setup_forms'>>(
     `select id, team_id, region, created_by, created_at, expires_at, used_at, source_id,
             deleted_at
        from source_setup_forms
@@ -218,7 +191,7 @@ export function useTeamAlertDestinations(
   teamId: string,
 ): AlertDestination[] | undefined {
   useFollowed('team', teamId)
-  return useStoreQuery<AlertDestination & { created_at: unknown }>(
+  return useStoreQuery<StoredRow<'alert_destinations'>>(
     `select id, team_id, url, created_by, created_at, deleted_at
        from alert_destinations
       where team_id::text = $1 and team_id in ${OWNER_TEAMS} and deleted_at is null
@@ -299,31 +272,24 @@ export function useSourceEventLogs(
   sourceId: string,
 ): SourceEventLog[] | undefined {
   useFollowed('source', sourceId)
-  return useStoreQuery<SourceEventLog & { emitted_at: unknown }>(
+  return useStoreQuery<StoredRow<'source_event_logs'>>(
     `select l.id, l.source_id, l.event_name, l.event_details, l.instance_id, l.emitted_at
        from source_event_logs l
        join sources s on s.id = l.source_id and s.team_id in ${OWNER_TEAMS}
       where l.source_id::text = $1
       order by l.emitted_at desc, l.id`,
     [sourceId],
-  )?.rows.map((row) => ({ ...row, emitted_at: iso(row.emitted_at) }))
-}
-
-type LiveShapeRow = Omit<
-  LiveShape,
-  'row_count' | 'log_bytes' | 'created_at' | 'last_read_at'
-> & {
-  // bigint columns: PGlite gives a BigInt for values past 2^53.
-  row_count: number | bigint
-  log_bytes: number | bigint
-  created_at: unknown
-  last_read_at: unknown
+  )?.rows.map((row) => ({
+    ...row,
+    event_details: row.event_details as SourceEventLog['event_details'],
+    emitted_at: iso(row.emitted_at),
+  }))
 }
 
 /** The shapes the engine holds for a source, newest first; showing them follows the source. */
 export function useSourceLiveShapes(sourceId: string): LiveShape[] | undefined {
   useFollowed('source', sourceId)
-  return useStoreQuery<LiveShapeRow>(
+  return useStoreQuery<StoredRow<'source_shapes'>>(
     `select h.source_id, h.handle, h.table_schema, h.table_name, h.where_clause, h.params,
             h.row_count, h.log_bytes, h.created_at, h.last_read_at
        from source_shapes h
@@ -333,6 +299,7 @@ export function useSourceLiveShapes(sourceId: string): LiveShape[] | undefined {
     [sourceId],
   )?.rows.map((row) => ({
     ...row,
+    params: row.params as LiveShape['params'],
     row_count: Number(row.row_count),
     log_bytes: Number(row.log_bytes),
     created_at: iso(row.created_at),

@@ -28,6 +28,11 @@ import {
   type PageKind,
 } from '../shared/open-pages.ts'
 import { syncedOnce } from '../shared/synced-once.ts'
+import {
+  syncedTableNames,
+  syncedTables,
+  type SyncedTableName,
+} from '../../../shared/synced-tables.ts'
 
 export type SyncedPg = PGliteInterface & {
   live: LiveNamespace
@@ -37,18 +42,6 @@ type Subscription = { unsubscribe(): void }
 type Shapes = Parameters<
   SyncedPg['electric']['syncShapesToTables']
 >[0]['shapes']
-
-const SYNCED_TABLES = [
-  'users',
-  'user_teams',
-  'team_members',
-  'sources',
-  'source_event_logs',
-  'source_shapes',
-  'source_setup_forms',
-  'alert_destinations',
-  'alert_delivery_attempts',
-]
 
 /**
  * `sessionRefused`: the server refused the owner's session and the store is nobody's now; the
@@ -137,26 +130,23 @@ export function startSync(
     })
     await pg.electric.deleteSubscription(key)
   }
-  // Rows of one team or source are removed on refetch; others sharing the table stay.
-  const scoped = (table: string, column: string, value: string) => ({
+  // Rows of one team or source are removed on refetch (by the table's scoping column,
+  // shared/synced-tables.ts); others sharing the table stay.
+  const scoped = (table: SyncedTableName, value: string) => ({
     table,
     // Each row keeps the txids of its last change, for writes waiting on them (await-txid.ts).
     mapColumns: (message: ChangeMessage<Row>) => ({
       ...message.value,
       synced_txids: message.headers.txids ?? null,
     }),
-    primaryKey:
-      table === 'user_teams'
-        ? ['user_id', 'team_id']
-        : table === 'team_members'
-          ? ['team_id', 'user_id']
-          : table === 'source_shapes'
-            ? ['source_id', 'handle']
-            : ['id'],
+    primaryKey: [...syncedTables[table].primaryKey],
     onMustRefetch: async (tx: {
       query(sql: string, params: unknown[]): Promise<unknown>
     }) => {
-      await tx.query(`delete from ${table} where ${column} = $1`, [value])
+      await tx.query(
+        `delete from ${table} where ${syncedTables[table].scope} = $1`,
+        [value],
+      )
     },
   })
 
@@ -210,7 +200,8 @@ export function startSync(
     if (next !== owner) {
       for (const key of [...running.keys()]) unfollow(key)
       await pg.transaction(async (tx) => {
-        for (const table of SYNCED_TABLES) await tx.exec(`delete from ${table}`)
+        for (const table of syncedTableNames)
+          await tx.exec(`delete from ${table}`)
       })
       for (const key of await syncedKeys())
         await pg.electric.deleteSubscription(key)
@@ -220,13 +211,13 @@ export function startSync(
     await follow(`user:${next}`, {
       users: {
         shape: ownShape('/v1/user/me'),
-        ...scoped('users', 'id', next),
+        ...scoped('users', next),
       },
     })
     await follow(`teams:${next}`, {
       user_teams: {
         shape: ownShape('/v1/teams'),
-        ...scoped('user_teams', 'user_id', next),
+        ...scoped('user_teams', next),
       },
     })
   }
@@ -263,11 +254,11 @@ export function startSync(
     followEach('team', teamIds, (teamId) => ({
       sources: {
         shape: ownShape(`/v1/sources?team_id=${teamId}`),
-        ...scoped('sources', 'team_id', teamId),
+        ...scoped('sources', teamId),
       },
       team_members: {
         shape: ownShape(`/v1/team-users?team_id=${teamId}`),
-        ...scoped('team_members', 'team_id', teamId),
+        ...scoped('team_members', teamId),
       },
     }))
 
@@ -304,15 +295,15 @@ export function startSync(
   const teamPageShapes = (teamId: string): Shapes => ({
     source_setup_forms: {
       shape: liveShape(url(`/v1/source-setup-forms?team_id=${teamId}`)),
-      ...scoped('source_setup_forms', 'team_id', teamId),
+      ...scoped('source_setup_forms', teamId),
     },
     alert_destinations: {
       shape: liveShape(url(`/v1/alert-destinations?team_id=${teamId}`)),
-      ...scoped('alert_destinations', 'team_id', teamId),
+      ...scoped('alert_destinations', teamId),
     },
     alert_delivery_attempts: {
       shape: liveShape(url(`/v1/alert-delivery-attempts?team_id=${teamId}`)),
-      ...scoped('alert_delivery_attempts', 'team_id', teamId),
+      ...scoped('alert_delivery_attempts', teamId),
     },
   })
 
@@ -325,7 +316,7 @@ export function startSync(
           removalOutcome(sourceId, txid),
         ),
       },
-      ...scoped('source_event_logs', 'source_id', sourceId),
+      ...scoped('source_event_logs', sourceId),
     },
     source_shapes: {
       shape: {
@@ -336,7 +327,7 @@ export function startSync(
           sourceInStore(pg, sourceId),
         ),
       },
-      ...scoped('source_shapes', 'source_id', sourceId),
+      ...scoped('source_shapes', sourceId),
     },
   })
 
