@@ -8,6 +8,8 @@ import { databaseUrlSchema } from './validation.ts'
 
 export const CLAIMABLE_SOURCES_PATH = '/api/public/v1/claimable-sources'
 export const CLAIM_PATH = `${CLAIMABLE_SOURCES_PATH}/claim`
+export const claimableSourcePath = (claimId: string) =>
+  `${CLAIMABLE_SOURCES_PATH}/${encodeURIComponent(claimId)}`
 
 /** Spec §9: the claim page polls this often while pending or ready, and redirects after this. */
 export const CLAIM_POLL_MS = 5_000

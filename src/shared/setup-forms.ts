@@ -10,6 +10,10 @@ import { regionSchema } from './sources.ts'
 import { databaseUrlSchema } from './validation.ts'
 
 export const SETUP_FORM_PUBLIC_PATH = '/api/public/source-setup-forms'
+export const publicSetupFormPath = (formId: string) =>
+  `${SETUP_FORM_PUBLIC_PATH}/${encodeURIComponent(formId)}`
+export const setupFormUsePath = (formId: string) =>
+  `${publicSetupFormPath(formId)}/use`
 
 /** The setup page's regions and their names there (spec §2), its default first (§9). */
 export const SETUP_FORM_REGIONS = [

@@ -9,6 +9,7 @@ import {
 } from '../../shared/analytics.ts'
 import type { AuthUser } from '../../shared/entities.ts'
 import { api } from './api.ts'
+import { ANALYTICS_CONFIG_PATH } from '../../shared/api-routes.ts'
 
 type Call = (posthog: PostHog) => void
 
@@ -119,7 +120,7 @@ export function createAnalytics(deps: AnalyticsDeps) {
 }
 
 const analytics = createAnalytics({
-  loadConfig: () => api('/api/public/analytics', analyticsConfigSchema),
+  loadConfig: () => api(ANALYTICS_CONFIG_PATH, analyticsConfigSchema),
   // The build that never loads scripts at run time; a chunk of its own, fetched on demand.
   loadPostHog: async () => (await import('posthog-js/no-external')).default,
   origin: () => window.location.origin,

@@ -8,7 +8,8 @@
 // out it tells the others over a BroadcastChannel, so a tab shows the outage the sync found,
 // and the sync resumes when any tab's probe gets an answer. No React here: the worker loads it.
 
-const HEALTH_PATH = '/api/public/health'
+import { HEALTH_PATH } from '../../shared/api-routes.ts'
+
 const PROBE_ONLINE_MS = 15_000
 const PROBE_OFFLINE_MS = 2_000
 const PROBE_LIMIT_MS = 5_000

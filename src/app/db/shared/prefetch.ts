@@ -1,5 +1,6 @@
 // What the tab and the store's worker share about a first visit's prefetched snapshots
 // (worker/shape-prefetch.ts explains the prefetch).
+import { shapePath } from '../../../shared/api-routes.ts'
 
 /** An answer as the tab hands it over; null when there was no snapshot to keep. */
 export type PrefetchedAnswer = {
@@ -18,8 +19,8 @@ export function prefetchKey(url: string): string {
 }
 
 /** The owner's shapes, asked for at once. */
-export const USER_PATH = '/v1/user/me'
-export const TEAMS_PATH = '/v1/teams'
+export const USER_PATH = shapePath('users')
+export const TEAMS_PATH = shapePath('user_teams')
 
 // Past this many teams the rest are asked for by the sync itself, as before.
 const TEAMS_AT_MOST = 20
@@ -28,10 +29,10 @@ const TEAMS_AT_MOST = 20
 export function teamPaths(teamsSnapshot: ArrayBuffer): string[] {
   return teamIdsIn(teamsSnapshot)
     .slice(0, TEAMS_AT_MOST)
-    .flatMap((teamId) => {
-      const team = encodeURIComponent(teamId)
-      return [`/v1/sources?team_id=${team}`, `/v1/team-users?team_id=${team}`]
-    })
+    .flatMap((teamId) => [
+      shapePath('sources', teamId),
+      shapePath('team_members', teamId),
+    ])
 }
 
 /** The team ids in a /v1/teams snapshot (a JSON array of Electric's messages), in order. */

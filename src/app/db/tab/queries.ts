@@ -3,12 +3,13 @@ import { authUserSchema } from '../../../shared/entities.ts'
 import { api, ApiError } from '../../lib/api.ts'
 import { forgetSessionHint, mayBeSignedIn } from '../../lib/session-hint.ts'
 import { syncedFor } from './hints.ts'
+import { AUTH_USER_PATH } from '../../../shared/api-routes.ts'
 
 /** The signed-in user; an ApiError 401 when there is none (asked only if one may exist). */
 export async function fetchAuthUser() {
   if (!mayBeSignedIn()) throw new ApiError(401, 'Not signed in')
   try {
-    return await api('/api/public/auth/user', authUserSchema)
+    return await api(AUTH_USER_PATH, authUserSchema)
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) forgetSessionHint()
     throw error

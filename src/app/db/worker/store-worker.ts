@@ -30,6 +30,7 @@ import {
   STORE_SESSION_REFUSED,
   STORE_SYNCED,
 } from '../shared/worker-messages.ts'
+import { API_MOUNTS } from '../../../shared/api-routes.ts'
 
 // Steps of opening the store on the wall clock, so the tab can place them on its own timeline
 // (performance marks `sluice:store:*`, read by bench:web's profile).
@@ -45,7 +46,7 @@ new PerformanceObserver((list) => {
   const shapes: [string, number][] = []
   for (const entry of list.getEntries() as PerformanceResourceTiming[]) {
     const url = new URL(entry.name)
-    if (!url.pathname.startsWith('/v1/')) continue
+    if (!url.pathname.startsWith(`${API_MOUNTS.gateway}/`)) continue
     if (url.searchParams.get('live') === 'true') continue
     const name = `shape:${url.pathname}${url.searchParams.get('offset') === '-1' ? '' : '+'}`
     const at = (ms: number) => performance.timeOrigin + ms

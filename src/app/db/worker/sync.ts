@@ -28,6 +28,7 @@ import {
   type PageKind,
 } from '../shared/open-pages.ts'
 import { syncedOnce } from '../shared/synced-once.ts'
+import { shapePath } from '../../../shared/api-routes.ts'
 import {
   syncedTableNames,
   syncedTables,
@@ -210,13 +211,13 @@ export function startSync(
     if (!next) return
     await follow(`user:${next}`, {
       users: {
-        shape: ownShape('/v1/user/me'),
+        shape: ownShape(shapePath('users')),
         ...scoped('users', next),
       },
     })
     await follow(`teams:${next}`, {
       user_teams: {
-        shape: ownShape('/v1/teams'),
+        shape: ownShape(shapePath('user_teams')),
         ...scoped('user_teams', next),
       },
     })
@@ -253,11 +254,11 @@ export function startSync(
   const followTeams = (teamIds: string[]) =>
     followEach('team', teamIds, (teamId) => ({
       sources: {
-        shape: ownShape(`/v1/sources?team_id=${teamId}`),
+        shape: ownShape(shapePath('sources', teamId)),
         ...scoped('sources', teamId),
       },
       team_members: {
-        shape: ownShape(`/v1/team-users?team_id=${teamId}`),
+        shape: ownShape(shapePath('team_members', teamId)),
         ...scoped('team_members', teamId),
       },
     }))
@@ -294,15 +295,15 @@ export function startSync(
 
   const teamPageShapes = (teamId: string): Shapes => ({
     source_setup_forms: {
-      shape: liveShape(url(`/v1/source-setup-forms?team_id=${teamId}`)),
+      shape: liveShape(url(shapePath('source_setup_forms', teamId))),
       ...scoped('source_setup_forms', teamId),
     },
     alert_destinations: {
-      shape: liveShape(url(`/v1/alert-destinations?team_id=${teamId}`)),
+      shape: liveShape(url(shapePath('alert_destinations', teamId))),
       ...scoped('alert_destinations', teamId),
     },
     alert_delivery_attempts: {
-      shape: liveShape(url(`/v1/alert-delivery-attempts?team_id=${teamId}`)),
+      shape: liveShape(url(shapePath('alert_delivery_attempts', teamId))),
       ...scoped('alert_delivery_attempts', teamId),
     },
   })
@@ -310,7 +311,7 @@ export function startSync(
   const sourceShapes = (sourceId: string): Shapes => ({
     source_event_logs: {
       shape: {
-        ...liveShape(url(`/v1/source-event-logs?source_id=${sourceId}`)),
+        ...liveShape(url(shapePath('source_event_logs', sourceId))),
         // Never asks for the log of a source the server has dropped (event-log-fetch.ts).
         fetchClient: eventLogFetch(liveSyncFetch, (txid) =>
           removalOutcome(sourceId, txid),
@@ -320,7 +321,7 @@ export function startSync(
     },
     source_shapes: {
       shape: {
-        ...liveShape(url(`/v1/source-shapes?source_id=${sourceId}`)),
+        ...liveShape(url(shapePath('source_shapes', sourceId))),
         // Never asks for the shapes of a source the store saw go (live-shapes-fetch.ts).
         fetchClient: liveShapesFetch(
           liveSyncFetch,

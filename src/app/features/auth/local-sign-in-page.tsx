@@ -17,6 +17,7 @@ import { authUserSchema, localLoginSchema } from '../../../shared/entities.ts'
 import { useDocumentTitle } from '../../components/document-title.ts'
 import { Logo } from '../../components/logo.tsx'
 import { api } from '../../lib/api.ts'
+import { LOCAL_LOGIN_PATH } from '../../../shared/api-routes.ts'
 
 const route = getRouteApi('/sign-in/local')
 
@@ -43,7 +44,7 @@ export function LocalSignInPage() {
     setBusy(true)
     setError(null)
     try {
-      const user = await api('/api/public/auth/local/login', signedInSchema, {
+      const user = await api(LOCAL_LOGIN_PATH, signedInSchema, {
         method: 'POST',
         body: parsed.data,
       })

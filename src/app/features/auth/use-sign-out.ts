@@ -6,6 +6,7 @@ import { resetAnalytics } from '../../lib/analytics.ts'
 import { api } from '../../lib/api.ts'
 import { announceSessionEnded } from '../../lib/session-signal.ts'
 import { storeClosed } from '../../db/tab/store-close.ts'
+import { LOGOUT_PATH } from '../../../shared/api-routes.ts'
 
 export function useSignOut(): () => Promise<void> {
   const navigate = useNavigate()
@@ -20,7 +21,7 @@ export function useSignOut(): () => Promise<void> {
         console.warn('Clearing local data failed', error),
       )
     try {
-      await api('/api/public/auth/logout', z.unknown(), { method: 'POST' })
+      await api(LOGOUT_PATH, z.unknown(), { method: 'POST' })
     } catch (error) {
       console.warn('Logout failed', error)
     }

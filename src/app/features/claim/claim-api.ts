@@ -4,13 +4,14 @@ import { z } from 'zod'
 import {
   CLAIM_MESSAGES,
   CLAIM_PATH,
-  CLAIMABLE_SOURCES_PATH,
+  claimableSourcePath,
   claimableSourceSchema,
   claimResponseSchema,
   type ClaimableSource,
 } from '../../../shared/claimable-sources.ts'
 import { idSchema } from '../../../shared/entities.ts'
 import { api, ApiError } from '../../lib/api.ts'
+import { API_MOUNTS } from '../../../shared/api-routes.ts'
 
 /** The claim's state; null when the server says it is not claimable (or does not exist). */
 export async function fetchClaim(
@@ -18,11 +19,9 @@ export async function fetchClaim(
   signal?: AbortSignal,
 ): Promise<ClaimableSource | null> {
   try {
-    return await api(
-      `${CLAIMABLE_SOURCES_PATH}/${encodeURIComponent(claimId)}`,
-      claimableSourceSchema,
-      { signal },
-    )
+    return await api(claimableSourcePath(claimId), claimableSourceSchema, {
+      signal,
+    })
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return null
     throw error
@@ -37,7 +36,7 @@ export type ClaimTeam = z.infer<typeof teamsSchema>[number]
  * claim is made (and then only to wait for the claimed source, claimed-source.ts).
  */
 export const fetchTeams = (signal?: AbortSignal) =>
-  api('/api/v1/teams', teamsSchema, { signal })
+  api(API_MOUNTS.teams, teamsSchema, { signal })
 
 export const claimSource = (claimId: string, teamId: string) =>
   api(CLAIM_PATH, claimResponseSchema, {

@@ -1,6 +1,7 @@
 // What the claim page shows for the claim's last answer (spec §3, §4): only `pending` and
 // `ready` are claimable, and only they are polled again.
 import type { ClaimableSource } from '../../../shared/claimable-sources.ts'
+import { loginPath } from '../../../shared/api-routes.ts'
 
 export type ClaimView =
   | { kind: 'loading' }
@@ -28,4 +29,4 @@ export const keepPolling = (answer: ClaimableSource | null | undefined) =>
 
 /** The claim page's sign-in links carry the claim (the server brings the user back). */
 export const signInHref = (provider: 'github' | 'google', claimId: string) =>
-  `/api/public/auth/${provider}/login?claim=${encodeURIComponent(claimId)}`
+  `${loginPath(provider)}?claim=${encodeURIComponent(claimId)}`

@@ -4,6 +4,7 @@ import { getRouteApi } from '@tanstack/react-router'
 import { useDocumentTitle } from '../../components/document-title.ts'
 import { Logo } from '../../components/logo.tsx'
 import { useLocalSignIn } from './use-local-sign-in.ts'
+import { loginPath } from '../../../shared/api-routes.ts'
 
 const route = getRouteApi('/')
 
@@ -40,18 +41,10 @@ export function LandingPage() {
             justifyContent: 'center',
           }}
         >
-          <Button
-            variant="contained"
-            size="large"
-            href="/api/public/auth/github/login"
-          >
+          <Button variant="contained" size="large" href={loginPath('github')}>
             Sign in with GitHub
           </Button>
-          <Button
-            variant="outlined"
-            size="large"
-            href="/api/public/auth/google/login"
-          >
+          <Button variant="outlined" size="large" href={loginPath('google')}>
             Sign in with Google
           </Button>
         </Box>

@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'react'
 import { z } from 'zod'
 import { api } from '../../lib/api.ts'
+import { AUTH_PROVIDERS_PATH } from '../../../shared/api-routes.ts'
 
 const providersSchema = z.object({ local: z.boolean() })
 
@@ -10,7 +11,7 @@ export function useLocalSignIn(): boolean {
   const [local, setLocal] = useState(false)
   useEffect(() => {
     const controller = new AbortController()
-    api('/api/public/auth/providers', providersSchema, {
+    api(AUTH_PROVIDERS_PATH, providersSchema, {
       signal: controller.signal,
     }).then(
       (providers) => setLocal(providers.local),

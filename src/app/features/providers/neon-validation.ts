@@ -11,6 +11,7 @@ import {
   VALIDATION_FAILED_FALLBACK,
   type ValidationOutcome,
 } from '../validation/validation-request.ts'
+import { neonDatabaseValidatePath } from '../../../shared/api-routes.ts'
 
 export type NeonOutcome = ValidationOutcome & { connectionUri: string | null }
 
@@ -27,7 +28,7 @@ export function neonValidatePath(p: {
   database: string
   role: string
 }): string {
-  return `/api/public/neon/projects/${seg(p.projectId)}/branches/${seg(p.branchId)}/databases/${seg(p.database)}/validate?role=${seg(p.role)}`
+  return `${neonDatabaseValidatePath(p.projectId, p.branchId, p.database)}?role=${seg(p.role)}`
 }
 
 const failed = (message: string): NeonOutcome => ({

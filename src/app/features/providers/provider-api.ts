@@ -3,6 +3,17 @@
 // are the provider's data, read live for the wizard and never kept.
 import { z } from 'zod'
 import { api } from '../../lib/api.ts'
+import {
+  API_MOUNTS,
+  neonBranchesPath,
+  neonDatabasesPath,
+  neonLogicalReplicationPath,
+  NEON_PROJECTS_PATH,
+  neonRolesPath,
+  providerConnectionPath,
+  SUPABASE_ORGANIZATIONS_PATH,
+  supabaseProjectsPath,
+} from '../../../shared/api-routes.ts'
 
 export const PROVIDERS = ['supabase', 'neon'] as const
 export type Provider = (typeof PROVIDERS)[number]
@@ -41,42 +52,40 @@ export type SupabaseProject = z.infer<typeof supabaseProjectSchema>
 export type NeonProject = z.infer<typeof neonProjectSchema>
 export type Branch = z.infer<typeof branchSchema>
 
-const seg = encodeURIComponent
-
 /** Each list a wizard page reads: its path, its schema and its words in §8. */
 export const providerLists = {
   organizations: () => ({
-    path: '/api/public/supabase/organizations',
+    path: SUPABASE_ORGANIZATIONS_PATH,
     schema: z.array(organizationSchema),
     noun: 'organizations',
     fallback: 'Failed to fetch organizations',
   }),
   supabaseProjects: (orgId: string) => ({
-    path: `/api/public/supabase/organizations/${seg(orgId)}/projects`,
+    path: supabaseProjectsPath(orgId),
     schema: z.array(supabaseProjectSchema),
     noun: 'projects',
     fallback: 'Failed to fetch organization projects',
   }),
   neonProjects: () => ({
-    path: '/api/public/neon/projects',
+    path: NEON_PROJECTS_PATH,
     schema: z.array(neonProjectSchema),
     noun: 'projects',
     fallback: 'Failed to fetch Neon projects',
   }),
   branches: (projectId: string) => ({
-    path: `/api/public/neon/projects/${seg(projectId)}/branches`,
+    path: neonBranchesPath(projectId),
     schema: z.array(branchSchema),
     noun: 'branches',
     fallback: 'Failed to fetch Neon branches',
   }),
   databases: (projectId: string, branchId: string) => ({
-    path: `/api/public/neon/projects/${seg(projectId)}/branches/${seg(branchId)}/databases`,
+    path: neonDatabasesPath(projectId, branchId),
     schema: z.array(neonDatabaseSchema),
     noun: 'databases',
     fallback: 'Failed to fetch Neon databases',
   }),
   roles: (projectId: string, branchId: string) => ({
-    path: `/api/public/neon/projects/${seg(projectId)}/branches/${seg(branchId)}/roles`,
+    path: neonRolesPath(projectId, branchId),
     schema: z.array(roleSchema),
     noun: 'roles',
     fallback: 'Failed to fetch Neon roles',
@@ -109,8 +118,6 @@ const providerConnectionSchema = z.object({
 })
 export type ProviderConnection = z.infer<typeof providerConnectionSchema>
 
-const CONNECTIONS_PATH = '/api/v1/provider-connections'
-
 const connectionsSchema = z.object({
   providers: z.array(providerConnectionSchema),
   /** Where a Supabase project's database is (`{ref}` its ref); absent: Supabase's own. */
@@ -119,18 +126,18 @@ const connectionsSchema = z.object({
 export type Connections = z.infer<typeof connectionsSchema>
 
 export function fetchConnections(signal?: AbortSignal): Promise<Connections> {
-  return api(CONNECTIONS_PATH, connectionsSchema, { signal })
+  return api(API_MOUNTS.providerConnections, connectionsSchema, { signal })
 }
 
 export function saveToken(provider: Provider, token: string): Promise<unknown> {
-  return api(`${CONNECTIONS_PATH}/${provider}`, z.unknown(), {
+  return api(providerConnectionPath(provider), z.unknown(), {
     method: 'PUT',
     body: { token: token.trim() },
   })
 }
 
 export function disconnect(provider: Provider): Promise<unknown> {
-  return api(`${CONNECTIONS_PATH}/${provider}`, z.unknown(), {
+  return api(providerConnectionPath(provider), z.unknown(), {
     method: 'DELETE',
   })
 }
@@ -138,7 +145,7 @@ export function disconnect(provider: Provider): Promise<unknown> {
 /** 200 `{enabled: true}` once Neon's operation ended; it can take a while (504 if too long). */
 export function enableLogicalReplication(projectId: string): Promise<unknown> {
   return api(
-    `/api/public/neon/projects/${seg(projectId)}/logical-replication`,
+    neonLogicalReplicationPath(projectId),
     z.object({ enabled: z.literal(true) }),
     { method: 'POST' },
   )

@@ -2,9 +2,10 @@
 // server's login route with where to come back; the server returns there, adding
 // provider_error=<message> when the connection failed.
 import type { Provider } from './provider-api.ts'
+import { loginPath } from '../../../shared/api-routes.ts'
 
 export function connectHref(provider: Provider, returnTo: string): string {
-  return `/api/public/auth/${provider}/login?return_to=${encodeURIComponent(returnTo)}`
+  return `${loginPath(provider)}?return_to=${encodeURIComponent(returnTo)}`
 }
 
 /** The current path and search, without a provider_error left from an earlier attempt. */

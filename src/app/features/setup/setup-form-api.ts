@@ -3,8 +3,9 @@
 // for a 400, else its message, else 'Failed to connect source').
 import { idSchema } from '../../../shared/entities.ts'
 import {
+  publicSetupFormPath,
   publicSetupFormSchema,
-  SETUP_FORM_PUBLIC_PATH,
+  setupFormUsePath,
   useSetupFormResponseSchema,
   type PublicSetupForm,
 } from '../../../shared/setup-forms.ts'
@@ -15,16 +16,13 @@ export const LOAD_FAILED = 'Failed to load setup form. It may not exist.'
 const INVALID_URL = 'Invalid database URL provided'
 const CONNECT_FAILED = 'Failed to connect source'
 
-const formPath = (formId: string) =>
-  `${SETUP_FORM_PUBLIC_PATH}/${encodeURIComponent(formId)}`
-
 export async function loadSetupForm(
   formId: string,
 ): Promise<PublicSetupForm | null> {
   // No form has an id that is not a uuid: nothing to ask (the server's 404 would be logged).
   if (!idSchema.safeParse(formId).success) return null
   try {
-    return await api(formPath(formId), publicSetupFormSchema)
+    return await api(publicSetupFormPath(formId), publicSetupFormSchema)
   } catch {
     return null
   }
@@ -40,7 +38,7 @@ export async function submitSetupForm(
 ): Promise<UseAnswer> {
   try {
     const created = await api(
-      `${formPath(formId)}/use`,
+      setupFormUsePath(formId),
       useSetupFormResponseSchema,
       {
         method: 'POST',

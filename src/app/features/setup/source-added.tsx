@@ -7,6 +7,7 @@ import { SourceStatusLine } from '../source-status/source-status-line.tsx'
 import { useSourceStatus } from '../source-status/use-source-status.ts'
 import { CopyButton } from '../../components/copy-button.tsx'
 import { shapeCurl } from '../shapes/snippets.ts'
+import { API_MOUNTS } from '../../../shared/api-routes.ts'
 
 /** The sample's table: the reader puts one of theirs in its place. */
 const SAMPLE_TABLE = 'items'
@@ -29,11 +30,14 @@ function Copyable(props: { label: string; value: string }) {
 
 export function SourceAdded(props: { id: string; secret: string }) {
   const status = useSourceStatus(props.id)
-  const curl = shapeCurl(new URL('/v1/shape', location.origin).toString(), {
-    table: SAMPLE_TABLE,
-    source_id: props.id,
-    source_secret: props.secret,
-  })
+  const curl = shapeCurl(
+    new URL(API_MOUNTS.shape, location.origin).toString(),
+    {
+      table: SAMPLE_TABLE,
+      source_id: props.id,
+      source_secret: props.secret,
+    },
+  )
   return (
     <Paper variant="outlined" sx={{ p: 3 }}>
       <Stack spacing={2}>

@@ -3,6 +3,10 @@
 import { z } from 'zod'
 import { api } from '../../lib/api.ts'
 import type { TableRef } from './table-names.ts'
+import {
+  sourceCountPath,
+  sourceSchemaPath,
+} from '../../../shared/api-routes.ts'
 
 const tablesSchema = z.array(z.object({ schema: z.string(), name: z.string() }))
 const countSchema = z.object({
@@ -11,14 +15,11 @@ const countSchema = z.object({
   estimate: z.boolean().optional(),
 })
 
-const sourcePath = (sourceId: string) =>
-  `/api/v1/sources/${encodeURIComponent(sourceId)}`
-
 export function fetchTables(
   sourceId: string,
   signal: AbortSignal,
 ): Promise<TableRef[]> {
-  return api(`${sourcePath(sourceId)}/schema`, tablesSchema, { signal })
+  return api(sourceSchemaPath(sourceId), tablesSchema, { signal })
 }
 
 export function countRows(
@@ -29,5 +30,5 @@ export function countRows(
 ) {
   const query = new URLSearchParams({ schema: table.schema, name: table.name })
   if (where) query.set('where', where)
-  return api(`${sourcePath(sourceId)}/count?${query}`, countSchema, { signal })
+  return api(`${sourceCountPath(sourceId)}?${query}`, countSchema, { signal })
 }

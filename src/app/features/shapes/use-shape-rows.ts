@@ -7,6 +7,7 @@ import { liveShape, liveSyncFetch } from '../../lib/live-sync.ts'
 import { shapeErrorText } from './explorer-errors.ts'
 import { columnsOf, type ShapeColumn } from './shape-columns.ts'
 import { quotedTable, type TableRef } from './table-names.ts'
+import { API_MOUNTS } from '../../../shared/api-routes.ts'
 
 /** What the grid syncs: the source's credentials and the shape's definition. */
 export type ShapeSource = {
@@ -23,7 +24,8 @@ export type ShapeRows =
   | { kind: 'rows'; columns: ShapeColumn[]; rows: GridRow[] }
   | { kind: 'error'; text: string }
 
-export const shapeUrl = () => new URL('/v1/shape', location.origin).toString()
+export const shapeUrl = () =>
+  new URL(API_MOUNTS.shape, location.origin).toString()
 
 type ShapeParams = {
   source_id: string

@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react'
 import { z } from 'zod'
 import { idSchema } from '../../../shared/entities.ts'
 import { liveShape } from '../../lib/live-sync.ts'
+import { sourceStatusPath } from '../../../shared/api-routes.ts'
 
 const statusRowSchema = z.object({
   id: z.string(),
@@ -20,9 +21,6 @@ export type SourceStatus =
   | { kind: 'not-found' }
   | { kind: 'failed'; message: string }
 
-const statusPath = (sourceId: string) =>
-  `/api/public/source-status/${encodeURIComponent(sourceId)}`
-
 export function useSourceStatus(sourceId: string): SourceStatus {
   // Keyed by source, so another id reads as loading until its own answer arrives.
   const [answer, setAnswer] = useState<{
@@ -37,7 +35,9 @@ export function useSourceStatus(sourceId: string): SourceStatus {
     const aborter = new AbortController()
     // Spec §9's retries (5xx, 429, failed fetches) and the app's shared connectivity gate.
     const stream = new ShapeStream({
-      ...liveShape(new URL(statusPath(sourceId), location.origin).toString()),
+      ...liveShape(
+        new URL(sourceStatusPath(sourceId), location.origin).toString(),
+      ),
       signal: aborter.signal,
       // Only errors the client does not retry arrive here (4xx): they end the stream.
       onError: (error) => {

@@ -8,16 +8,19 @@ import {
   type RenameSourceRequest,
 } from '../../../shared/sources.ts'
 import { ApiError, api } from '../../lib/api.ts'
-
-const sourcePath = (sourceId: string) =>
-  `/api/v1/sources/${encodeURIComponent(sourceId)}`
+import {
+  API_MOUNTS,
+  liveShapePath,
+  sourcePath,
+  sourceRestartPath,
+} from '../../../shared/api-routes.ts'
 
 export function createSource(
   request: CreateSourceRequest,
   skipValidation: boolean,
 ) {
   return api(
-    `/api/v1/sources${skipValidation ? '?skip_validation=true' : ''}`,
+    `${API_MOUNTS.sources}${skipValidation ? '?skip_validation=true' : ''}`,
     createSourceResponseSchema,
     { method: 'PUT', body: request },
   )
@@ -40,7 +43,7 @@ export function deleteSource(sourceId: string, force: boolean) {
 }
 
 export function clearSourceCache(sourceId: string) {
-  return api(`${sourcePath(sourceId)}/restart`, sourceChangeResponseSchema, {
+  return api(sourceRestartPath(sourceId), sourceChangeResponseSchema, {
     method: 'POST',
     body: { clear_cache: true },
   })
@@ -48,11 +51,9 @@ export function clearSourceCache(sourceId: string) {
 
 /** Not in spec §7: rotates one of the source's live shapes (its clients refetch). */
 export function deleteLiveShape(sourceId: string, handle: string) {
-  return api(
-    `${sourcePath(sourceId)}/shapes/${encodeURIComponent(handle)}`,
-    shapeDeletedResponseSchema,
-    { method: 'DELETE' },
-  )
+  return api(liveShapePath(sourceId, handle), shapeDeletedResponseSchema, {
+    method: 'DELETE',
+  })
 }
 
 function bodyText(body: unknown): string {

@@ -10,47 +10,48 @@ import {
   type AlertSettings,
 } from '../../../shared/alerts.ts'
 import { api } from '../../lib/api.ts'
-
-const destinationsPath = (teamId: string) =>
-  `/api/v1/teams/${encodeURIComponent(teamId)}/alert-destinations`
-
-const destinationPath = (teamId: string, id: string) =>
-  `${destinationsPath(teamId)}/${encodeURIComponent(id)}`
+import {
+  alertDestinationPath,
+  alertDestinationsPath,
+  alertSettingsPath,
+  testAlertPath,
+} from '../../../shared/api-routes.ts'
 
 /** `{url}` adds a webhook, `{email}` an email address. */
 export function createAlertDestination(
   teamId: string,
   target: { url: string } | { email: string },
 ) {
-  return api(destinationsPath(teamId), createAlertDestinationResponseSchema, {
-    method: 'POST',
-    body: target,
-  })
+  return api(
+    alertDestinationsPath(teamId),
+    createAlertDestinationResponseSchema,
+    {
+      method: 'POST',
+      body: target,
+    },
+  )
 }
 
 export function deleteAlertDestination(teamId: string, id: string) {
   return api(
-    destinationPath(teamId, id),
+    alertDestinationPath(teamId, id),
     deleteAlertDestinationResponseSchema,
     { method: 'DELETE' },
   )
 }
 
 export function sendTestAlert(teamId: string, id: string) {
-  return api(`${destinationPath(teamId, id)}/test`, testAlertResponseSchema, {
+  return api(testAlertPath(teamId, id), testAlertResponseSchema, {
     method: 'POST',
   })
 }
 
-const settingsPath = (teamId: string) =>
-  `/api/v1/teams/${encodeURIComponent(teamId)}/alert-settings`
-
 export function getAlertSettings(teamId: string, signal?: AbortSignal) {
-  return api(settingsPath(teamId), alertSettingsResponseSchema, { signal })
+  return api(alertSettingsPath(teamId), alertSettingsResponseSchema, { signal })
 }
 
 export function saveAlertSettings(teamId: string, settings: AlertSettings) {
-  return api(settingsPath(teamId), alertSettingsSchema, {
+  return api(alertSettingsPath(teamId), alertSettingsSchema, {
     method: 'PUT',
     body: settings,
   })

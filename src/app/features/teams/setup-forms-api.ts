@@ -6,21 +6,17 @@ import {
   type CreateSetupFormRequest,
 } from '../../../shared/setup-forms.ts'
 import { api } from '../../lib/api.ts'
-
-const formsPath = (teamId: string) =>
-  `/api/v1/teams/${encodeURIComponent(teamId)}/source-setup-forms`
+import { setupFormPath, setupFormsPath } from '../../../shared/api-routes.ts'
 
 export function createSetupForm(teamId: string, body: CreateSetupFormRequest) {
-  return api(formsPath(teamId), createSetupFormResponseSchema, {
+  return api(setupFormsPath(teamId), createSetupFormResponseSchema, {
     method: 'POST',
     body,
   })
 }
 
 export function deleteSetupForm(teamId: string, formId: string) {
-  return api(
-    `${formsPath(teamId)}/${encodeURIComponent(formId)}`,
-    deleteSetupFormResponseSchema,
-    { method: 'DELETE' },
-  )
+  return api(setupFormPath(teamId, formId), deleteSetupFormResponseSchema, {
+    method: 'DELETE',
+  })
 }
