@@ -1,5 +1,6 @@
 // createApp builds the whole HTTP app without listening, so tests call it in-process.
 import { Hono } from 'hono'
+import { INGEST_PATH } from '../shared/analytics.ts'
 import { CLAIMABLE_SOURCES_PATH } from '../shared/claimable-sources.ts'
 import { LIVE_WATCH_PATH } from '../shared/live-watch.ts'
 import { ONBOARDING_INTENT_PATH } from '../shared/onboarding.ts'
@@ -41,6 +42,13 @@ import { neonRoutes, supabaseRoutes } from './providers/routes.ts'
 import { setupFormPublicRoutes } from './setup-links/public-routes.ts'
 import { sourceStatusRoutes } from './sources/status-routes.ts'
 import { validationRoutes } from './validation/routes.ts'
+import {
+  ANALYTICS_CONFIG_PATH,
+  API_MOUNTS,
+  HEALTH_PATH,
+  providerAuthPath,
+  READY_PATH,
+} from '../shared/api-routes.ts'
 
 const isClaimableCreate = (method: string, path: string) =>
   method === 'POST' &&
@@ -88,16 +96,16 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   })
 
   // Liveness asks nothing of anyone; readiness asks the control plane (ops/readiness.ts).
-  app.get('/api/public/health', (c) => c.json({ status: 'ok' }))
-  app.get('/api/public/ready', readinessRoute(deps.db))
+  app.get(HEALTH_PATH, (c) => c.json({ status: 'ok' }))
+  app.get(READY_PATH, readinessRoute(deps.db))
   // Connecting a provider account shares the sign-in's prefix (and its binding cookie's path);
   // registered first, so these two names never reach the sign-in router's /:provider.
-  app.route('/api/public/auth/supabase', connectRoutes('supabase'))
-  app.route('/api/public/auth/neon', connectRoutes('neon'))
-  app.route('/api/public/auth', authRoutes(limiters.localLogins))
-  app.route('/api/public/supabase', supabaseRoutes)
-  app.route('/api/public/neon', neonRoutes(deps.databaseChecks))
-  app.route('/api/public/analytics', analyticsRoutes)
+  app.route(providerAuthPath('supabase'), connectRoutes('supabase'))
+  app.route(providerAuthPath('neon'), connectRoutes('neon'))
+  app.route(API_MOUNTS.auth, authRoutes(limiters.localLogins))
+  app.route(API_MOUNTS.supabase, supabaseRoutes)
+  app.route(API_MOUNTS.neon, neonRoutes(deps.databaseChecks))
+  app.route(ANALYTICS_CONFIG_PATH, analyticsRoutes)
   app.route(VALIDATE_DATABASE_URL_PATH, validationRoutes(deps.databaseChecks))
   app.route(SETUP_FORM_PUBLIC_PATH, setupFormPublicRoutes(deps.databaseChecks))
   app.route(CLAIMABLE_SOURCES_PATH, claimableSourceRoutes(deps.databaseChecks))
@@ -105,20 +113,20 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // also requires the user itself; the session is looked up once per request.
   app.use('/api/v1/*', requireUser)
   // One router per resource, each at its own prefix: none overlaps another, so order is free.
-  app.route('/api/v1/users', userRoutes)
-  app.route('/api/v1/teams', teamRoutes(limiters.testAlerts))
-  app.route('/api/v1/provider-connections', providerConnectionRoutes)
+  app.route(API_MOUNTS.users, userRoutes)
+  app.route(API_MOUNTS.teams, teamRoutes(limiters.testAlerts))
+  app.route(API_MOUNTS.providerConnections, providerConnectionRoutes)
   app.route(ONBOARDING_INTENT_PATH, onboardingRoutes)
   app.route(
-    '/api/v1/sources',
+    API_MOUNTS.sources,
     sourceRoutes(deps.databaseChecks, limiters.sourceCreates),
   )
-  app.route('/api/public/source-status', sourceStatusRoutes)
+  app.route(API_MOUNTS.sourceStatus, sourceStatusRoutes)
   app.route(ADMIN_API_PATH, adminRoutes)
-  app.route('/v1/shape', sourceShapeRoutes)
+  app.route(API_MOUNTS.shape, sourceShapeRoutes)
   app.route(LIVE_WATCH_PATH, watchRoutes)
-  app.route('/v1', gatewayRoutes)
-  app.route('/ingest', ingestRoutes())
+  app.route(API_MOUNTS.gateway, gatewayRoutes)
+  app.route(INGEST_PATH, ingestRoutes())
 
   app.onError(answerError(deps.log))
   if (deps.distDir) mountSpa(app, deps.distDir, indexHtml)

@@ -4,6 +4,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import { isHttps, type AppEnv } from '../platform/http/context.ts'
 import { OAUTH_STATE_TTL_MS } from './oauth-states.ts'
 import { SESSION_ABSOLUTE_MS } from './sessions.ts'
+import { API_MOUNTS } from '../../shared/api-routes.ts'
 
 export const SESSION_COOKIE = 'sluice_session'
 /**
@@ -14,7 +15,7 @@ export const SESSION_COOKIE = 'sluice_session'
  */
 export const SESSION_HINT_COOKIE = 'sluice_signed_in'
 const bindingCookie = (provider: string) => `sluice_oauth_${provider}`
-const CALLBACK_PATH = '/api/public/auth'
+const CALLBACK_PATH = API_MOUNTS.auth
 
 const secure = (c: Context<AppEnv>) => isHttps(c.var.deps.env, c.req.url)
 

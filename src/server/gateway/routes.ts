@@ -13,6 +13,7 @@ import { getTeam } from '../teams/teams.ts'
 import { serveControlShape } from './control-shape.ts'
 import type { AppEnv } from '../platform/http/context.ts'
 import { dashboardShapes } from './definitions.ts'
+import { SHAPE_PATHS } from '../../shared/api-routes.ts'
 
 /** A signed-in user's shape: ends with the session and with their membership, never cached. */
 async function serve(
@@ -106,15 +107,17 @@ const ofSource =
 
 /** The dashboard's shapes by path under /v1: served below, and watched by watch.ts. */
 export const userShapes: Record<string, Resolve> = {
-  '/user/me': ofUser(dashboardShapes.currentUser),
-  '/teams': ofUser(dashboardShapes.teams),
-  '/team-users': ofTeam(dashboardShapes.teamUsers),
-  '/sources': ofTeam(dashboardShapes.sources),
-  '/source-setup-forms': ofTeam(dashboardShapes.setupForms),
-  '/alert-destinations': ofTeam(dashboardShapes.alertDestinations),
-  '/alert-delivery-attempts': ofTeam(dashboardShapes.alertDeliveryAttempts),
-  '/source-event-logs': ofSource(dashboardShapes.eventLogs),
-  '/source-shapes': ofSource(dashboardShapes.liveShapes),
+  [SHAPE_PATHS.users]: ofUser(dashboardShapes.currentUser),
+  [SHAPE_PATHS.user_teams]: ofUser(dashboardShapes.teams),
+  [SHAPE_PATHS.team_members]: ofTeam(dashboardShapes.teamUsers),
+  [SHAPE_PATHS.sources]: ofTeam(dashboardShapes.sources),
+  [SHAPE_PATHS.source_setup_forms]: ofTeam(dashboardShapes.setupForms),
+  [SHAPE_PATHS.alert_destinations]: ofTeam(dashboardShapes.alertDestinations),
+  [SHAPE_PATHS.alert_delivery_attempts]: ofTeam(
+    dashboardShapes.alertDeliveryAttempts,
+  ),
+  [SHAPE_PATHS.source_event_logs]: ofSource(dashboardShapes.eventLogs),
+  [SHAPE_PATHS.source_shapes]: ofSource(dashboardShapes.liveShapes),
 }
 
 export const gatewayRoutes = new Hono<AppEnv>()

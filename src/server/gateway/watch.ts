@@ -34,8 +34,9 @@ import { sameOriginOnly } from '../platform/http/security.ts'
 import { sourceStatus } from '../sources/status-routes.ts'
 import { userShapes } from './routes.ts'
 import { watchedSourceShape } from './source-shapes.ts'
+import { API_MOUNTS } from '../../shared/api-routes.ts'
 
-const STATUS_PREFIX = '/api/public/source-status/'
+const STATUS_PREFIX = `${API_MOUNTS.sourceStatus}/`
 
 const signedIn = (c: Context<AppEnv>) =>
   (c.get('user') as AppEnv['Variables']['user'] | undefined) !== undefined
@@ -50,14 +51,14 @@ async function watched(
 ): Promise<WatchedRequest | typeof GONE | null> {
   const url = new URL(path, 'http://watch.invalid')
   const query = url.searchParams
-  if (url.pathname === '/v1/shape') return watchedSourceShape(c, query)
+  if (url.pathname === API_MOUNTS.shape) return watchedSourceShape(c, query)
   const database = c.var.deps.shapes
   let definition = null
   if (url.pathname.startsWith(STATUS_PREFIX)) {
     const id = idSchema.safeParse(url.pathname.slice(STATUS_PREFIX.length))
     if (id.success) definition = sourceStatus(id.data)
-  } else if (url.pathname.startsWith('/v1/')) {
-    const resolve = userShapes[url.pathname.slice('/v1'.length)]
+  } else if (url.pathname.startsWith(`${API_MOUNTS.gateway}/`)) {
+    const resolve = userShapes[url.pathname.slice(API_MOUNTS.gateway.length)]
     // Signed out: its own request gets the 401 that says so.
     if (!resolve || !signedIn(c)) return null
     const shape = await resolve(c, query)

@@ -13,6 +13,7 @@ import {
   alertSettingsRoutes,
 } from '../alerts/routes.ts'
 import { setupFormRoutes } from '../setup-links/team-routes.ts'
+import { TEAM_RESOURCES } from '../../shared/api-routes.ts'
 
 const notFound = { message: 'Team not found' }
 
@@ -40,6 +41,9 @@ export const teamRoutes = (testAlerts: Limiters['testAlerts']) =>
       const users = await listTeamUsers(c.var.deps.db, c.var.user.id, teamId)
       return users ? c.json(users) : c.json(notFound, 404)
     })
-    .route('/:teamId/source-setup-forms', setupFormRoutes)
-    .route('/:teamId/alert-destinations', alertDestinationRoutes(testAlerts))
-    .route('/:teamId/alert-settings', alertSettingsRoutes)
+    .route(`/:teamId${TEAM_RESOURCES.setupForms}`, setupFormRoutes)
+    .route(
+      `/:teamId${TEAM_RESOURCES.alertDestinations}`,
+      alertDestinationRoutes(testAlerts),
+    )
+    .route(`/:teamId${TEAM_RESOURCES.alertSettings}`, alertSettingsRoutes)

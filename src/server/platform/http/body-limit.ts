@@ -13,6 +13,7 @@ import {
   SUBSET_BODY_LIMIT_BYTES,
 } from '../limits.ts'
 import type { AppEnv } from './context.ts'
+import { API_MOUNTS } from '../../shared/api-routes.ts'
 
 /** A body went past its cap while being read; app.onError answers it with 413. */
 export class BodyTooLargeError extends Error {
@@ -61,7 +62,7 @@ export const limitBodies = createMiddleware<AppEnv>(async (c, next) => {
   if (!body) return next()
   const limit = isIngest(c.req.path)
     ? INGEST_BODY_LIMIT_BYTES
-    : c.req.path === '/v1/shape'
+    : c.req.path === API_MOUNTS.shape
       ? SUBSET_BODY_LIMIT_BYTES
       : c.req.path === LIVE_WATCH_PATH
         ? LIVE_WATCH_BODY_LIMIT_BYTES
