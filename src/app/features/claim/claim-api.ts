@@ -1,17 +1,14 @@
 // The claim page's calls (spec §7): the claim's state, the user's teams to claim into, and the
 // claim itself; how each failure reads is decided here (spec §8, Claim).
 import { z } from 'zod'
+import { claimCalls } from '../../../shared/api-calls.ts'
+import { API_MOUNTS } from '../../../shared/api-routes.ts'
 import {
   CLAIM_MESSAGES,
-  CLAIM_PATH,
-  claimableSourcePath,
-  claimableSourceSchema,
-  claimResponseSchema,
   type ClaimableSource,
 } from '../../../shared/claimable-sources.ts'
 import { idSchema } from '../../../shared/entities.ts'
 import { api, ApiError } from '../../lib/api.ts'
-import { API_MOUNTS } from '../../../shared/api-routes.ts'
 
 /** The claim's state; null when the server says it is not claimable (or does not exist). */
 export async function fetchClaim(
@@ -19,9 +16,8 @@ export async function fetchClaim(
   signal?: AbortSignal,
 ): Promise<ClaimableSource | null> {
   try {
-    return await api(claimableSourcePath(claimId), claimableSourceSchema, {
-      signal,
-    })
+    const { method, path, response } = claimCalls.read
+    return await api(path(claimId), response, { method, signal })
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return null
     throw error
@@ -39,8 +35,8 @@ export const fetchTeams = (signal?: AbortSignal) =>
   api(API_MOUNTS.teams, teamsSchema, { signal })
 
 export const claimSource = (claimId: string, teamId: string) =>
-  api(CLAIM_PATH, claimResponseSchema, {
-    method: 'POST',
+  api(claimCalls.claim.path(), claimCalls.claim.response, {
+    method: claimCalls.claim.method,
     body: { claimId, teamId },
   })
 

@@ -1,14 +1,9 @@
 // The setup page's two calls (spec §7) as values that never throw: the form, or spec §8's
 // load failure; the new source's id and secret, or the text to show (§8: the server's message
 // for a 400, else its message, else 'Failed to connect source').
+import { setupFormCalls } from '../../../shared/api-calls.ts'
 import { idSchema } from '../../../shared/entities.ts'
-import {
-  publicSetupFormPath,
-  publicSetupFormSchema,
-  setupFormUsePath,
-  useSetupFormResponseSchema,
-  type PublicSetupForm,
-} from '../../../shared/setup-forms.ts'
+import type { PublicSetupForm } from '../../../shared/setup-forms.ts'
 import type { Region } from '../../../shared/sources.ts'
 import { ApiError, api } from '../../lib/api.ts'
 
@@ -22,7 +17,8 @@ export async function loadSetupForm(
   // No form has an id that is not a uuid: nothing to ask (the server's 404 would be logged).
   if (!idSchema.safeParse(formId).success) return null
   try {
-    return await api(publicSetupFormPath(formId), publicSetupFormSchema)
+    const { method, path, response } = setupFormCalls.read
+    return await api(path(formId), response, { method })
   } catch {
     return null
   }
@@ -37,14 +33,8 @@ export async function submitSetupForm(
   body: { database_url: string; region: Region },
 ): Promise<UseAnswer> {
   try {
-    const created = await api(
-      setupFormUsePath(formId),
-      useSetupFormResponseSchema,
-      {
-        method: 'POST',
-        body,
-      },
-    )
+    const { method, path, response } = setupFormCalls.use
+    const created = await api(path(formId), response, { method, body })
     return { ok: true, ...created }
   } catch (error) {
     if (!(error instanceof ApiError))

@@ -1,59 +1,49 @@
 // The source calls of spec §7, through the app's one fetch wrapper, and how their failures read.
-import {
-  createSourceResponseSchema,
-  renameSourceResponseSchema,
-  shapeDeletedResponseSchema,
-  sourceChangeResponseSchema,
-  type CreateSourceRequest,
-  type RenameSourceRequest,
+import { sourceCalls } from '../../../shared/api-calls.ts'
+import type {
+  CreateSourceRequest,
+  RenameSourceRequest,
 } from '../../../shared/sources.ts'
 import { ApiError, api } from '../../lib/api.ts'
-import {
-  API_MOUNTS,
-  liveShapePath,
-  sourcePath,
-  sourceRestartPath,
-} from '../../../shared/api-routes.ts'
 
 export function createSource(
   request: CreateSourceRequest,
   skipValidation: boolean,
 ) {
+  const { method, path, response } = sourceCalls.create
   return api(
-    `${API_MOUNTS.sources}${skipValidation ? '?skip_validation=true' : ''}`,
-    createSourceResponseSchema,
-    { method: 'PUT', body: request },
+    `${path()}${skipValidation ? '?skip_validation=true' : ''}`,
+    response,
+    { method, body: request },
   )
 }
 
 /** PATCH /api/v1/sources/{id}: not in spec §7, which has no call that updates a source. */
 export function renameSource(sourceId: string, request: RenameSourceRequest) {
-  return api(sourcePath(sourceId), renameSourceResponseSchema, {
-    method: 'PATCH',
-    body: request,
-  })
+  const { method, path, response } = sourceCalls.rename
+  return api(path(sourceId), response, { method, body: request })
 }
 
 export function deleteSource(sourceId: string, force: boolean) {
+  const { method, path, response } = sourceCalls.remove
   return api(
-    `${sourcePath(sourceId)}${force ? '?force_delete=true' : ''}`,
-    sourceChangeResponseSchema,
-    { method: 'DELETE' },
+    `${path(sourceId)}${force ? '?force_delete=true' : ''}`,
+    response,
+    {
+      method,
+    },
   )
 }
 
 export function clearSourceCache(sourceId: string) {
-  return api(sourceRestartPath(sourceId), sourceChangeResponseSchema, {
-    method: 'POST',
-    body: { clear_cache: true },
-  })
+  const { method, path, response } = sourceCalls.restart
+  return api(path(sourceId), response, { method, body: { clear_cache: true } })
 }
 
 /** Not in spec §7: rotates one of the source's live shapes (its clients refetch). */
 export function deleteLiveShape(sourceId: string, handle: string) {
-  return api(liveShapePath(sourceId, handle), shapeDeletedResponseSchema, {
-    method: 'DELETE',
-  })
+  const { method, path, response } = sourceCalls.deleteLiveShape
+  return api(path(sourceId, handle), response, { method })
 }
 
 function bodyText(body: unknown): string {

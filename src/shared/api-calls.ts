@@ -1,0 +1,162 @@
+// The REST API's JSON calls whose bodies have schemas, each declared once: its method, its path
+// (api-routes.ts, or the module that owns it) and the schemas of what it takes and answers.
+// The app's API modules call through these; the server's handlers parse the same schemas, and
+// tests/integration/api-routes.test.ts checks the server routes each method and path.
+import type { z } from 'zod'
+import {
+  alertSettingsResponseSchema,
+  alertSettingsSchema,
+  createAlertDestinationResponseSchema,
+  createAlertDestinationSchema,
+  deleteAlertDestinationResponseSchema,
+  testAlertResponseSchema,
+} from './alerts.ts'
+import {
+  alertDestinationPath,
+  alertDestinationsPath,
+  alertSettingsPath,
+  API_MOUNTS,
+  liveShapePath,
+  setupFormPath,
+  setupFormsPath,
+  sourcePath,
+  sourceRestartPath,
+  testAlertPath,
+} from './api-routes.ts'
+import {
+  CLAIM_PATH,
+  claimableSourcePath,
+  claimableSourceSchema,
+  claimRequestSchema,
+  claimResponseSchema,
+} from './claimable-sources.ts'
+import {
+  createSetupFormRequestSchema,
+  createSetupFormResponseSchema,
+  deleteSetupFormResponseSchema,
+  publicSetupFormPath,
+  publicSetupFormSchema,
+  setupFormUsePath,
+  useSetupFormRequestSchema,
+  useSetupFormResponseSchema,
+} from './setup-forms.ts'
+import {
+  createSourceRequestSchema,
+  createSourceResponseSchema,
+  renameSourceRequestSchema,
+  renameSourceResponseSchema,
+  restartSourceRequestSchema,
+  shapeDeletedResponseSchema,
+  sourceChangeResponseSchema,
+} from './sources.ts'
+
+type ApiCall = {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+  /** The path, given the ids it names. */
+  path: (...ids: string[]) => string
+  /** What the body must be; absent when the call sends none. */
+  request?: z.ZodType
+  /** What a successful answer is. */
+  response: z.ZodType
+}
+
+export const sourceCalls = {
+  create: {
+    method: 'PUT',
+    path: () => API_MOUNTS.sources,
+    request: createSourceRequestSchema,
+    response: createSourceResponseSchema,
+  },
+  rename: {
+    method: 'PATCH',
+    path: sourcePath,
+    request: renameSourceRequestSchema,
+    response: renameSourceResponseSchema,
+  },
+  remove: {
+    method: 'DELETE',
+    path: sourcePath,
+    response: sourceChangeResponseSchema,
+  },
+  restart: {
+    method: 'POST',
+    path: sourceRestartPath,
+    request: restartSourceRequestSchema,
+    response: sourceChangeResponseSchema,
+  },
+  deleteLiveShape: {
+    method: 'DELETE',
+    path: liveShapePath,
+    response: shapeDeletedResponseSchema,
+  },
+} as const satisfies Record<string, ApiCall>
+
+export const setupFormCalls = {
+  create: {
+    method: 'POST',
+    path: setupFormsPath,
+    request: createSetupFormRequestSchema,
+    response: createSetupFormResponseSchema,
+  },
+  remove: {
+    method: 'DELETE',
+    path: setupFormPath,
+    response: deleteSetupFormResponseSchema,
+  },
+  /** The public setup page's form, by its id alone. */
+  read: {
+    method: 'GET',
+    path: publicSetupFormPath,
+    response: publicSetupFormSchema,
+  },
+  use: {
+    method: 'POST',
+    path: setupFormUsePath,
+    request: useSetupFormRequestSchema,
+    response: useSetupFormResponseSchema,
+  },
+} as const satisfies Record<string, ApiCall>
+
+export const alertCalls = {
+  createDestination: {
+    method: 'POST',
+    path: alertDestinationsPath,
+    request: createAlertDestinationSchema,
+    response: createAlertDestinationResponseSchema,
+  },
+  deleteDestination: {
+    method: 'DELETE',
+    path: alertDestinationPath,
+    response: deleteAlertDestinationResponseSchema,
+  },
+  sendTest: {
+    method: 'POST',
+    path: testAlertPath,
+    response: testAlertResponseSchema,
+  },
+  readSettings: {
+    method: 'GET',
+    path: alertSettingsPath,
+    response: alertSettingsResponseSchema,
+  },
+  saveSettings: {
+    method: 'PUT',
+    path: alertSettingsPath,
+    request: alertSettingsSchema,
+    response: alertSettingsSchema,
+  },
+} as const satisfies Record<string, ApiCall>
+
+export const claimCalls = {
+  read: {
+    method: 'GET',
+    path: claimableSourcePath,
+    response: claimableSourceSchema,
+  },
+  claim: {
+    method: 'POST',
+    path: () => CLAIM_PATH,
+    request: claimRequestSchema,
+    response: claimResponseSchema,
+  },
+} as const satisfies Record<string, ApiCall>
