@@ -1,8 +1,15 @@
 // Every path the app calls by its shared name (src/shared/api-routes.ts, and the paths other
-// shared modules name) is one the server has a route for: a path renamed on one side only
-// fails here, not in a browser.
+// shared modules name) is one the server has a route for, and every declared call
+// (src/shared/api-calls.ts) one it routes for that method: a path or method changed on one side
+// only fails here, not in a browser.
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
+import {
+  alertCalls,
+  claimCalls,
+  setupFormCalls,
+  sourceCalls,
+} from '../../src/shared/api-calls.ts'
 import * as apiRoutes from '../../src/shared/api-routes.ts'
 import {
   API_MOUNTS,
@@ -89,6 +96,25 @@ describe('the REST API’s shared paths', () => {
     for (const [name, path] of paths)
       if (!(await routed(probe, new URL(path, 'http://x').pathname)))
         missing.push(`${name}: ${path}`)
+    expect(missing).toEqual([])
+  })
+
+  it('each declared call has a route for its method and path', async () => {
+    const app = buildApp(database.db)
+    // As routesOf, but each route answers only its own method.
+    const probe = new Hono()
+    for (const route of app.routes)
+      if (route.method !== 'ALL')
+        probe.on(route.method, route.path, (c) => c.text('route'))
+    const groups = { sourceCalls, setupFormCalls, alertCalls, claimCalls }
+    const missing: string[] = []
+    for (const [group, calls] of Object.entries(groups))
+      for (const [name, call] of Object.entries(calls)) {
+        const path = (call.path as (...a: string[]) => string)(...ids)
+        const { status } = await probe.request(path, { method: call.method })
+        if (status !== 200)
+          missing.push(`${group}.${name}: ${call.method} ${path}`)
+      }
     expect(missing).toEqual([])
   })
 
