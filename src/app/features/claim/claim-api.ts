@@ -34,11 +34,10 @@ export type ClaimTeam = z.infer<typeof teamsSchema>[number]
 export const fetchTeams = (signal?: AbortSignal) =>
   api(API_MOUNTS.teams, teamsSchema, { signal })
 
-export const claimSource = (claimId: string, teamId: string) =>
-  api(claimCalls.claim.path(), claimCalls.claim.response, {
-    method: claimCalls.claim.method,
-    body: { claimId, teamId },
-  })
+export function claimSource(claimId: string, teamId: string) {
+  const { method, path, response } = claimCalls.claim
+  return api(path(), response, { method, body: { claimId, teamId } })
+}
 
 /** The spec's text for a failed claim: by status, and any other failure is the network's. */
 export function claimErrorMessage(error: unknown): string {
