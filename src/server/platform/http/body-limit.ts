@@ -13,7 +13,7 @@ import {
   SUBSET_BODY_LIMIT_BYTES,
 } from '../limits.ts'
 import type { AppEnv } from './context.ts'
-import { API_MOUNTS } from '../../shared/api-routes.ts'
+import { API_MOUNTS } from '../../../shared/api-routes.ts'
 
 /** A body went past its cap while being read; app.onError answers it with 413. */
 export class BodyTooLargeError extends Error {
