@@ -41,7 +41,7 @@ import {
 import { TARGETS, type Report } from './bench/report.ts'
 import { printReport } from './bench/table.ts'
 import { measureSubsetIn, printSubsetIn } from './bench/subset-in.ts'
-import { MAX_LIST_ITEMS } from '../src/engine/shapes/where/limits.ts'
+import { MAX_LIST_ITEMS } from '../src/engine/where/limits.ts'
 import type { WindowResult } from './bench/window.ts'
 
 const quick = process.argv.includes('--quick')

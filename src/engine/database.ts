@@ -37,7 +37,7 @@ import {
   loadTableInfo,
   SharedTableInfo,
 } from './shapes/table-info.ts'
-import type { CompiledWhere } from './shapes/where/types.ts'
+import type { CompiledWhere } from './where/types.ts'
 import { ReplicationSupervisor } from './supervisor.ts'
 import { UnavailableError } from './unavailable.ts'
 

@@ -3,10 +3,7 @@
 // item by item (which held the engine's loop); one within it is answered. The loop lag itself
 // is measured by `npm run bench:engine -- --subset-in`, not here: timings are not tested.
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import {
-  MAX_LIST_ITEMS,
-  MAX_PARAMS,
-} from '../../src/engine/shapes/where/limits.ts'
+import { MAX_LIST_ITEMS, MAX_PARAMS } from '../../src/engine/where/limits.ts'
 import { createTestDatabase, type TestDatabase } from '../support/database.ts'
 import { startTestEngine, type TestEngine } from '../support/engine.ts'
 

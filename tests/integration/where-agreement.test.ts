@@ -3,8 +3,8 @@
 // over a table with a column of every supported type, NULLs and edge values.
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { compileWhere } from '../../src/engine/shapes/where/index.ts'
-import type { ColumnInfo } from '../../src/engine/shapes/where/types.ts'
+import { compileWhere } from '../../src/engine/where/index.ts'
+import type { ColumnInfo } from '../../src/engine/where/types.ts'
 import { createTestDatabase, type TestDatabase } from '../support/database.ts'
 
 type Row = Record<string, string | null>

@@ -6,15 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   analyze,
   createContext,
-} from '../../src/engine/shapes/where/analyze/analyze.ts'
-import { coerce } from '../../src/engine/shapes/where/analyze/context.ts'
-import { toSql } from '../../src/engine/shapes/where/compile-sql.ts'
-import { compile } from '../../src/engine/shapes/where/evaluate.ts'
-import { parseWhere } from '../../src/engine/shapes/where/parse.ts'
-import {
-  formatValue,
-  tryParseValue,
-} from '../../src/engine/shapes/where/values/io.ts'
+} from '../../src/engine/where/analyze/analyze.ts'
+import { coerce } from '../../src/engine/where/analyze/context.ts'
+import { toSql } from '../../src/engine/where/compile-sql.ts'
+import { compile } from '../../src/engine/where/evaluate.ts'
+import { parseWhere } from '../../src/engine/where/parse.ts'
+import { formatValue, tryParseValue } from '../../src/engine/where/values/io.ts'
 import { createTestDatabase, type TestDatabase } from '../support/database.ts'
 
 let database: TestDatabase

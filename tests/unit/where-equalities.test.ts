@@ -1,8 +1,8 @@
 // The `column = constant` conditions a clause guarantees, in the column's own text output:
 // only top-level ANDs, only types whose canonical text we know exactly.
 import { describe, expect, it } from 'vitest'
-import { compileWhere } from '../../src/engine/shapes/where/index.ts'
-import type { ColumnInfo } from '../../src/engine/shapes/where/types.ts'
+import { compileWhere } from '../../src/engine/where/index.ts'
+import type { ColumnInfo } from '../../src/engine/where/types.ts'
 
 const column = (name: string, type: string, extra: Partial<ColumnInfo> = {}) =>
   [name, { name, type, typeOid: 0, dims: 0, notNull: false, ...extra }] as const

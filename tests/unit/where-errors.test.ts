@@ -1,11 +1,8 @@
 // Where clauses we refuse, and how: syntax errors located like Electric's (counting from the
 // start of `SELECT 1 WHERE `), plain messages naming what is wrong for everything else.
 import { describe, expect, it } from 'vitest'
-import {
-  compileWhere,
-  WhereError,
-} from '../../src/engine/shapes/where/index.ts'
-import type { ColumnInfo } from '../../src/engine/shapes/where/types.ts'
+import { compileWhere, WhereError } from '../../src/engine/where/index.ts'
+import type { ColumnInfo } from '../../src/engine/where/types.ts'
 
 const column = (name: string, type: string, extra: Partial<ColumnInfo> = {}) =>
   [name, { name, type, typeOid: 0, dims: 0, notNull: false, ...extra }] as const

@@ -1,8 +1,8 @@
 // The evaluator on rows as replication sends them (Postgres text output, NULL as null), and
 // the snapshot SQL it is paired with: bound, typed params and quoted identifiers.
 import { describe, expect, it } from 'vitest'
-import { compileWhere } from '../../src/engine/shapes/where/index.ts'
-import type { ColumnInfo } from '../../src/engine/shapes/where/types.ts'
+import { compileWhere } from '../../src/engine/where/index.ts'
+import type { ColumnInfo } from '../../src/engine/where/types.ts'
 
 type Row = Record<string, string | null>
 

@@ -1,18 +1,15 @@
 // Clauses that would hold the event loop: refused with a 400-bound WhereError when their cost
 // shows at compile time, failing (not matching) on the row that triggers it otherwise.
 import { describe, expect, it } from 'vitest'
-import {
-  compileWhere,
-  WhereError,
-} from '../../src/engine/shapes/where/index.ts'
+import { compileWhere, WhereError } from '../../src/engine/where/index.ts'
 import {
   MAX_LIST_ITEMS,
   MAX_PARAM_LENGTH,
   MAX_PARAMS,
   MAX_WHERE_LENGTH,
   MAX_WHERE_NODES,
-} from '../../src/engine/shapes/where/limits.ts'
-import type { ColumnInfo } from '../../src/engine/shapes/where/types.ts'
+} from '../../src/engine/where/limits.ts'
+import type { ColumnInfo } from '../../src/engine/where/types.ts'
 
 const column = (name: string, type: string, extra: Partial<ColumnInfo> = {}) =>
   [name, { name, type, typeOid: 0, dims: 0, notNull: false, ...extra }] as const

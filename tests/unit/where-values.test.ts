@@ -1,34 +1,22 @@
 // The value layer of the evaluator: Postgres text in, the same text out, and the arithmetic
 // whose exact rules matter (numeric division scale, float printing, interval fields).
 import { describe, expect, it } from 'vitest'
-import {
-  parseArray,
-  formatArray,
-} from '../../src/engine/shapes/where/values/array.ts'
-import {
-  formatFloat,
-  parseFloat,
-} from '../../src/engine/shapes/where/values/float.ts'
-import { parseInterval } from '../../src/engine/shapes/where/values/interval-input.ts'
-import { formatInterval } from '../../src/engine/shapes/where/values/interval.ts'
-import {
-  formatValue,
-  tryParseValue,
-} from '../../src/engine/shapes/where/values/io.ts'
+import { parseArray, formatArray } from '../../src/engine/where/values/array.ts'
+import { formatFloat, parseFloat } from '../../src/engine/where/values/float.ts'
+import { parseInterval } from '../../src/engine/where/values/interval-input.ts'
+import { formatInterval } from '../../src/engine/where/values/interval.ts'
+import { formatValue, tryParseValue } from '../../src/engine/where/values/io.ts'
 import {
   formatJsonb,
   jsonbEqual,
   parseJsonb,
-} from '../../src/engine/shapes/where/values/jsonb.ts'
+} from '../../src/engine/where/values/jsonb.ts'
 import {
   divideNumeric,
   formatNumeric,
   parseNumeric,
-} from '../../src/engine/shapes/where/values/numeric.ts'
-import {
-  compareText,
-  likeMatcher,
-} from '../../src/engine/shapes/where/values/text.ts'
+} from '../../src/engine/where/values/numeric.ts'
+import { compareText, likeMatcher } from '../../src/engine/where/values/text.ts'
 
 const numeric = (s: string) => {
   const d = parseNumeric(s)

@@ -6,7 +6,7 @@ import type pg from 'pg'
 import type { ShapeDefinition } from './definition.ts'
 import { Shape } from './shape.ts'
 import { loadTableInfo, type TableInfo } from './table-info.ts'
-import { compileWhere, type CompiledWhere } from './where/index.ts'
+import { compileWhere, type CompiledWhere } from '../where/index.ts'
 
 export async function whereFor(
   definition: ShapeDefinition,

@@ -2,7 +2,7 @@
 // whose clause requires `column = constant` is filed under that constant; only the others
 // are checked for every row of their table.
 import type { Row } from '../replication/types.ts'
-import type { Equality } from './where/types.ts'
+import type { Equality } from '../where/types.ts'
 
 /**
  * The shapes filed under one value. Most values (a team's id) have one shape, kept bare rather

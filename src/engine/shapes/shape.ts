@@ -29,7 +29,7 @@ import type { Offset } from './offset.ts'
 import { sentColumns, type TableInfo } from './table-info.ts'
 import { TimeSlice } from './time-slice.ts'
 import { isVisible, type Visibility } from './visibility.ts'
-import type { CompiledWhere } from './where/types.ts'
+import type { CompiledWhere } from '../where/types.ts'
 
 /**
  * Tells a waiting request its client has gone: an AbortSignal, or the little of one a Node

@@ -9,7 +9,7 @@ import { UnavailableError } from '../unavailable.ts'
 import { qualifiedName, quoteIdent, type TableName } from './definition.ts'
 import type { Shape } from './shape.ts'
 import { parseSnapshot, type Visibility } from './visibility.ts'
-import type { CompiledWhere } from './where/types.ts'
+import type { CompiledWhere } from '../where/types.ts'
 
 const BATCH = 5000
 const LOCK_NOT_AVAILABLE = '55P03'

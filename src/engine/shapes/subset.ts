@@ -12,7 +12,7 @@ import { whereFor } from './reopen.ts'
 import type { Shape } from './shape.ts'
 import { loadTableInfo } from './table-info.ts'
 import { parseSnapshot } from './visibility.ts'
-import { compileOrderBy, compileWhere, WhereError } from './where/index.ts'
+import { compileOrderBy, compileWhere, WhereError } from '../where/index.ts'
 
 export type Subset = {
   where: string | null

@@ -1,7 +1,7 @@
 // What the engine knows about a table: its columns, their types and its primary key, read
 // from the catalog; and the `electric-schema` header clients parse rows with.
 import type pg from 'pg'
-import type { ColumnInfo } from './where/types.ts'
+import type { ColumnInfo } from '../where/types.ts'
 import { GENERATED_COLUMNS_VERSION } from '../replication/publication.ts'
 import { DefinitionError, qualifiedName, type TableName } from './definition.ts'
 

@@ -14,7 +14,7 @@ import {
   compileWhere,
   WhereError,
   type CompiledWhere,
-} from '../../../engine/shapes/where/index.ts'
+} from '../../../engine/where/index.ts'
 import { invalid, unavailable, type Answer } from './answers.ts'
 import { estimateRows, type CountQuery } from './estimate.ts'
 import { readOnly, withClient } from './read.ts'

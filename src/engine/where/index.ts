@@ -1,6 +1,6 @@
 // Where clauses of shapes: validated once against the table's columns, then used twice, as
 // the snapshot's SQL (run by Postgres) and as an evaluator for replicated rows; both agree.
-import { flat } from '../../flat.ts'
+import { flat } from '../flat.ts'
 import { analyze, createContext, toBool } from './analyze/analyze.ts'
 import { fail } from './analyze/context.ts'
 import { resetBudget } from './budget.ts'
