@@ -11,7 +11,7 @@ import pg from 'pg'
 import type { ShapeDatabase } from '../../src/engine/database.ts'
 import { Engine } from '../../src/engine/engine.ts'
 import { createEngineServer } from '../../src/engine/http/node-listener.ts'
-import { parseLsn } from '../../src/engine/replication/lsn.ts'
+import { parseLsn } from '../../src/engine/pg/lsn.ts'
 import {
   startEmbeddedPostgres,
   type RunningPostgres,

@@ -1,9 +1,9 @@
 // What an attached database (database.ts) is configured with, and the session settings every
 // connection to it uses (the engine's, the snapshot's, the explorer's).
-import type { HostPinner } from './net/pinned-socket.ts'
+import type { HostPinner } from './pg/pinned-socket.ts'
 import { LOCK_WAIT_MS } from './replication/publication.ts'
 import type { SpillLimit } from './replication/spill.ts'
-import type { SupervisorEvents } from './supervisor.ts'
+import type { SupervisorEvents } from './replication/supervisor.ts'
 
 // Postgres renders values with these settings for snapshots and replication alike. No statement
 // waits on a lock longer than LOCK_WAIT_MS (a snapshot behind the app's ALTER TABLE would make

@@ -15,7 +15,7 @@ import {
   SESSION_OPTIONS,
   type DatabaseConfig,
 } from './database-config.ts'
-import { pinnedConnection } from './net/pinned-socket.ts'
+import { pinnedConnection } from './pg/pinned-socket.ts'
 import { PRIVATE_DIR } from './private-files.ts'
 import { DEFAULT_SPILL_LIMIT } from './replication/spill.ts'
 import type { Relation, Transaction } from './replication/types.ts'
@@ -38,7 +38,7 @@ import {
   SharedTableInfo,
 } from './shapes/table-info.ts'
 import type { CompiledWhere } from './where/types.ts'
-import { ReplicationSupervisor } from './supervisor.ts'
+import { ReplicationSupervisor } from './replication/supervisor.ts'
 import { UnavailableError } from './unavailable.ts'
 
 // How often the catalog is asked whether shapes' tables were dropped or renamed (table-watch.ts).

@@ -5,10 +5,10 @@ import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { LogLimit } from './database-config.ts'
 import { ShapeDatabase } from './database.ts'
-import type { HostPinner } from './net/pinned-socket.ts'
+import type { HostPinner } from './pg/pinned-socket.ts'
 import { PRIVATE_DIR, tightenTree, tightenedNotice } from './private-files.ts'
 import type { SpillLimit } from './replication/spill.ts'
-import type { SupervisorEvents } from './supervisor.ts'
+import type { SupervisorEvents } from './replication/supervisor.ts'
 
 export type EngineOptions = {
   dataDir: string

@@ -4,7 +4,7 @@
 // for a source that is not active, and read through a small read-only pool per source that
 // goes through the address guard and closes when the source stops being active.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { AddressRefusedError } from '../../src/engine/net/pinned-socket.ts'
+import { AddressRefusedError } from '../../src/engine/pg/pinned-socket.ts'
 import { signInLocally, type Browser } from '../support/app.ts'
 import { useControlPlaneDatabase } from '../support/database.ts'
 import {

@@ -10,7 +10,7 @@ import type { ShapeDatabase } from '../../src/engine/database.ts'
 import { Engine } from '../../src/engine/engine.ts'
 import type { SpillLimit } from '../../src/engine/replication/spill.ts'
 import { createEngineServer } from '../../src/engine/http/node-listener.ts'
-import type { SupervisorEvents } from '../../src/engine/supervisor.ts'
+import type { SupervisorEvents } from '../../src/engine/replication/supervisor.ts'
 import { waitUntil } from './wait.ts'
 
 export type TestEngine = {

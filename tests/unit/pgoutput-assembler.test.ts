@@ -9,7 +9,7 @@ import { TransactionAssembler } from '../../src/engine/replication/assembler.ts'
 import {
   unchangedToast,
   type PgOutputMessage,
-} from '../../src/engine/replication/pgoutput.ts'
+} from '../../src/engine/pg/pgoutput.ts'
 import type { Relation } from '../../src/engine/replication/types.ts'
 
 const items: Relation = {

@@ -1,9 +1,6 @@
 // The pgoutput v1 decoder on hand-built messages, one per message kind and tuple value kind.
 import { describe, expect, it } from 'vitest'
-import {
-  decodePgOutput,
-  unchangedToast,
-} from '../../src/engine/replication/pgoutput.ts'
+import { decodePgOutput, unchangedToast } from '../../src/engine/pg/pgoutput.ts'
 
 /** Writes protocol fields big-endian, as Postgres sends them. */
 class Message {

@@ -6,7 +6,7 @@ import {
   lsnToDecimal,
   maxLsn,
   parseLsn,
-} from '../../src/engine/replication/lsn.ts'
+} from '../../src/engine/pg/lsn.ts'
 
 describe('LSNs', () => {
   it('parses X/Y in either case, padded or not', () => {

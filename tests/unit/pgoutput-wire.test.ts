@@ -4,7 +4,7 @@ import {
   decodeServerMessage,
   encodeStatusUpdate,
   STATUS_UPDATE_LENGTH,
-} from '../../src/engine/replication/wire.ts'
+} from '../../src/engine/pg/wire.ts'
 
 const header = (tag: string, ...int64s: bigint[]) => {
   const buffer = Buffer.alloc(1 + 8 * int64s.length)

@@ -10,7 +10,7 @@ import {
   AddressRefusedError,
   pinnedConnection,
   type HostPinner,
-} from '../../src/engine/net/pinned-socket.ts'
+} from '../../src/engine/pg/pinned-socket.ts'
 
 const NAME = 'db.rebind.test' // resolves nowhere: only the pinner can route it
 

@@ -11,7 +11,7 @@ import {
   transition,
   type SourceSnapshot,
 } from '../../src/server/sources/runtime/lifecycle.ts'
-import { ADDRESS_REFUSED } from '../../src/engine/net/pinned-socket.ts'
+import { ADDRESS_REFUSED } from '../../src/engine/pg/pinned-socket.ts'
 import { problemOf } from '../../src/server/sources/runtime/connection-url.ts'
 
 const context = { slot: 'sluice_x', publication: 'sluice_x', role: 'app' }

@@ -1,7 +1,7 @@
 // How far a slot trails its server and how much WAL the server keeps for it: read by a server
 // for each source's health (src/server/sources/runtime/health.ts) and by the standalone engine for its
 // metrics.
-import type { Queryable } from '../replication/sql.ts'
+import type { Queryable } from '../pg/sql.ts'
 
 export type HealthReading = {
   walStatus: string | null

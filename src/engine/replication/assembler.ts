@@ -8,7 +8,7 @@ import {
   type OldTuple,
   type PgOutputMessage,
   type TupleData,
-} from './pgoutput.ts'
+} from '../pg/pgoutput.ts'
 import { SpillWriter, type SpillLimit } from './spill.ts'
 import type { Change, Lsn, Relation, Row, Transaction } from './types.ts'
 

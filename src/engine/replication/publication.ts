@@ -1,6 +1,6 @@
 // The per-database publication and its settings, and the errors of bringing a table into it
 // (publish-table.ts), each actionable: what is wrong and what to run.
-import { quoteIdent, sqlState, type Queryable } from './sql.ts'
+import { quoteIdent, sqlState, type Queryable } from '../pg/sql.ts'
 
 const DUPLICATE_OBJECT = '42710'
 const INSUFFICIENT_PRIVILEGE = '42501'

@@ -9,7 +9,12 @@ import {
   TableBusyError,
   UnreplicableTableError,
 } from './publication.ts'
-import { qualifiedName, quoteIdent, sqlState, type Queryable } from './sql.ts'
+import {
+  qualifiedName,
+  quoteIdent,
+  sqlState,
+  type Queryable,
+} from '../pg/sql.ts'
 
 const DUPLICATE_OBJECT = '42710'
 const INSUFFICIENT_PRIVILEGE = '42501'

@@ -1,14 +1,14 @@
 // The per-database logical replication slot: creation, health (WAL retained, lost slots) and
 // removal together with the publication. Also the entry point for the other setup helpers.
-import { parseLsn } from './lsn.ts'
+import { parseLsn } from '../pg/lsn.ts'
 import { ReplicationSetupError } from './publication.ts'
-import { quoteIdent, sqlState, type Queryable } from './sql.ts'
+import { quoteIdent, sqlState, type Queryable } from '../pg/sql.ts'
 import type { Lsn } from './types.ts'
 
 export { replicationNames, type ReplicationNames } from './names.ts'
 export { ensurePublication, ReplicationSetupError } from './publication.ts'
 export { addTableToPublication } from './publish-table.ts'
-export type { Queryable } from './sql.ts'
+export type { Queryable } from '../pg/sql.ts'
 
 const DUPLICATE_OBJECT = '42710'
 const UNDEFINED_OBJECT = '42704'

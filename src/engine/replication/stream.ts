@@ -9,13 +9,13 @@ import {
   connectForReplication,
   type CopyBothConnection,
   type ReplicationClient,
-} from './connection.ts'
-import type { HostPinner } from '../net/pinned-socket.ts'
-import { formatLsn, maxLsn } from './lsn.ts'
-import { decodePgOutput } from './pgoutput.ts'
-import { quoteIdent, quoteLiteral } from './sql.ts'
+} from '../pg/replication-connection.ts'
+import type { HostPinner } from '../pg/pinned-socket.ts'
+import { formatLsn, maxLsn } from '../pg/lsn.ts'
+import { decodePgOutput } from '../pg/pgoutput.ts'
+import { quoteIdent, quoteLiteral } from '../pg/sql.ts'
 import type { Lsn, Relation, ReplicationHandler } from './types.ts'
-import { decodeServerMessage, encodeStatusUpdate } from './wire.ts'
+import { decodeServerMessage, encodeStatusUpdate } from '../pg/wire.ts'
 
 export type StartReplicationOptions = {
   connectionString: string

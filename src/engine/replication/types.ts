@@ -1,25 +1,10 @@
 // What the replication core hands to the rest of the engine: decoded, committed transactions.
 // Values are Postgres text output (the pgoutput text format), SQL NULL as null.
+import type { Lsn } from '../pg/lsn.ts'
+import type { Relation } from '../pg/pgoutput.ts'
 
-/** A WAL position as a 64-bit number; printed as decimal in the protocol, X/Y to Postgres. */
-export type Lsn = bigint
-
-type RelationColumn = {
-  name: string
-  typeOid: number
-  typeMod: number
-  /** Part of the replica identity (with REPLICA IDENTITY FULL: every column). */
-  isKey: boolean
-}
-
-export type Relation = {
-  id: number
-  schema: string
-  name: string
-  /** 'd' default, 'n' nothing, 'f' full, 'i' index */
-  replicaIdentity: string
-  columns: RelationColumn[]
-}
+// Named here too: they are part of what replication hands on (Postgres's own, decoded in pg/).
+export type { Lsn, Relation }
 
 export type Row = Record<string, string | null>
 

@@ -3,7 +3,7 @@
 // changes-only shape takes the snapshot point alone: its log starts there, with no rows.
 import type pg from 'pg'
 import { TableBusyError } from '../replication/publication.ts'
-import { sqlState } from '../replication/sql.ts'
+import { sqlState } from '../pg/sql.ts'
 import type { Row } from '../replication/types.ts'
 import { UnavailableError } from '../unavailable.ts'
 import { qualifiedName, quoteIdent, type TableName } from './definition.ts'

@@ -5,7 +5,7 @@
 // timeout on one of the database's pooled connections, held only while the rows are read.
 import { randomInt } from 'node:crypto'
 import type pg from 'pg'
-import { lsnToDecimal, parseLsn } from '../replication/lsn.ts'
+import { lsnToDecimal, parseLsn } from '../pg/lsn.ts'
 import type { Row } from '../replication/types.ts'
 import { qualifiedName, quoteIdent } from './definition.ts'
 import { whereFor } from './reopen.ts'

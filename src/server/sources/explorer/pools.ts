@@ -8,7 +8,7 @@ import { SESSION_OPTIONS } from '../../../engine/database-config.ts'
 import {
   pinnedConnection,
   type HostPinner,
-} from '../../../engine/net/pinned-socket.ts'
+} from '../../../engine/pg/pinned-socket.ts'
 import type { TableName } from '../../../engine/shapes/definition.ts'
 import { databaseFailure, type Answer, type Credentials } from './answers.ts'
 import {

@@ -9,7 +9,7 @@
 // regions (`regions`), so servers in one region never hold a slot on another's databases.
 import type { ShapeDatabase } from '../../../engine/database.ts'
 import type { Engine } from '../../../engine/engine.ts'
-import type { HostPinner } from '../../../engine/net/pinned-socket.ts'
+import type { HostPinner } from '../../../engine/pg/pinned-socket.ts'
 import { replicationNames } from '../../../engine/replication/names.ts'
 import type { HealthLimits } from './health.ts'
 import { HealthLoop } from './health-loop.ts'

@@ -4,7 +4,7 @@
 import {
   AddressRefusedError,
   type HostPinner,
-} from '../../../engine/net/pinned-socket.ts'
+} from '../../../engine/pg/pinned-socket.ts'
 import {
   pinAddress,
   RefusedTargetError,

@@ -4,7 +4,7 @@ import pg from 'pg'
 import {
   pinnedConnection,
   type HostPinner,
-} from '../../../engine/net/pinned-socket.ts'
+} from '../../../engine/pg/pinned-socket.ts'
 import { dropSlotAndPublication } from '../../../engine/replication/slot.ts'
 import type { ReplicationNames } from '../../../engine/replication/names.ts'
 import { problemOf, withPassword } from './connection-url.ts'

@@ -5,22 +5,19 @@ import {
   ADDRESS_REFUSED,
   pinnedConnection,
   type HostPinner,
-} from './net/pinned-socket.ts'
+} from '../pg/pinned-socket.ts'
 import {
   addTableToPublication,
   dropSlotAndPublication,
   ensurePublication,
   ensureSlot,
   slotHealth,
-} from './replication/slot.ts'
-import { replicationNames } from './replication/names.ts'
-import type { SpillOptions } from './replication/assembler.ts'
-import {
-  ReplicationSetupError,
-  TableBusyError,
-} from './replication/publication.ts'
-import { SILENCE_MS, startReplication } from './replication/stream.ts'
-import type { Relation, ReplicationHandler } from './replication/types.ts'
+} from './slot.ts'
+import { replicationNames } from './names.ts'
+import type { SpillOptions } from './assembler.ts'
+import { ReplicationSetupError, TableBusyError } from './publication.ts'
+import { SILENCE_MS, startReplication } from './stream.ts'
+import type { Relation, ReplicationHandler } from './types.ts'
 
 export type SupervisorStatus =
   'starting' | 'active' | 'reconnecting' | 'error' | 'stopped'

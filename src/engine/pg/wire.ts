@@ -2,7 +2,7 @@
 // ('k') from the server, standby status update ('r') from us, each inside one CopyData.
 import { ByteReader } from './byte-reader.ts'
 import { fromPgTimestamp, toPgTimestamp } from './pg-time.ts'
-import type { Lsn } from './types.ts'
+import type { Lsn } from './lsn.ts'
 
 export type ServerMessage =
   | {

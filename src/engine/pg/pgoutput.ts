@@ -1,8 +1,25 @@
 // Decoder for the pgoutput logical replication protocol, version 1: one XLogData payload in,
-// one plain message out. Assembling messages into transactions is assembler.ts's job.
+// one plain message out. Assembling messages into transactions is replication/assembler.ts's job.
 import { ByteReader } from './byte-reader.ts'
 import { fromPgTimestamp } from './pg-time.ts'
-import type { Lsn, Relation } from './types.ts'
+import type { Lsn } from './lsn.ts'
+
+type RelationColumn = {
+  name: string
+  typeOid: number
+  typeMod: number
+  /** Part of the replica identity (with REPLICA IDENTITY FULL: every column). */
+  isKey: boolean
+}
+
+export type Relation = {
+  id: number
+  schema: string
+  name: string
+  /** 'd' default, 'n' nothing, 'f' full, 'i' index */
+  replicaIdentity: string
+  columns: RelationColumn[]
+}
 
 /** A column the new tuple left out because its TOASTed value did not change. */
 export const unchangedToast: unique symbol = Symbol('unchanged TOAST value')

@@ -2,7 +2,7 @@
 // sub-protocol needs (verified against pg 8.23 / pg-protocol 1.x), typed in one place.
 import type { Duplex } from 'node:stream'
 import pg from 'pg'
-import { pinnedConnection, type HostPinner } from '../net/pinned-socket.ts'
+import { pinnedConnection, type HostPinner } from './pinned-socket.ts'
 
 /**
  * Session settings for Postgres text output, as the shape protocol prescribes. pgoutput

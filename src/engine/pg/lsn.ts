@@ -1,6 +1,8 @@
 // WAL positions (LSNs): Postgres writes them as `X/Y` (two hex halves), the shape protocol as a
 // decimal string; inside the engine they are bigints so they compare and sort exactly.
-import type { Lsn } from './types.ts'
+
+/** A WAL position as a 64-bit number; printed as decimal in the protocol, X/Y to Postgres. */
+export type Lsn = bigint
 
 const MAX_LSN = (1n << 64n) - 1n
 const TEXT_FORM = /^([0-9A-Fa-f]{1,8})\/([0-9A-Fa-f]{1,8})$/
