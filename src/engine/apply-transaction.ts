@@ -1,6 +1,6 @@
 // Applies one replicated transaction to the shapes it concerns, in time slices: each change is
 // routed to its candidate shapes, then each shape evaluates and appends its changes, yielding to
-// the event loop whenever a slice is spent (shapes/time-slice.ts). Nothing is published here:
+// the event loop whenever a slice is spent (time-slice.ts). Nothing is published here:
 // the caller publishes once every shape holds the transaction.
 //
 // A spilled transaction (replication/spill.ts) is read back and applied chunk by chunk: each
@@ -10,7 +10,7 @@
 import type { Change, Relation, Row, Transaction } from './replication/types.ts'
 import type { TransactionRecords } from './shapes/changes.ts'
 import type { Shape } from './shapes/shape.ts'
-import { TimeSlice } from './shapes/time-slice.ts'
+import { TimeSlice } from './time-slice.ts'
 
 type Truncate = Extract<Change, { kind: 'truncate' }>
 

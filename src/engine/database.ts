@@ -9,14 +9,14 @@ import {
   type TransactionTarget,
 } from './apply-transaction.ts'
 import { DurabilityLoop } from './durability.ts'
-import { Journal } from './journal.ts'
+import { Journal } from './storage/journal.ts'
 import {
   DEFAULT_LOG_LIMIT,
   SESSION_OPTIONS,
   type DatabaseConfig,
 } from './database-config.ts'
 import { pinnedConnection } from './pg/pinned-socket.ts'
-import { PRIVATE_DIR } from './private-files.ts'
+import { PRIVATE_DIR } from './storage/private-files.ts'
 import { DEFAULT_SPILL_LIMIT } from './replication/spill.ts'
 import type { Relation, Transaction } from './replication/types.ts'
 import { SILENCE_MS } from './replication/stream.ts'
@@ -25,7 +25,7 @@ import {
   sameDefinition,
   type ShapeDefinition,
 } from './shapes/definition.ts'
-import { probeWrites } from './shapes/disk-probe.ts'
+import { probeWrites } from './storage/disk-probe.ts'
 import { dropShapes, reopenShapes, whereFor } from './shapes/reopen.ts'
 import { PartitionMap } from './shapes/partitions.ts'
 import { ShapeRouter } from './shapes/router.ts'

@@ -1,13 +1,13 @@
 // The durability loop of one database: what shape logs gained is made durable this often, and
 // the slot is confirmed only up to what every log holds durably. Clients see changes before
 // that; it bounds only what replication sends again after a crash. Most logs gain a little each
-// flush and go into the journal together (journal.ts: one fdatasync for all); a log that gained
+// flush and go into the journal together (storage/journal.ts: one fdatasync for all); a log that gained
 // a lot (a snapshot, a spilled transaction) is written and fdatasynced on its own.
 //
 // While a shape snapshots, the transactions for it wait in memory: confirming them to Postgres
 // before they are in its durable log could lose them in a crash. The shape holds the confirmed
 // LSN where it was when the snapshot started, until the snapshot is in its log.
-import type { Frame, Journal } from './journal.ts'
+import type { Frame, Journal } from './storage/journal.ts'
 import { eachLimited } from './limited.ts'
 import type { Shape } from './shapes/shape.ts'
 

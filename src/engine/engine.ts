@@ -6,7 +6,11 @@ import { join } from 'node:path'
 import type { LogLimit } from './database-config.ts'
 import { ShapeDatabase } from './database.ts'
 import type { HostPinner } from './pg/pinned-socket.ts'
-import { PRIVATE_DIR, tightenTree, tightenedNotice } from './private-files.ts'
+import {
+  PRIVATE_DIR,
+  tightenTree,
+  tightenedNotice,
+} from './storage/private-files.ts'
 import type { SpillLimit } from './replication/spill.ts'
 import type { SupervisorEvents } from './replication/supervisor.ts'
 

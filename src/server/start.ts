@@ -9,7 +9,7 @@ import {
   PRIVATE_DIR,
   tightenTree,
   tightenedNotice,
-} from '../engine/private-files.ts'
+} from '../engine/storage/private-files.ts'
 import { createApp } from './app.ts'
 import { pruneExpired } from './auth/sessions.ts'
 import { CONTROL_PLANE_DATABASE } from './platform/db/attach.ts'

@@ -18,9 +18,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
 import { DurabilityLoop } from '../../src/engine/durability.ts'
-import { Journal, type Frame } from '../../src/engine/journal.ts'
-import { ShapeLog } from '../../src/engine/shapes/log-store.ts'
-import { BEFORE_ALL } from '../../src/engine/shapes/offset.ts'
+import { Journal, type Frame } from '../../src/engine/storage/journal.ts'
+import { ShapeLog } from '../../src/engine/storage/log-store.ts'
+import { BEFORE_ALL } from '../../src/engine/storage/offset.ts'
 import type { Shape } from '../../src/engine/shapes/shape.ts'
 
 const roots: string[] = []

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it, vi } from 'vitest'
-import { LogWriter } from '../../src/engine/shapes/log-writer.ts'
+import { LogWriter } from '../../src/engine/storage/log-writer.ts'
 
 const dirs: string[] = []
 afterEach(() => {

@@ -5,7 +5,7 @@ import { EventEmitter } from 'node:events'
 import type { ServerResponse } from 'node:http'
 import { expect, it } from 'vitest'
 import { ParkedPoll, type Holder } from '../../src/engine/http/long-poll.ts'
-import type { Offset } from '../../src/engine/shapes/offset.ts'
+import type { Offset } from '../../src/engine/storage/offset.ts'
 import type { Shape, Waiter } from '../../src/engine/shapes/shape.ts'
 
 const END: Offset = { tx: 1n, op: 0 }

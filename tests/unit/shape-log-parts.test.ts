@@ -5,8 +5,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
-import { ShapeLog } from '../../src/engine/shapes/log-store.ts'
-import { BEFORE_ALL, type Offset } from '../../src/engine/shapes/offset.ts'
+import { ShapeLog } from '../../src/engine/storage/log-store.ts'
+import { BEFORE_ALL, type Offset } from '../../src/engine/storage/offset.ts'
 
 const dirs: string[] = []
 afterEach(() => {

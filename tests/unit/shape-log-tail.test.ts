@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
-import { ShapeLog } from '../../src/engine/shapes/log-store.ts'
-import { LogTail } from '../../src/engine/shapes/log-tail.ts'
-import { BEFORE_ALL, type Offset } from '../../src/engine/shapes/offset.ts'
+import { ShapeLog } from '../../src/engine/storage/log-store.ts'
+import { LogTail } from '../../src/engine/storage/log-tail.ts'
+import { BEFORE_ALL, type Offset } from '../../src/engine/storage/offset.ts'
 
 const dirs: string[] = []
 afterEach(() => {

@@ -2,7 +2,7 @@
 // a write that makes no progress is an error naming the file rather than a loop forever.
 import type { FileHandle } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
-import { writeAll } from '../../src/engine/write-all.ts'
+import { writeAll } from '../../src/engine/storage/write-all.ts'
 
 /** A file that takes at most `most` bytes a call, into `bytes`, as FileHandle.write does. */
 function shortFile(most: number) {

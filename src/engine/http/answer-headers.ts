@@ -1,6 +1,6 @@
 // The cache headers and ETags of a shape answer (serve-shape.ts): how long each kind of answer
 // may be reused, and when a client's If-None-Match makes it a 304.
-import { formatOffset, type Offset } from '../shapes/offset.ts'
+import { formatOffset, type Offset } from '../storage/offset.ts'
 
 /**
  * Names an answer by shape, request offset and response offset: the same three always carry the

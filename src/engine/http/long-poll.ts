@@ -6,7 +6,7 @@
 // one of them outlived two young collections and was promoted, and old-generation collections
 // came every few seconds (bench:engine --shapes 10000 --heap-profile, --trace-gc).
 import type { ServerResponse } from 'node:http'
-import { compareOffsets, type Offset } from '../shapes/offset.ts'
+import { compareOffsets, type Offset } from '../storage/offset.ts'
 import type { Shape, Waiter } from '../shapes/shape.ts'
 
 /** Where a poll's answer goes (node-listener.ts): written, or a failure answered as one. */

@@ -6,7 +6,7 @@ import {
   parseTable,
   type ShapeDefinition,
 } from '../shapes/definition.ts'
-import { parseOffset, type Offset } from '../shapes/offset.ts'
+import { parseOffset, type Offset } from '../storage/offset.ts'
 import { refuseNul } from './nul.ts'
 import {
   paramList,

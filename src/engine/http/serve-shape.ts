@@ -8,7 +8,7 @@ import {
   UnreplicableTableError,
 } from '../replication/publication.ts'
 import { DefinitionError, type ShapeDefinition } from '../shapes/definition.ts'
-import { BEFORE_ALL, formatOffset, type Offset } from '../shapes/offset.ts'
+import { BEFORE_ALL, formatOffset, type Offset } from '../storage/offset.ts'
 import type { Shape, WaitSignal } from '../shapes/shape.ts'
 import { NotReplicableError, TableNotFoundError } from '../shapes/table-info.ts'
 import { WhereError } from '../where/index.ts'
@@ -41,7 +41,7 @@ export {
 } from './responses.ts'
 
 export const LONG_POLL_MS = 20_000
-/** Electric's default log chunk: an answer ends at a chunk's end (log-store.ts, chunkEnd). */
+/** Electric's default log chunk: an answer ends at a chunk's end (storage/log-store.ts, chunkEnd). */
 const CHUNK_BYTES = 10 * 1024 * 1024
 
 export type ServeOptions = {
@@ -207,7 +207,7 @@ async function answerShape(options: ServeOptions): Promise<Answer> {
     return answer(shape, reply, before, [], shape.lastOffset, true, false)
   // An SSE client resumes from `<lsn>_0` (the global LSN of its last up-to-date): past that
   // whole transaction. Any other offset is exact: answers end at transaction ends, or inside a
-  // transaction appended in parts (log-store.ts), never at op 0, and go on from there.
+  // transaction appended in parts (storage/log-store.ts), never at op 0, and go on from there.
   const after = before
     ? BEFORE_ALL
     : request.offset.tx > 0n && request.offset.op === 0

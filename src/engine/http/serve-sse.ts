@@ -3,7 +3,7 @@
 // reaches the tip, `: keep-alive` comments while nothing happens, and an end after the SSE
 // timeout or when the shape is rotated (the client reconnects and then gets its 409).
 import type { ShapeDatabase } from '../database.ts'
-import { compareOffsets, formatOffset, type Offset } from '../shapes/offset.ts'
+import { compareOffsets, formatOffset, type Offset } from '../storage/offset.ts'
 import type { Shape, WaitSignal } from '../shapes/shape.ts'
 import { corsHeaders, nextCursor, upToDate } from './responses.ts'
 

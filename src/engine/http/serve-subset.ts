@@ -5,7 +5,7 @@
 import type { ShapeDatabase } from '../database.ts'
 import type { Row } from '../replication/types.ts'
 import { subsetMessage } from '../shapes/changes.ts'
-import { formatOffset, type Offset } from '../shapes/offset.ts'
+import { formatOffset, type Offset } from '../storage/offset.ts'
 import type { Shape } from '../shapes/shape.ts'
 import {
   openSubset,

@@ -4,7 +4,7 @@
 // hold them all and queue every other request behind a poll's timeout.
 import type { ShapeDatabase } from '../database.ts'
 import type { ShapeDefinition } from '../shapes/definition.ts'
-import { compareOffsets } from '../shapes/offset.ts'
+import { compareOffsets } from '../storage/offset.ts'
 import type { Shape, WaitSignal, Waiter } from '../shapes/shape.ts'
 import type { ShapeRequest } from './request.ts'
 

@@ -5,8 +5,8 @@
 // name it by number. Writes are batched and go off the event loop; the caller watches
 // `backlog` and stops reading the socket while too much waits (stream.ts).
 import { open, rm, type FileHandle } from 'node:fs/promises'
-import { PRIVATE_FILE } from '../private-files.ts'
-import { writeAll } from '../write-all.ts'
+import { PRIVATE_FILE } from '../storage/private-files.ts'
+import { writeAll } from '../storage/write-all.ts'
 import type { Change, Relation, Row, SpilledChanges } from './types.ts'
 
 export type SpillLimit = {

@@ -11,7 +11,7 @@ import {
 } from 'node:fs'
 import { join } from 'node:path'
 import { flat } from '../flat.ts'
-import { PRIVATE_FILE } from '../private-files.ts'
+import { PRIVATE_FILE } from '../storage/private-files.ts'
 import type { Change, Row, Transaction } from '../replication/types.ts'
 import {
   snapshotEndMessage,
@@ -24,10 +24,10 @@ import {
   type ShapeDefinition,
   type TableName,
 } from './definition.ts'
-import { ShapeLog } from './log-store.ts'
-import type { Offset } from './offset.ts'
+import { ShapeLog } from '../storage/log-store.ts'
+import type { Offset } from '../storage/offset.ts'
 import { sentColumns, type TableInfo } from './table-info.ts'
-import { TimeSlice } from './time-slice.ts'
+import { TimeSlice } from '../time-slice.ts'
 import { isVisible, type Visibility } from './visibility.ts'
 import type { CompiledWhere } from '../where/types.ts'
 

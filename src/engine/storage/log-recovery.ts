@@ -11,7 +11,7 @@ import {
   writeFileSync,
 } from 'node:fs'
 import type { LogRecord } from './log-tail.ts'
-import { PRIVATE_FILE } from '../private-files.ts'
+import { PRIVATE_FILE } from './private-files.ts'
 import { BEFORE_ALL, formatOffset, parseOffset, type Offset } from './offset.ts'
 
 const READ_BLOCK = 256 * 1024

@@ -4,7 +4,7 @@
 // as large as the log writer's batch, made durable, succeeds beside the logs.
 import { open, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { PRIVATE_FILE } from '../private-files.ts'
+import { PRIVATE_FILE } from './private-files.ts'
 import { WRITE_AFTER_BYTES } from './log-writer.ts'
 
 const PROBE_FILE = '.write-probe'

@@ -3,7 +3,7 @@
 // Reading the clock for every row of every shape would show on the hot path: the clock is read
 // only every CHECK_EVERY units of work, or sooner when evaluations charged their work budget
 // (a costly row can take tens of milliseconds on its own).
-import { unitsSpent } from '../where/budget.ts'
+import { unitsSpent } from './where/budget.ts'
 
 /** Work between yields: short enough for other requests, long enough to amortise the yield. */
 const SLICE_MS = 10

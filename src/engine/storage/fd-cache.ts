@@ -2,7 +2,7 @@
 // shapes must not hold ten thousand descriptors. fsync flushes a file's pages whichever
 // descriptor wrote them, so closing an idle one loses nothing.
 import { closeSync, constants, openSync, readFileSync } from 'node:fs'
-import { PRIVATE_FILE } from '../private-files.ts'
+import { PRIVATE_FILE } from './private-files.ts'
 
 /**
  * Descriptors kept open: a quarter of the process's limit, at most 4,096. A busy engine

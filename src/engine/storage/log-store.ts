@@ -7,7 +7,7 @@
 import { appendFileSync, mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { flat } from '../flat.ts'
-import { PRIVATE_DIR, PRIVATE_FILE } from '../private-files.ts'
+import { PRIVATE_DIR, PRIVATE_FILE } from './private-files.ts'
 import { fdCache } from './fd-cache.ts'
 import {
   FIRST_POINT,

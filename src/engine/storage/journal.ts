@@ -23,9 +23,9 @@ import {
 } from 'node:fs/promises'
 import { join, relative, resolve, sep } from 'node:path'
 import { crc32 } from 'node:zlib'
-import { eachLimited } from './limited.ts'
+import { eachLimited } from '../limited.ts'
 import { PRIVATE_DIR, PRIVATE_FILE } from './private-files.ts'
-import { TimeSlice } from './shapes/time-slice.ts'
+import { TimeSlice } from '../time-slice.ts'
 import { writeAll } from './write-all.ts'
 
 /** When a segment is retired and its logs synced: their memory and its size stay bounded. */
