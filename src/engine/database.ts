@@ -26,6 +26,7 @@ import {
   type ShapeDefinition,
 } from './shapes/definition.ts'
 import { probeWrites } from './storage/disk-probe.ts'
+import { fileLogs } from './storage/log-store.ts'
 import { dropShapes, reopenShapes, whereFor } from './shapes/reopen.ts'
 import { PartitionMap } from './shapes/partitions.ts'
 import { ShapeRouter } from './shapes/router.ts'
@@ -324,7 +325,13 @@ export class ShapeDatabase {
         tableKey(info.table.schema, info.table.name),
         info.oid,
       )
-    const shape = Shape.forTable(this.shapesDir, definition, info, where)
+    const shape = Shape.forTable(
+      fileLogs,
+      this.shapesDir,
+      definition,
+      info,
+      where,
+    )
     this.durability.hold(shape)
     this.register(shape, where)
     void this.snapshot(shape, where)
@@ -427,6 +434,7 @@ export class ShapeDatabase {
     if (this.shapes.size > 0) return
     for (const { shape, where, info } of await reopenShapes(
       this.pool,
+      fileLogs,
       this.shapesDir,
     )) {
       this.tables.remember(info)

@@ -1,8 +1,8 @@
 // The durability loop of one database: what shape logs gained is made durable this often, and
 // the slot is confirmed only up to what every log holds durably. Clients see changes before
 // that; it bounds only what replication sends again after a crash. Most logs gain a little each
-// flush and go into the journal together (storage/journal.ts: one fdatasync for all); a log that gained
-// a lot (a snapshot, a spilled transaction) is written and fdatasynced on its own.
+// flush and go into the journal together (storage/journal.ts: one fdatasync for all); a log that
+// gained a lot (a snapshot, a spilled transaction) is written and fdatasynced on its own.
 //
 // While a shape snapshots, the transactions for it wait in memory: confirming them to Postgres
 // before they are in its durable log could lose them in a crash. The shape holds the confirmed

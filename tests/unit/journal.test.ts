@@ -19,7 +19,7 @@ import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
 import { DurabilityLoop } from '../../src/engine/durability.ts'
 import { Journal, type Frame } from '../../src/engine/storage/journal.ts'
-import { ShapeLog } from '../../src/engine/storage/log-store.ts'
+import { FileShapeLog } from '../../src/engine/storage/log-store.ts'
 import { BEFORE_ALL } from '../../src/engine/storage/offset.ts'
 import type { Shape } from '../../src/engine/shapes/shape.ts'
 
@@ -39,7 +39,7 @@ function setup() {
 }
 
 /** Transaction `tx`: `n` inserts, the last one closing it. */
-function appendTx(log: ShapeLog, tx: number, n = 3) {
+function appendTx(log: FileShapeLog, tx: number, n = 3) {
   log.append(
     Array.from({ length: n }, (_, op) => ({
       offset: { tx: BigInt(tx), op },
@@ -56,7 +56,7 @@ function appendTx(log: ShapeLog, tx: number, n = 3) {
 }
 
 /** What a flush does with the logs (durability.ts): take what they gained, commit it. */
-async function flush(journal: Journal, logs: ShapeLog[]) {
+async function flush(journal: Journal, logs: FileShapeLog[]) {
   const frames: Frame[] = []
   for (const log of logs) {
     const take = log.takeJournal()
@@ -66,15 +66,15 @@ async function flush(journal: Journal, logs: ShapeLog[]) {
   await journal.commit(frames)
 }
 
-const keys = (log: ShapeLog) =>
+const keys = (log: FileShapeLog) =>
   log
     .read(BEFORE_ALL, 1 << 30)
     .messages.map((m) => (JSON.parse(m) as { key: string }).key)
 
 it('restores appends the log files lost, from the journal alone', async () => {
   const { shapesDir, journalDir } = setup()
-  const a = ShapeLog.create(join(shapesDir, 'a'))
-  const b = ShapeLog.create(join(shapesDir, 'b'))
+  const a = FileShapeLog.create(join(shapesDir, 'a'))
+  const b = FileShapeLog.create(join(shapesDir, 'b'))
   const journal = new Journal(journalDir, shapesDir)
   appendTx(a, 1)
   appendTx(b, 1)
@@ -93,8 +93,8 @@ it('restores appends the log files lost, from the journal alone', async () => {
   const again = new Journal(journalDir, shapesDir)
   expect(await again.replay()).toBe(3)
   expect(readdirSync(journalDir)).toEqual([])
-  const reopenedA = ShapeLog.open(join(shapesDir, 'a'))
-  const reopenedB = ShapeLog.open(join(shapesDir, 'b'))
+  const reopenedA = FileShapeLog.open(join(shapesDir, 'a'))
+  const reopenedB = FileShapeLog.open(join(shapesDir, 'b'))
   expect(keys(reopenedA)).toEqual(expectedA)
   expect(keys(reopenedB)).toEqual(expectedB)
   expect(reopenedA.rows).toBe(6)
@@ -104,8 +104,8 @@ it('restores appends the log files lost, from the journal alone', async () => {
 
 it('ignores a torn last frame and the frames of a rotated log', async () => {
   const { shapesDir, journalDir } = setup()
-  const kept = ShapeLog.create(join(shapesDir, 'kept'))
-  const rotated = ShapeLog.create(join(shapesDir, 'rotated'))
+  const kept = FileShapeLog.create(join(shapesDir, 'kept'))
+  const rotated = FileShapeLog.create(join(shapesDir, 'rotated'))
   const journal = new Journal(journalDir, shapesDir)
   appendTx(kept, 1)
   appendTx(rotated, 1)
@@ -125,14 +125,14 @@ it('ignores a torn last frame and the frames of a rotated log', async () => {
 
   expect(await new Journal(journalDir, shapesDir).replay()).toBe(2)
   expect(existsSync(join(shapesDir, 'rotated'))).toBe(false)
-  const reopened = ShapeLog.open(join(shapesDir, 'kept'))
+  const reopened = FileShapeLog.open(join(shapesDir, 'kept'))
   expect(keys(reopened)).toEqual(expected)
   reopened.close()
 })
 
 it('a checkpoint syncs the logs of a full segment and deletes it', async () => {
   const { shapesDir, journalDir } = setup()
-  const log = ShapeLog.create(join(shapesDir, 'a'))
+  const log = FileShapeLog.create(join(shapesDir, 'a'))
   // Every segment is full after one commit.
   const journal = new Journal(journalDir, shapesDir, {
     everyMs: 60_000,
@@ -155,7 +155,7 @@ it('a checkpoint syncs the logs of a full segment and deletes it', async () => {
 
 it('a log that gained more than the journal takes is synced on its own', async () => {
   const { shapesDir } = setup()
-  const log = ShapeLog.create(join(shapesDir, 'a'))
+  const log = FileShapeLog.create(join(shapesDir, 'a'))
   for (let tx = 1; tx <= 200; tx++) appendTx(log, tx, 20)
   expect(log.takeJournal()).toBe('sync')
   await log.syncTaken()
@@ -183,7 +183,7 @@ it('a journal that cannot be written: each log is synced on its own, and only th
   // Its directory is a file: every commit fails, as on a full or broken disk.
   const blocked = join(root, 'not-a-dir')
   writeFileSync(blocked, '')
-  const log = ShapeLog.create(join(shapesDir, 'a'))
+  const log = FileShapeLog.create(join(shapesDir, 'a'))
   const shape = { log } as unknown as Shape
   const durability = new DurabilityLoop(
     new Journal(blocked, shapesDir),

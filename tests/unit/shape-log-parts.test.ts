@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
-import { ShapeLog } from '../../src/engine/storage/log-store.ts'
+import { FileShapeLog } from '../../src/engine/storage/log-store.ts'
 import { BEFORE_ALL, type Offset } from '../../src/engine/storage/offset.ts'
 
 const dirs: string[] = []
@@ -14,10 +14,10 @@ afterEach(() => {
     rmSync(dir, { recursive: true, force: true })
 })
 
-function newLog(): { log: ShapeLog; dir: string } {
+function newLog(): { log: FileShapeLog; dir: string } {
   const dir = mkdtempSync(join(tmpdir(), 'sluice-parts-'))
   dirs.push(dir)
-  return { log: ShapeLog.create(dir), dir }
+  return { log: FileShapeLog.create(dir), dir }
 }
 
 const record = (tx: number, op: number, last = false) => ({
@@ -32,7 +32,7 @@ const record = (tx: number, op: number, last = false) => ({
 
 /** Transaction `tx` of `parts` parts of `per` records, its last record marked only if `whole`. */
 function appendInParts(
-  log: ShapeLog,
+  log: FileShapeLog,
   tx: number,
   parts: number,
   per: number,
@@ -48,7 +48,7 @@ function appendInParts(
     )
 }
 
-function readPages(log: ShapeLog, after: Offset, chunkBytes: number) {
+function readPages(log: FileShapeLog, after: Offset, chunkBytes: number) {
   const pages: string[][] = []
   let at = after
   for (;;) {
@@ -82,7 +82,7 @@ it('cuts a reopened log back to the last whole transaction, index included', asy
   appendInParts(log, 3, 10, 100, false)
   await log.sync()
   log.close()
-  const reopened = ShapeLog.open(dir)
+  const reopened = FileShapeLog.open(dir)
   expect(reopened.bytes).toBe(whole)
   expect(reopened.rows).toBe(1001)
   expect(reopened.lastOffset).toEqual({ tx: 2n, op: 1998 })

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
-import { ShapeLog } from '../../src/engine/storage/log-store.ts'
+import { FileShapeLog } from '../../src/engine/storage/log-store.ts'
 import { LogTail } from '../../src/engine/storage/log-tail.ts'
 import { BEFORE_ALL, type Offset } from '../../src/engine/storage/offset.ts'
 
@@ -17,7 +17,7 @@ afterEach(() => {
 function logWith(transactions: number, perTx: number, bytes: number) {
   const dir = mkdtempSync(join(tmpdir(), 'sluice-tail-'))
   dirs.push(dir)
-  const log = ShapeLog.create(dir)
+  const log = FileShapeLog.create(dir)
   for (let t = 1; t <= transactions; t++) {
     const records = Array.from({ length: perTx }, (_, i) => ({
       offset: { tx: BigInt(t), op: i },
@@ -30,7 +30,7 @@ function logWith(transactions: number, perTx: number, bytes: number) {
   return { log, dir }
 }
 
-const readAll = (log: ShapeLog, after: Offset) => {
+const readAll = (log: FileShapeLog, after: Offset) => {
   const messages: string[] = []
   let at = after
   for (;;) {
@@ -58,7 +58,7 @@ it('reads the same from any offset as a reopened log, which has no tail', async 
   const { log, dir } = logWith(300, 4, 300)
   // What a reopened log finds is what was written and synced (log-writer.ts).
   await log.sync()
-  const reopened = ShapeLog.open(dir)
+  const reopened = FileShapeLog.open(dir)
   for (const after of [
     BEFORE_ALL,
     { tx: 1n, op: Infinity },
@@ -73,7 +73,7 @@ it('reads the same from any offset as a reopened log, which has no tail', async 
 it('reads back from memory exactly the JSON appended, whatever its characters', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sluice-tail-'))
   dirs.push(dir)
-  const log = ShapeLog.create(dir)
+  const log = FileShapeLog.create(dir)
   const bodies = [
     'plain',
     'café',
@@ -189,7 +189,7 @@ it('reads exactly what was appended through many small appends, as its buffer fi
 it('holds no gap: after a large append keeps only its newest records, a reader before them reads every record from the file', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sluice-tail-'))
   dirs.push(dir)
-  const log = ShapeLog.create(dir)
+  const log = FileShapeLog.create(dir)
   // The snapshot's end: a record without bytes, which the share never pushes out.
   log.append([{ offset: { tx: 0n, op: Infinity }, json: '', last: true }])
   log.publish()

@@ -41,7 +41,7 @@ export {
 } from './responses.ts'
 
 export const LONG_POLL_MS = 20_000
-/** Electric's default log chunk: an answer ends at a chunk's end (storage/log-store.ts, chunkEnd). */
+/** Electric's default log chunk: an answer ends at a chunk's end (storage/log-store.ts). */
 const CHUNK_BYTES = 10 * 1024 * 1024
 
 export type ServeOptions = {

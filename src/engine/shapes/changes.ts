@@ -2,7 +2,7 @@
 // where clause become inserts, rows moving out become deletes, a primary-key change is a
 // delete of the old key and an insert of the new.
 import type { Change, Row, Transaction } from '../replication/types.ts'
-import type { LogRecord } from '../storage/log-store.ts'
+import type { LogRecord } from '../storage/shape-log.ts'
 import type { Visibility } from './visibility.ts'
 
 export type ShapeView = {

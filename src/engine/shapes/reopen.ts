@@ -3,6 +3,7 @@
 import { readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type pg from 'pg'
+import type { LogStorage } from '../storage/shape-log.ts'
 import type { ShapeDefinition } from './definition.ts'
 import { Shape } from './shape.ts'
 import { loadTableInfo, type TableInfo } from './table-info.ts'
@@ -29,6 +30,7 @@ export type Reopened = {
 /** The shape in `dir`, or null when it cannot go on (never completed, or its table changed). */
 async function reopenShape(
   pool: pg.Pool,
+  logs: LogStorage,
   dir: string,
 ): Promise<Reopened | null> {
   const meta = Shape.readMeta(dir)
@@ -38,7 +40,7 @@ async function reopenShape(
   // The table changed while the engine was down: those clients must start over.
   if (meta.columns.some((c) => !columns.includes(c))) return null
   const where = await whereFor(meta.definition, info)
-  return { shape: Shape.reopen(dir, meta, where), where, info }
+  return { shape: Shape.reopen(logs, dir, meta, where), where, info }
 }
 
 /**
@@ -47,12 +49,13 @@ async function reopenShape(
  */
 export async function reopenShapes(
   pool: pg.Pool,
+  logs: LogStorage,
   shapesDir: string,
 ): Promise<Reopened[]> {
   const reopened: Reopened[] = []
   for (const dir of readdirSync(shapesDir)) {
     const path = join(shapesDir, dir)
-    const shape = await reopenShape(pool, path).catch(() => null)
+    const shape = await reopenShape(pool, logs, path).catch(() => null)
     if (shape) reopened.push(shape)
     else rmSync(path, { recursive: true, force: true })
   }

@@ -24,7 +24,7 @@ import {
   type ShapeDefinition,
   type TableName,
 } from './definition.ts'
-import { ShapeLog } from '../storage/log-store.ts'
+import type { LogStorage, ShapeLog } from '../storage/shape-log.ts'
 import type { Offset } from '../storage/offset.ts'
 import { sentColumns, type TableInfo } from './table-info.ts'
 import { TimeSlice } from '../time-slice.ts'
@@ -141,6 +141,7 @@ export class Shape {
   }
 
   static forTable(
+    logs: LogStorage,
     dir: string,
     definition: ShapeDefinition,
     info: TableInfo,
@@ -152,7 +153,7 @@ export class Shape {
       handle,
       definition,
       schema,
-      ShapeLog.create(join(dir, handle)),
+      logs.create(join(dir, handle)),
       {
         relation,
         columns,
@@ -179,6 +180,7 @@ export class Shape {
 
   /** Reopens a shape after a restart, with its log recovered to the last whole transaction. */
   static reopen(
+    logs: LogStorage,
     dir: string,
     meta: ShapeMeta,
     where: CompiledWhere | null,
@@ -187,7 +189,7 @@ export class Shape {
       meta.handle,
       meta.definition,
       meta.schema,
-      ShapeLog.open(dir),
+      logs.open(dir),
       {
         relation: [meta.definition.table.schema, meta.definition.table.name],
         columns: meta.columns,

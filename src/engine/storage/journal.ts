@@ -40,7 +40,7 @@ const HEADER_BYTES = 8 + 2 + 6
 /** How long encoding a commit's frames holds the event loop at a time. */
 const ENCODE_SLICE_MS = 2
 
-/** A shape log as the journal sees it (log-store.ts ShapeLog). */
+/** A shape log as the journal sees it (shape-log.ts ShapeLog). */
 type JournalLog = {
   readonly path: string
   readonly isClosed: boolean

@@ -3,7 +3,7 @@
 // live readers. Appends become visible only at publish(), so a transaction appears on all its
 // shapes at once. It counts the rows the shape holds in memory; after a restart the count is
 // the last index point's plus what recovery (log-recovery.ts) reads past it, so no read ever
-// rescans the log.
+// rescans the log. The rest of the engine sees it only as shape-log.ts's ShapeLog.
 import { appendFileSync, mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { flat } from '../flat.ts'
@@ -26,20 +26,14 @@ import {
   type Offset,
 } from './offset.ts'
 
-export type { LogRecord } from './log-tail.ts'
-
-export type ReadResult = {
-  messages: string[]
-  lastOffset: Offset
-  atEnd: boolean
-}
+import type { LogStorage, ReadResult, ShapeLog } from './shape-log.ts'
 
 const INDEX_EVERY_BYTES = 64 * 1024
 const READ_BLOCK = 256 * 1024
 /** Appends a transaction applied in parts may leave waiting for their write. */
 const WRITER_BACKLOG_BYTES = 4 * 1024 * 1024
 
-export class ShapeLog {
+export class FileShapeLog implements ShapeLog {
   private readonly logPath: string
   private readonly indexPath: string
   private index: IndexPoint[] = [FIRST_POINT]
@@ -72,14 +66,14 @@ export class ShapeLog {
     this.writer = new LogWriter(this.logPath, 0)
   }
 
-  static create(dir: string): ShapeLog {
+  static create(dir: string): FileShapeLog {
     rmSync(dir, { recursive: true, force: true })
-    return new ShapeLog(dir)
+    return new FileShapeLog(dir)
   }
 
   /** Reopens a log after a restart, dropping a torn or half-written transaction at its end. */
-  static open(dir: string): ShapeLog {
-    const log = new ShapeLog(dir)
+  static open(dir: string): FileShapeLog {
+    const log = new FileShapeLog(dir)
     const end = recoverLog(fdCache.use(log.logPath), log.indexPath)
     log.index = end.index
     log.writer = new LogWriter(log.logPath, end.pos)
@@ -314,4 +308,10 @@ export class ShapeLog {
     this.index.push(point)
     appendFileSync(this.indexPath, indexLine(point), { mode: PRIVATE_FILE })
   }
+}
+
+/** The engine's shape logs: files in each shape's directory. */
+export const fileLogs: LogStorage = {
+  create: (dir) => FileShapeLog.create(dir),
+  open: (dir) => FileShapeLog.open(dir),
 }

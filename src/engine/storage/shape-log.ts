@@ -1,0 +1,62 @@
+// Shape log storage as the rest of the engine sees it: the one interface between the shape model
+// (shapes/), the durability loop and the HTTP answers on one side, and how records sit on disk
+// (log-store.ts and the files beside it) on the other. database.ts picks the implementation.
+import type { LogRecord } from './log-tail.ts'
+import type { JournalTake } from './log-writer.ts'
+import type { Offset } from './offset.ts'
+
+export type { LogRecord }
+
+export type ReadResult = {
+  messages: string[]
+  lastOffset: Offset
+  atEnd: boolean
+}
+
+/**
+ * One shape's log. Appends become visible to readers only at publish(), so a transaction appears
+ * on all its shapes at once.
+ */
+export interface ShapeLog {
+  /** The directory the log keeps its files in (the shape's metadata goes beside them). */
+  readonly dir: string
+  /** The end of what was published. */
+  readonly lastOffset: Offset
+  /** The end of what was appended, published or not. */
+  readonly appendedOffset: Offset
+  /** Closed (engine stopping) or destroyed (shape rotated): nothing may be appended. */
+  readonly isClosed: boolean
+  readonly bytes: number
+  /** The rows a client holds once it has read everything published. */
+  readonly rows: number
+  /** The log file's path, as the journal names it. */
+  readonly path: string
+  /** `rowDelta`: inserts less deletes among the records (row moves counted by their caller). */
+  append(records: LogRecord[], rowDelta?: number): void
+  /** Snapshot rows, each one record and one row. */
+  appendSnapshotRows(records: LogRecord[]): void
+  /** The snapshot is complete; `json` is the snapshot-end message clients read there. */
+  appendSnapshotEnd(json: string): void
+  publish(): void
+  /** Waits while the writes of appends fall far behind. */
+  writesCaughtUp(): Promise<void>
+  /** The published records after `after`, up to the end of a chunk of about `chunkBytes`. */
+  read(after: Offset, chunkBytes: number): ReadResult
+  /** What the journal must hold of this log since the last flush. */
+  takeJournal(): JournalTake
+  /** The journal failed to hold what was taken from `pos`: take it again as `sync`. */
+  untakeJournal(pos: number): void
+  /** After a `sync` take: this log alone, written and made durable. */
+  syncTaken(): Promise<void>
+  /** Makes everything appended durable in the log itself. */
+  sync(): Promise<void>
+  close(): void
+  /** Closes the log and deletes its directory. */
+  destroy(): void
+}
+
+/** Where shape logs come from: a new, empty one in `dir`, or the one kept there, recovered. */
+export type LogStorage = {
+  create(dir: string): ShapeLog
+  open(dir: string): ShapeLog
+}
