@@ -2,7 +2,7 @@
 import { serve } from '@hono/node-server'
 import { EnvError, readEnv } from './platform/env.ts'
 import { createLogger } from './platform/log.ts'
-import { metricsApp } from '../engine/ops/metrics-app.ts'
+import { metricsApp } from '../engine/index.ts'
 import { start } from './start.ts'
 import { localOrigin, recordListeningOrigin } from './admin/origin.ts'
 

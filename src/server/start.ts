@@ -4,12 +4,14 @@ import { existsSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { Engine } from '../engine/engine.ts'
 import {
+  Engine,
   PRIVATE_DIR,
   tightenTree,
   tightenedNotice,
-} from '../engine/storage/private-files.ts'
+  createMetrics,
+  type Metrics,
+} from '../engine/index.ts'
 import { createApp } from './app.ts'
 import { pruneExpired } from './auth/sessions.ts'
 import { CONTROL_PLANE_DATABASE } from './platform/db/attach.ts'
@@ -19,7 +21,6 @@ import { migrateControlPlane } from './platform/db/migrations.ts'
 import { deriveServerKeys, loadSecret } from './platform/crypto/secret.ts'
 import type { Env } from './platform/env.ts'
 import type { Logger } from './platform/log.ts'
-import { createMetrics, type Metrics } from '../engine/ops/metrics.ts'
 import { AlertWorker } from './alerts/worker.ts'
 import { createMailer, defaultFrom } from './alerts/email.ts'
 import { serverOrigin } from './admin/origin.ts'

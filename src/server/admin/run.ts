@@ -4,10 +4,7 @@
 // (not found, conflict, no database), 2 on bad usage or input. It reads its environment and
 // writes its output only through `io`, so tests run it in their own process.
 import { parseArgs } from 'node:util'
-import {
-  readSecretOption,
-  type SecretOption,
-} from '../../engine/secret-option.ts'
+import { readSecretOption, type SecretOption } from '../../engine/index.ts'
 import { attachControlPlane } from '../platform/db/attach.ts'
 import type { Db } from '../platform/db/database.ts'
 import type { AdminTeam } from '../teams/teams.ts'

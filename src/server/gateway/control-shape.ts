@@ -2,9 +2,13 @@
 // to the control plane: the dashboard's shapes (gateway/) and the public status (status/). The
 // client sends only protocol parameters.
 import type { Context } from 'hono'
-import { parseProtocol, type Errors } from '../../engine/http/request.ts'
-import { invalid, serveShape } from '../../engine/http/serve-shape.ts'
-import type { ShapeDefinition } from '../../engine/shapes/definition.ts'
+import {
+  parseProtocol,
+  type Errors,
+  invalid,
+  serveShape,
+  type ShapeDefinition,
+} from '../../engine/index.ts'
 import type { AppEnv } from '../platform/http/context.ts'
 
 // The definition is the server's: a client trying to set it is told so, not silently served.

@@ -2,9 +2,11 @@
 // the engine attached to the control plane. The session picks the rows; the client only sends
 // protocol parameters. (The public status shape is status/routes.ts.)
 import { Hono, type Context } from 'hono'
-import { parseLive } from '../../engine/http/request.ts'
-import { jsonResponse } from '../../engine/http/serve-shape.ts'
-import type { ShapeDefinition } from '../../engine/shapes/definition.ts'
+import {
+  parseLive,
+  jsonResponse,
+  type ShapeDefinition,
+} from '../../engine/index.ts'
 import { idSchema } from '../../shared/entities.ts'
 import { requireUser } from '../auth/middleware.ts'
 import { sessionIsLive } from '../auth/sessions.ts'

@@ -5,19 +5,17 @@
 // credentials as a read.
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { Hono, type Context } from 'hono'
-import { deleteShape } from '../../engine/http/delete-shape.ts'
-import { requestParts } from '../../engine/http/node-request.ts'
 import {
+  deleteShape,
+  requestParts,
   parseDefinition,
   parseProtocol,
   type ProtocolErrors,
-} from '../../engine/http/request.ts'
-import {
   EXPOSED_HEADERS,
   jsonResponse,
   serveShapeQuery,
-} from '../../engine/http/serve-shape.ts'
-import type { WatchedRequest } from '../../engine/http/watch.ts'
+  type WatchedRequest,
+} from '../../engine/index.ts'
 import { idSchema } from '../../shared/entities.ts'
 import type { AppEnv } from '../platform/http/context.ts'
 import { proxyShape } from '../cluster/forward.ts'

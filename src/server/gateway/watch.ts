@@ -11,16 +11,14 @@
 // shape no longer the user's is answered gone, so the client ends it without asking into a
 // 404 (which every browser logs as an error).
 import { Hono, type Context } from 'hono'
-import { LONG_POLL_MS } from '../../engine/http/serve-shape.ts'
 import {
+  LONG_POLL_MS,
   parseProtocol,
   type ProtocolErrors,
-} from '../../engine/http/request.ts'
-import {
   whichWouldAnswer,
   wouldAnswerNow,
   type WatchedRequest,
-} from '../../engine/http/watch.ts'
+} from '../../engine/index.ts'
 import { idSchema } from '../../shared/entities.ts'
 import {
   liveWatchBodySchema,

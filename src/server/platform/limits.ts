@@ -1,6 +1,6 @@
 // What one client may ask of the server: every body cap, named once, and the rate limiters
 // built from the limits operators tune (env.ts holds those and their defaults).
-import { MAX_BODY_BYTES } from '../../engine/http/read-body.ts'
+import { MAX_BODY_BYTES } from '../../engine/index.ts'
 import type { Env } from './env.ts'
 import { createRateLimiter } from './http/rate-limit.ts'
 

@@ -3,7 +3,7 @@
 // the displayed state (never secrets, URLs or team data), and caches may keep it as the
 // protocol intends.
 import { Hono } from 'hono'
-import { jsonResponse } from '../../engine/http/serve-shape.ts'
+import { jsonResponse } from '../../engine/index.ts'
 import { idSchema } from '../../shared/entities.ts'
 import { controlShape, serveControlShape } from '../gateway/control-shape.ts'
 import type { AppEnv } from '../platform/http/context.ts'

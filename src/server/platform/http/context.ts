@@ -1,14 +1,13 @@
 // What every request handler may use: the services start.ts builds once, the parsed config and
 // the user. Every service is required: tests pass fakes in (tests/support/app.ts), so no
 // handler branches on a service being absent.
-import type { ShapeDatabase } from '../../../engine/database.ts'
+import type { ShapeDatabase, Metrics } from '../../../engine/index.ts'
 import type { Env } from '../env.ts'
 import type { Db } from '../db/database.ts'
 import type { ServerKeys } from '../crypto/secret.ts'
 import type { SessionRequests } from '../../auth/session-requests.ts'
 import type { SessionUser } from '../../auth/sessions.ts'
 import type { Logger } from '../log.ts'
-import type { Metrics } from '../../../engine/ops/metrics.ts'
 import type { SourceRuntime } from '../../sources/runtime/runtime.ts'
 import type { DatabaseCheckSettings } from '../../validation/settings.ts'
 

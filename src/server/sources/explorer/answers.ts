@@ -3,7 +3,7 @@
 // does. Words about the user's database are Sluice's own (describeProblem, as a source's state
 // reason reads): what a driver said is never repeated, nor what Postgres said when it holds
 // the password.
-import { invalidBody } from '../../../engine/http/serve-shape.ts'
+import { invalidBody } from '../../../engine/index.ts'
 import { isSqlState } from '../../validation/sqlstate.ts'
 import { problemOf } from '../runtime/connection-url.ts'
 import { describeProblem } from '../runtime/lifecycle.ts'

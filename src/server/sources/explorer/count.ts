@@ -8,13 +8,11 @@ import type pg from 'pg'
 import {
   qualifiedName,
   type TableName,
-} from '../../../engine/shapes/definition.ts'
-import { loadTableInfo } from '../../../engine/shapes/table-info.ts'
-import {
+  loadTableInfo,
   compileWhere,
   WhereError,
   type CompiledWhere,
-} from '../../../engine/where/index.ts'
+} from '../../../engine/index.ts'
 import { invalid, unavailable, type Answer } from './answers.ts'
 import { estimateRows, type CountQuery } from './estimate.ts'
 import { readOnly, withClient } from './read.ts'

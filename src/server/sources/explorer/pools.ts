@@ -4,12 +4,12 @@
 // runtime closes a source's pool when the source stops being active, is removed or forgotten,
 // and when the server stops; the next request after it is active again opens a new one.
 import pg from 'pg'
-import { SESSION_OPTIONS } from '../../../engine/database-config.ts'
 import {
+  SESSION_OPTIONS,
   pinnedConnection,
   type HostPinner,
-} from '../../../engine/pg/pinned-socket.ts'
-import type { TableName } from '../../../engine/shapes/definition.ts'
+  type TableName,
+} from '../../../engine/index.ts'
 import { databaseFailure, type Answer, type Credentials } from './answers.ts'
 import {
   countRows,

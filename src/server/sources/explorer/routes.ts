@@ -4,8 +4,7 @@
 // not active answers 409 at once and one this server does not run yet 503, never a wait.
 // Failures answer a status and a JSON body the dashboard shows as 'Code {status}: {body}'.
 import type { Context } from 'hono'
-import { refuseNul } from '../../../engine/http/nul.ts'
-import { parseParams, type Errors } from '../../../engine/http/request.ts'
+import { refuseNul, parseParams, type Errors } from '../../../engine/index.ts'
 import type { MemberSource } from '../sources.ts'
 import type { AppEnv } from '../../platform/http/context.ts'
 import { invalid, type Answer } from './answers.ts'

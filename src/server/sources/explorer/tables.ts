@@ -2,10 +2,7 @@
 // check before it counts one. Ordinary and partitioned tables only (views and materialized
 // views cannot be shapes); reading needs SELECT on the table and USAGE on its schema.
 import type pg from 'pg'
-import {
-  qualifiedName,
-  type TableName,
-} from '../../../engine/shapes/definition.ts'
+import { qualifiedName, type TableName } from '../../../engine/index.ts'
 
 const READABLE = `has_schema_privilege(n.oid, 'USAGE') and has_table_privilege(c.oid, 'SELECT')`
 

@@ -6,7 +6,7 @@
 // last reads are written once per interval at most, and only when they changed: a busy shape
 // costs one row update per interval, never one per change or per read. Each source's writes
 // run one after another.
-import type { ShapeDatabase } from '../../../engine/database.ts'
+import type { ShapeDatabase } from '../../../engine/index.ts'
 import type { Db } from '../../platform/db/database.ts'
 import type { Logger } from '../../platform/log.ts'
 import type { ShapeDeletion } from '../runtime/runtime.ts'

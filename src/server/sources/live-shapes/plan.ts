@@ -2,7 +2,7 @@
 // engine holds now (pure, so the rate bound is tested without a clock). A shape that came or
 // went is written at once; its counters and last read only when the caller says updates are
 // due (once per interval), and only when one of them changed.
-import type { ShapeFacts } from '../../../engine/shapes/shape.ts'
+import type { ShapeFacts } from '../../../engine/index.ts'
 
 /** The dashboard shows at most this much of a where clause (a clause may be 64 KiB). */
 export const WHERE_SHOWN_MAX = 2_000

@@ -7,10 +7,12 @@
 // closes it when the source stops being active or leaves this server, and keeps the rows of
 // the shapes each source's engine holds (live-shapes.ts). It claims only sources of its
 // regions (`regions`), so servers in one region never hold a slot on another's databases.
-import type { ShapeDatabase } from '../../../engine/database.ts'
-import type { Engine } from '../../../engine/engine.ts'
-import type { HostPinner } from '../../../engine/pg/pinned-socket.ts'
-import { replicationNames } from '../../../engine/replication/names.ts'
+import {
+  type ShapeDatabase,
+  type Engine,
+  type HostPinner,
+  replicationNames,
+} from '../../../engine/index.ts'
 import type { HealthLimits } from './health.ts'
 import { HealthLoop } from './health-loop.ts'
 import { transition, type LifecycleSignal, type Problem } from './lifecycle.ts'

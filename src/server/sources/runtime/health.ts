@@ -3,12 +3,9 @@
 // measurement reads the server; deciding whether it warns is pure. These are the sources
 // table's wal_* columns and their warning event; the engine's supervisor reads the slot for its
 // own needs (slotHealth in src/engine/replication/slot.ts).
-import type { HealthReading } from '../../../engine/ops/slot-measure.ts'
+import type { HealthReading } from '../../../engine/index.ts'
 
-export {
-  measureSlot,
-  type HealthReading,
-} from '../../../engine/ops/slot-measure.ts'
+export { measureSlot, type HealthReading } from '../../../engine/index.ts'
 
 export type HealthRecord = HealthReading & {
   /** When the stored reading was taken (ms since epoch); null when never. */

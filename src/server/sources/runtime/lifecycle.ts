@@ -2,8 +2,10 @@
 // slot made, a failed removal) becomes a source state, a reason a user can act on, and exactly
 // one event. Pure: the runtime feeds it the current state and writes what it answers.
 import { SOURCE_EVENTS, type SourceEventName } from '../../../shared/sources.ts'
-import { ADDRESS_REFUSED } from '../../../engine/pg/pinned-socket.ts'
-import type { SupervisorStatus } from '../../../engine/replication/supervisor.ts'
+import {
+  ADDRESS_REFUSED,
+  type SupervisorStatus,
+} from '../../../engine/index.ts'
 import { isSqlState, isTlsFailure } from '../../validation/sqlstate.ts'
 
 export type SourceSnapshot = { state: string; reason: string | null }

@@ -1,10 +1,7 @@
 // The readiness check's address guard, applied to every connection Sluice makes to a source:
 // a source is a standing order to connect, and the name it was added with may later resolve
 // elsewhere (DNS rebinding). The engine calls this on each connect and connects to the answer.
-import {
-  AddressRefusedError,
-  type HostPinner,
-} from '../../../engine/pg/pinned-socket.ts'
+import { AddressRefusedError, type HostPinner } from '../../../engine/index.ts'
 import {
   pinAddress,
   RefusedTargetError,

@@ -4,9 +4,9 @@ import pg from 'pg'
 import {
   pinnedConnection,
   type HostPinner,
-} from '../../../engine/pg/pinned-socket.ts'
-import { dropSlotAndPublication } from '../../../engine/replication/slot.ts'
-import type { ReplicationNames } from '../../../engine/replication/names.ts'
+  dropSlotAndPublication,
+  type ReplicationNames,
+} from '../../../engine/index.ts'
 import { problemOf, withPassword } from './connection-url.ts'
 import type { Problem } from './lifecycle.ts'
 import type { RunnableSource } from './rows.ts'

@@ -1,5 +1,5 @@
 // One source this server runs, as the runtime keeps it in memory.
-import type { ShapeDatabase } from '../../../engine/database.ts'
+import type { ShapeDatabase } from '../../../engine/index.ts'
 import type { HealthRecord } from './health.ts'
 import type { SourceContext, SourceSnapshot } from './lifecycle.ts'
 

@@ -1,6 +1,6 @@
 // What the HTTP side asks of the part that runs sources (attaching them to the engine, keeping
 // their state and event logs, removing them). The API only writes rows and then asks here.
-import type { ShapeDatabase } from '../../../engine/database.ts'
+import type { ShapeDatabase } from '../../../engine/index.ts'
 import type { SourceExplorer } from '../explorer/pools.ts'
 
 /** What deleting one of a source's shapes came to. */

@@ -1,8 +1,11 @@
 // What an operator's metrics read of each source this server holds, all from memory: the state
 // last written, the replication health last measured (the runtime measures every 15 s, so a
 // scrape sends no query to a user's database), and the engine's own counters.
-import type { ShapeDatabase } from '../../../engine/database.ts'
-import { engineCounters, type SourceFacts } from '../../../engine/ops/facts.ts'
+import {
+  type ShapeDatabase,
+  engineCounters,
+  type SourceFacts,
+} from '../../../engine/index.ts'
 import type { HealthRecord } from './health.ts'
 
 export type { SourceFacts }
