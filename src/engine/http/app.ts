@@ -4,12 +4,8 @@ import { Hono, type Context } from 'hono'
 import type { ShapeDatabase } from '../database.ts'
 import { deleteShape } from './delete-shape.ts'
 import { requestParts } from './node-request.ts'
-import {
-  EXPOSED_HEADERS,
-  jsonResponse,
-  serveShapeQuery,
-  type QueryTuning,
-} from './serve-shape.ts'
+import { EXPOSED_HEADERS, jsonResponse } from './responses.ts'
+import { serveShapeQuery, type QueryTuning } from './serve-shape.ts'
 
 export const SHAPE_PATH = '/v1/shape'
 

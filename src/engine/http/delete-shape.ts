@@ -3,7 +3,7 @@
 import type { ShapeDatabase } from '../database.ts'
 import { definitionKey } from '../shapes/definition.ts'
 import { parseDefinition, type Errors } from './request.ts'
-import { invalid, jsonResponse } from './serve-shape.ts'
+import { invalid, jsonResponse } from './responses.ts'
 
 const MISMATCH =
   'The specified shape definition and handle do not match. Please ensure the shape definition is correct or omit the shape handle from the request to obtain a new one.'

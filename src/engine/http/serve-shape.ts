@@ -33,13 +33,6 @@ import {
   upToDate,
 } from './responses.ts'
 
-export {
-  EXPOSED_HEADERS,
-  invalid,
-  invalidBody,
-  jsonResponse,
-} from './responses.ts'
-
 export const LONG_POLL_MS = 20_000
 /** Electric's default log chunk: an answer ends at a chunk's end (storage/log-store.ts). */
 const CHUNK_BYTES = 10 * 1024 * 1024
