@@ -2,7 +2,7 @@
 // raw path, so the series stay bounded whatever clients ask for), its method and status.
 import { createMiddleware } from 'hono/factory'
 import { routePath } from 'hono/route'
-import type { Metrics } from '../../../engine/ops/metrics.ts'
+import type { Metrics } from '../../../engine/index.ts'
 import type { AppEnv } from '../http/context.ts'
 
 // Anything else is counted under one label: methods are client input too.
