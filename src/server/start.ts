@@ -16,7 +16,6 @@ import { createApp } from './app.ts'
 import { pruneExpired } from './auth/sessions.ts'
 import { CONTROL_PLANE_DATABASE } from './platform/db/attach.ts'
 import { checkWalLevel, createPool, type Db } from './platform/db/database.ts'
-import { startEmbeddedPostgres } from './platform/db/embedded-postgres.ts'
 import { migrateControlPlane } from './platform/db/migrations.ts'
 import { deriveServerKeys, loadSecret } from './platform/crypto/secret.ts'
 import type { Env } from './platform/env.ts'
@@ -52,6 +51,9 @@ export async function start(env: Env, log: Logger): Promise<Started> {
   let stopPostgres = async () => {}
   let url = env.DATABASE_URL
   if (!url) {
+    // Loaded only here: with DATABASE_URL the server never loads the embedded-postgres package.
+    const { startEmbeddedPostgres } =
+      await import('./platform/db/embedded-postgres.ts')
     const pg = await startEmbeddedPostgres({
       dir: resolve(dataDir, 'postgres'),
       database: CONTROL_PLANE_DATABASE,

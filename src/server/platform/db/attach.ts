@@ -5,10 +5,6 @@
 import { resolve } from 'node:path'
 import type { Env } from '../env.ts'
 import { createPool, type Db } from './database.ts'
-import {
-  runningPostgresUrl,
-  startEmbeddedPostgres,
-} from './embedded-postgres.ts'
 import { migrateControlPlane } from './migrations.ts'
 
 /** The embedded cluster's database that holds the control plane (start.ts creates it). */
@@ -29,6 +25,9 @@ export async function attachControlPlane(
   let how: AttachedControlPlane['how'] = 'DATABASE_URL'
   let stopPostgres = async () => {}
   if (!url) {
+    // Loaded only here, as in start.ts: DATABASE_URL never needs the embedded-postgres package.
+    const { runningPostgresUrl, startEmbeddedPostgres } =
+      await import('./embedded-postgres.ts')
     const dir = resolve(env.DATA_DIR, 'postgres')
     const running = await runningPostgresUrl(dir, CONTROL_PLANE_DATABASE)
     if (running) {
