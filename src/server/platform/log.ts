@@ -10,7 +10,7 @@ import pino from 'pino'
 export type Level = 'debug' | 'info' | 'warn' | 'error'
 export type LogFormat = 'text' | 'json'
 /** Extra facts of a line: ids, counts, durations. Never a URL with credentials or a token. */
-export type LogFields = Record<string, string | number | boolean | null>
+type LogFields = Record<string, string | number | boolean | null>
 export type Logger = Record<
   Level,
   (message: string, fields?: LogFields) => void
