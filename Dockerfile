@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
-# Sluice's production image: the built dashboard and the server that serves it, run by tsx as
-# a non-root user, against the operator's own Postgres (DATABASE_URL). docs/deploy.md says how
+# Sluice's production image: the built dashboard and the server bundle that serves it, run by
+# node as a non-root user, against the operator's own Postgres (DATABASE_URL). docs/deploy.md says how
 # to run it; tests/integration/deploy.test.ts lints this file and runs its commands in a clean
 # directory. The Node version is the one the tests run on; pin a digest where you build it.
 
@@ -10,7 +10,8 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 
-# The dashboard (dist/), built exactly as `npm run build` builds it.
+# The dashboard (dist/) and the server bundle (dist/server/), built exactly as `npm run build`
+# builds them.
 FROM deps AS build
 # Vite reads every project tsconfig.json references, the tests' included.
 COPY index.html vite.config.ts tsconfig.json tsconfig.base.json tsconfig.app.json tsconfig.node.json tsconfig.sw.json tsconfig.test.json ./
@@ -21,8 +22,9 @@ COPY migrations ./migrations
 COPY src ./src
 RUN npm run build
 
-# The runtime's node_modules: production dependencies only, without embedded Postgres' binaries
-# (this image always runs on DATABASE_URL; the package itself stays, start.ts imports it).
+# The runtime's node_modules: production dependencies only (the bundle imports them), without
+# embedded Postgres' binaries: this image always runs on DATABASE_URL, where the server never
+# loads that package.
 FROM node:20.20.2-bookworm-slim AS prod-deps
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -35,11 +37,9 @@ ENV NODE_ENV=production \
     DATA_DIR=/var/lib/sluice
 WORKDIR /app
 COPY --from=prod-deps /app/node_modules ./node_modules
+# package.json makes the bundle an ES module and marks the root the server finds its files from.
 COPY package.json ./
 COPY migrations/server ./migrations/server
-COPY src/server ./src/server
-COPY src/engine ./src/engine
-COPY src/shared ./src/shared
 COPY --from=build /app/dist ./dist
 COPY deploy/docker/start.sh ./deploy/docker/start.sh
 # DATA_DIR holds the engine's shape logs: mount a volume there.

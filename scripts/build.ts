@@ -1,4 +1,5 @@
-// `npm run build`: the local store's seed, then Vite, then a stamp of what it was built from.
+// `npm run build`: the local store's seed, then Vite, then the server bundle, then a stamp of
+// what it was built from.
 // With --if-changed (`npm start`) it first checks that stamp and skips a build already current.
 // --out-dir puts the build elsewhere than dist/ (the reproducibility test builds twice).
 import { spawnSync } from 'node:child_process'
@@ -7,6 +8,7 @@ import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { hashBuildInputs, isBuildCurrent, STAMP_FILE } from './build/inputs.ts'
+import { buildServer } from './build/server.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const { values } = parseArgs({
@@ -33,4 +35,5 @@ function run(bin: string, args: string[]) {
 
 run('tsx', ['scripts/build-local-seed.ts'])
 run('vite', ['build', '--outDir', outDir, '--emptyOutDir'])
+await buildServer(root, outDir)
 writeFileSync(join(outDir, STAMP_FILE), `${inputsHash}\n`)

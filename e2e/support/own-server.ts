@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { expect } from '@playwright/test'
 import pg from 'pg'
 import { freePort } from '../../src/server/platform/db/embedded-postgres.ts'
+import { SERVER_BUNDLE } from '../../scripts/build/server.ts'
 import { databaseUrlFile } from './paths.ts'
 
 export type OwnServer = {
@@ -39,22 +40,18 @@ export async function startOwnServer(): Promise<OwnServer> {
     url,
     db: new pg.Pool({ connectionString: databaseUrl, max: 2 }),
     async start() {
-      child = spawn(
-        process.execPath,
-        ['--import', 'tsx', 'src/server/index.ts'],
-        {
-          stdio: 'inherit',
-          env: {
-            ...process.env,
-            PORT: String(port),
-            DATA_DIR: dataDir,
-            DATABASE_URL: databaseUrl,
-            HOST: 'localhost',
-            LOG_LEVEL: 'warn',
-            POSTHOG_KEY: '',
-          },
+      child = spawn(process.execPath, [SERVER_BUNDLE], {
+        stdio: 'inherit',
+        env: {
+          ...process.env,
+          PORT: String(port),
+          DATA_DIR: dataDir,
+          DATABASE_URL: databaseUrl,
+          HOST: 'localhost',
+          LOG_LEVEL: 'warn',
+          POSTHOG_KEY: '',
         },
-      )
+      })
       await expect
         .poll(
           () =>

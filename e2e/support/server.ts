@@ -3,13 +3,15 @@
 // server's analytics proxy forwards to (its URL goes to posthogUrlFile), fake Supabase and Neon
 // APIs with OAuth configured (their URLs go to supabaseUrlFile and neonUrlFile; tests script
 // them through each fake's /_control endpoint), a local SMTP server for email alerts (SMTP_URL;
-// what it accepts goes to smtpMailFile), and the server itself as a child process. On SIGTERM the server stops first, then the fake and Postgres, then the
-// files go.
+// what it accepts goes to smtpMailFile), and the server itself as a child process: the bundle
+// `npm start` runs, built again here (half a second) so it is the sources as they are. On
+// SIGTERM the server stops first, then the fake and Postgres, then the files go.
 import { spawn } from 'node:child_process'
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startEmbeddedPostgres } from '../../src/server/platform/db/embedded-postgres.ts'
+import { buildServer, SERVER_BUNDLE } from '../../scripts/build/server.ts'
 import { startFakeNeon } from '../../tests/support/fake-neon.ts'
 import { startFakePostHog } from '../../tests/support/fake-posthog.ts'
 import { startFakeSupabase } from '../../tests/support/fake-supabase.ts'
@@ -61,28 +63,25 @@ const smtp = await startSmtpServer({
   },
 })
 
-const server = spawn(
-  process.execPath,
-  ['--import', 'tsx', 'src/server/index.ts'],
-  {
-    stdio: 'inherit',
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      DATABASE_URL: postgres.url,
-      HOST: process.env.HOST ?? 'localhost',
-      POSTHOG_KEY: 'phc_e2e',
-      POSTHOG_HOST: posthog.url,
-      // Every spec signs in a new user from this one machine: more than one visitor's burst.
-      LOCAL_LOGINS_PER_MINUTE: '1000',
-      ...supabase.env,
-      ...neon.env,
-      // A Supabase project's "direct host" is this run's Postgres, whatever the project ref.
-      SUPABASE_DB_HOST_TEMPLATE: `localhost:${postgres.port}`,
-      SMTP_URL: smtp.url('e2e-alerts', 'e2e-smtp-password'),
-    },
+await buildServer(process.cwd(), 'dist')
+const server = spawn(process.execPath, [SERVER_BUNDLE], {
+  stdio: 'inherit',
+  env: {
+    ...process.env,
+    DATA_DIR: dataDir,
+    DATABASE_URL: postgres.url,
+    HOST: process.env.HOST ?? 'localhost',
+    POSTHOG_KEY: 'phc_e2e',
+    POSTHOG_HOST: posthog.url,
+    // Every spec signs in a new user from this one machine: more than one visitor's burst.
+    LOCAL_LOGINS_PER_MINUTE: '1000',
+    ...supabase.env,
+    ...neon.env,
+    // A Supabase project's "direct host" is this run's Postgres, whatever the project ref.
+    SUPABASE_DB_HOST_TEMPLATE: `localhost:${postgres.port}`,
+    SMTP_URL: smtp.url('e2e-alerts', 'e2e-smtp-password'),
   },
-)
+})
 
 let stopping = false
 async function stop(code: number) {

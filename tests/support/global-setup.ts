@@ -1,13 +1,16 @@
 // One embedded Postgres for the whole integration run; test files get its admin URL through
-// `inject('pgAdminUrl')` and each creates (and drops) its own database on it.
+// `inject('pgAdminUrl')` and each creates (and drops) its own database on it. The server bundle
+// is built first (half a second), so tests that spawn the server run the sources as they are.
 import { chmod, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import type { TestProject } from 'vitest/node'
 import { createPool } from '../../src/server/platform/db/database.ts'
 import { migrateControlPlane } from '../../src/server/platform/db/migrations.ts'
 import { startEmbeddedPostgres } from '../../src/server/platform/db/embedded-postgres.ts'
+import { buildServer } from '../../scripts/build/server.ts'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -44,6 +47,8 @@ async function migratedTemplate(adminUrl: string): Promise<string> {
 }
 
 export default async function setup(project: TestProject) {
+  const repo = fileURLToPath(new URL('../..', import.meta.url))
+  await buildServer(repo, join(repo, 'dist'))
   const root = await mkdtemp(join(tmpdir(), 'sluice-test-pg-'))
   // Postgres runs as the `postgres` user when we are root; it must reach its directory.
   await chmod(root, 0o755)

@@ -1,6 +1,8 @@
-// The real `src/server/index.ts` as a child process, for tests that need the process itself:
-// its signals, its ports (the product's and the metrics'), its output.
+// The real server as a child process, for tests that need the process itself: its signals, its
+// ports (the product's and the metrics'), its output. It runs the bundle `npm start` runs, which
+// the integration run's global setup builds from the sources as they are.
 import { spawn, type ChildProcess } from 'node:child_process'
+import { SERVER_BUNDLE } from '../../scripts/build/server.ts'
 import { waitUntil } from './wait.ts'
 
 export type Server = {
@@ -23,12 +25,7 @@ export function startServer(
     gid,
   }: { command?: string[]; cwd?: string; uid?: number; gid?: number } = {},
 ): Server {
-  const [file, ...args] = command ?? [
-    process.execPath,
-    '--import',
-    'tsx',
-    'src/server/index.ts',
-  ]
+  const [file, ...args] = command ?? [process.execPath, SERVER_BUNDLE]
   const child = spawn(file ?? '', args, {
     cwd,
     uid,

@@ -45,6 +45,9 @@ describe('hashBuildInputs', () => {
     ['a client migration is added', 'migrations/client/0002_b.sql', 'x'],
     ['the lockfile changes', 'package-lock.json', '{"a":1}'],
     ['the service worker changes', 'sw/sw.ts', 'self'],
+    // The server bundle is built with the dashboard.
+    ['the server changes', 'src/server/app.ts', 'x'],
+    ['the engine changes', 'src/engine/engine.ts', 'x'],
   ])('changes when %s', (_, path, contents) => {
     const before = hash()
     file(path, contents)
@@ -59,7 +62,6 @@ describe('hashBuildInputs', () => {
   })
 
   it.each([
-    ['the server', 'src/server/app.ts'],
     ['the build writing the seed', 'public/local-store-seed.tar.gz'],
     ['Vite writing the route tree', 'src/app/routeTree.gen.ts'],
     ['a test', 'tests/unit/a.test.ts'],
@@ -80,20 +82,32 @@ describe('hashBuildInputs', () => {
 describe('isBuildCurrent', () => {
   const dist = () => join(root, 'dist')
 
+  /** What a finished build leaves: the dashboard's page and the server bundle. */
+  const built = () => {
+    file('dist/index.html', '<html>')
+    file('dist/server/index.js', 'serve()')
+  }
+
   it('is false with no build, or a build with no stamp', () => {
     expect(isBuildCurrent(dist(), hash())).toBe(false)
-    file('dist/index.html', '<html>')
+    built()
     expect(isBuildCurrent(dist(), hash())).toBe(false)
   })
 
   it('is true for a build stamped with the inputs as they are', () => {
-    file('dist/index.html', '<html>')
+    built()
     file(`dist/${STAMP_FILE}`, `${hash()}\n`)
     expect(isBuildCurrent(dist(), hash())).toBe(true)
   })
 
-  it('is false once a source changed after the build', () => {
+  it('is false for a stamped build without the server bundle', () => {
     file('dist/index.html', '<html>')
+    file(`dist/${STAMP_FILE}`, `${hash()}\n`)
+    expect(isBuildCurrent(dist(), hash())).toBe(false)
+  })
+
+  it('is false once a source changed after the build', () => {
+    built()
     file(`dist/${STAMP_FILE}`, `${hash()}\n`)
     file('src/shared/constants.ts', 'export const A = 2')
     expect(isBuildCurrent(dist(), hash())).toBe(false)

@@ -1,5 +1,5 @@
 // mountSpa over small build directories: files with the right caching, client routes get the
-// app, and a missing file is a 404, never the app's HTML.
+// app, a missing file is a 404, never the app's HTML, and the server bundle is never served.
 import { Hono } from 'hono'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -31,6 +31,7 @@ const app = serving({
   'assets/index-abc123.js': 'export {}',
   'sw.js': 'self.skipWaiting',
   'manifest.webmanifest': '{"name":"Sluice"}',
+  'server/index.js': 'startTheServer()',
 })
 
 describe('the built dashboard', () => {
@@ -78,6 +79,21 @@ describe('the built dashboard', () => {
     expect(response.headers.get('content-type')).toContain('application/json')
     expect(response.headers.get('cache-control')).toBeNull()
   })
+
+  it.each([
+    '/server/index.js',
+    '//server/index.js',
+    '/./server/index.js',
+    '/%73erver/index.js',
+    '/assets/../server/index.js',
+  ])(
+    'never serves the server bundle the build holds beside the dashboard (%s)',
+    async (path) => {
+      const response = await app.request(`http://localhost${path}`)
+      expect(response.status).toBeGreaterThanOrEqual(400)
+      expect(await response.text()).not.toContain('startTheServer')
+    },
+  )
 
   it('answers /sw.js with a 404 when the build has none, so a browser drops its worker', async () => {
     const withoutWorker = serving({ 'index.html': '<div id="root"></div>' })

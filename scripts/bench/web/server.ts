@@ -11,6 +11,7 @@ import {
   freePort,
   startEmbeddedPostgres,
 } from '../../../src/server/platform/db/embedded-postgres.ts'
+import { SERVER_BUNDLE } from '../../build/server.ts'
 import type { Cleanup } from './cleanup.ts'
 import { sleep, until } from './wait.ts'
 
@@ -75,24 +76,20 @@ export async function startServer(
 
   const port = await freePort()
   const url = `http://localhost:${port}`
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src/server/index.ts'],
-    {
-      cwd: REPO,
-      // The server's own log goes to stderr with ours; stdout carries only the figures.
-      stdio: ['ignore', 2, 2],
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: 'localhost',
-        DATA_DIR: join(root, 'data'),
-        DATABASE_URL: postgres.url,
-        LOG_LEVEL: 'warn',
-        POSTHOG_KEY: '',
-      },
+  const child = spawn(process.execPath, [SERVER_BUNDLE], {
+    cwd: REPO,
+    // The server's own log goes to stderr with ours; stdout carries only the figures.
+    stdio: ['ignore', 2, 2],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: 'localhost',
+      DATA_DIR: join(root, 'data'),
+      DATABASE_URL: postgres.url,
+      LOG_LEVEL: 'warn',
+      POSTHOG_KEY: '',
     },
-  )
+  })
   cleanup.add('server', () => stopChild(child))
   // Ready when health answers; a server that exits instead ends the wait at once.
   await until(

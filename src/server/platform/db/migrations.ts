@@ -1,16 +1,15 @@
 // Applies migrations/server/*.sql to the control-plane database at start-up.
 import { readdir, readFile } from 'node:fs/promises'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import {
   migrate,
   type Migration,
   type MigrationTarget,
 } from '../../../shared/migrations.ts'
+import { PROJECT_ROOT } from '../../project-root.ts'
 import { transaction, type Db } from './database.ts'
 
-const DIR = fileURLToPath(
-  new URL('../../../../migrations/server/', import.meta.url),
-)
+const DIR = join(PROJECT_ROOT, 'migrations', 'server')
 
 export async function loadMigrations(dir = DIR): Promise<Migration[]> {
   const names = (await readdir(dir)).filter((n) => n.endsWith('.sql'))

@@ -42,8 +42,12 @@ export function mountSpa(
     '*',
     serveStatic({
       root,
-      // index.html is served below with no-cache so a new release is picked up.
-      rewriteRequestPath: (path) => (path === '/' ? '/__no_index__' : path),
+      // index.html is served below with no-cache so a new release is picked up. The server
+      // bundle (dist/server/, scripts/build/server.ts) shares the build directory but is not
+      // the dashboard's to serve. The path here is the decoded one serveStatic would read
+      // (`.` and `..` resolved, `//` refused), so no spelling dodges the prefix (spa.test.ts).
+      rewriteRequestPath: (path) =>
+        path === '/' || path.startsWith('/server/') ? '/__no_index__' : path,
     }),
   )
   app.get('*', (c) => {
