@@ -58,7 +58,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>()
   const indexHtml = deps.distDir ? readIndexHtml(deps.distDir) : null
   const sessionRequests = new SessionRequests()
-  const limiters = createLimiters(deps.env, deps.now)
+  const limiters = createLimiters(deps.db, deps.env, deps.now)
   app.use(async (c, next) => {
     c.set('deps', deps)
     c.set('sessionRequests', sessionRequests)

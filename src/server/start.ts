@@ -13,6 +13,7 @@ import {
 } from '../engine/index.ts'
 import { createApp } from './app.ts'
 import { pruneExpired } from './auth/sessions.ts'
+import { pruneRateLimits } from './platform/http/rate-limit.ts'
 import { CONTROL_PLANE_DATABASE } from './platform/db/attach.ts'
 import { checkWalLevel, createPool, type Db } from './platform/db/database.ts'
 import { migrateControlPlane } from './platform/db/migrations.ts'
@@ -78,6 +79,9 @@ export async function start(env: Env, log: Logger): Promise<Started> {
 
   const prune = setInterval(() => {
     pruneExpired(db).catch((e: Error) => log.warn(`prune failed: ${e.message}`))
+    pruneRateLimits(db).catch((e: Error) =>
+      log.warn(`rate-limit prune failed: ${e.message}`),
+    )
   }, PRUNE_EVERY_MS)
   prune.unref()
 

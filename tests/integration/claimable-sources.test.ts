@@ -3,7 +3,7 @@
 // refusals, the per-IP limit and the cap on unclaimed sources; and an unclaimed one is removed
 // when it expires: slot and publication dropped on the user's database, the claim then unknown.
 // Claiming is claimable-sources-claim.test.ts.
-import { describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import {
   CLAIM_MESSAGES,
   claimableSourceSchema,
@@ -15,10 +15,15 @@ import {
   replicationObjects,
   useClaimableServer,
 } from '../support/claimable.ts'
-import { useControlPlaneDatabase } from '../support/database.ts'
+import {
+  clearRateLimits,
+  useControlPlaneDatabase,
+} from '../support/database.ts'
 import { eventNames, personalTeam, sourceRow } from '../support/sources.ts'
 
 const control = useControlPlaneDatabase()
+// Each test's apps start with no client address counted (the rate test builds a strict one).
+beforeEach(() => clearRateLimits(control.db))
 const api = useClaimableServer(control)
 
 describe('creating a claimable source', () => {

@@ -1,10 +1,15 @@
 // Per-client limits behind proxies: with TRUST_PROXY_HOPS, the client is the address the
 // outermost trusted proxy appended to X-Forwarded-For; without it, the header is never read.
-import { describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { Browser, buildApp, uniqueEmail, type App } from '../support/app.ts'
-import { useControlPlaneDatabase } from '../support/database.ts'
+import {
+  clearRateLimits,
+  useControlPlaneDatabase,
+} from '../support/database.ts'
 
 const database = useControlPlaneDatabase()
+// Each test counts the same addresses from nothing.
+beforeEach(() => clearRateLimits(database.db))
 
 /** A local sign-in as it arrives from the proxies with this X-Forwarded-For. */
 const loginFrom = (app: App, forwardedFor: string) =>

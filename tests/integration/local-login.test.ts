@@ -1,5 +1,5 @@
 // Name-and-email sign-in: on for one machine with no provider, and nowhere else.
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import {
   SESSION_COOKIE,
   SESSION_HINT_COOKIE,
@@ -7,9 +7,15 @@ import {
 import { createUser } from '../../src/server/auth/users.ts'
 import { Browser, buildApp, uniqueEmail, type App } from '../support/app.ts'
 import { setCookieFor } from '../support/cookie-jar.ts'
-import { countRows, useControlPlaneDatabase } from '../support/database.ts'
+import {
+  clearRateLimits,
+  countRows,
+  useControlPlaneDatabase,
+} from '../support/database.ts'
 
 const database = useControlPlaneDatabase()
+// The burst test's strict app must not inherit the sign-ins of the roomy ones before it.
+beforeEach(() => clearRateLimits(database.db))
 let local: App
 beforeAll(() => {
   local = buildApp(database.db)

@@ -3,10 +3,11 @@
 // expired form, a preset region, the address guard, the team's limits and the per-IP rate
 // answer. No answer or log line carries a password (sources-api.ts).
 import { randomUUID } from 'node:crypto'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { SETUP_FORM_MAX_LIVE_PER_TEAM } from '../../src/shared/constants.ts'
 import { ALREADY_REGISTERED_MESSAGE } from '../../src/shared/sources.ts'
 import { Browser, type App } from '../support/app.ts'
+import { clearRateLimits } from '../support/database.ts'
 import { urlFor, useSourcesApi, type Answer } from '../support/sources-api.ts'
 
 const api = useSourcesApi()
@@ -20,6 +21,8 @@ let app: App
 beforeAll(() => {
   app = api.buildApp({}, roomy)
 })
+// The roomy app's checks count against the address the per-IP test's strict app limits.
+beforeEach(() => clearRateLimits(api.db))
 
 const formsPath = (teamId: string) =>
   `/api/v1/teams/${teamId}/source-setup-forms`

@@ -1,14 +1,17 @@
 // POST /api/public/validate-pg-database-url through the whole app: 200 with the result, 400
 // for URLs we will not check, 429 past the per-IP limit or the cap on running checks.
 import { createServer, type Socket } from 'node:net'
-import { describe, expect, inject, it } from 'vitest'
-import type { Db } from '../../src/server/platform/db/database.ts'
+import { beforeEach, describe, expect, inject, it } from 'vitest'
 import {
   DEFAULT_CHECK_LIMITS,
   type CheckLimits,
 } from '../../src/server/validation/rate-limit.ts'
 import { VALIDATE_DATABASE_URL_PATH } from '../../src/shared/validation.ts'
 import { Browser, buildApp } from '../support/app.ts'
+import {
+  clearRateLimits,
+  useControlPlaneDatabase,
+} from '../support/database.ts'
 
 const hosted = {
   SLUICE_MODE: 'hosted',
@@ -16,12 +19,15 @@ const hosted = {
   PUBLIC_URL: 'http://localhost',
 }
 
+const database = useControlPlaneDatabase()
+// Every test's app checks from the one in-process address, counted in the control plane.
+beforeEach(() => clearRateLimits(database.db))
+
 function browserFor(
   vars: Record<string, string> = {},
   limits?: Partial<CheckLimits>,
 ) {
-  // This route never touches the control plane.
-  const app = buildApp(undefined as unknown as Db, vars, {
+  const app = buildApp(database.db, vars, {
     databaseChecks: { limits: { ...DEFAULT_CHECK_LIMITS, ...limits } },
   })
   return new Browser(app)

@@ -115,7 +115,7 @@ export const alertDestinationRoutes = (testAlerts: Limiters['testAlerts']) =>
         id.success && (await getDestination(db, teamId, id.data))
       if (!destination) return destinationNotFound(c)
       // Each test alert is a delivery, retried, to a host the team chose.
-      const rate = admitAll(
+      const rate = await admitAll(
         [testAlerts.perDestination, `destination:${destination.id}`],
         [testAlerts.perTeam, `team:${teamId}`],
       )

@@ -163,7 +163,7 @@ export const authRoutes = (localLogins: RateLimiter) =>
     .post('/local/login', async (c) => {
       if (!c.var.deps.env.localLoginEnabled)
         return c.json({ message: 'Local sign-in is not enabled' }, 404)
-      const admission = localLogins.admit(`ip:${clientIp(c)}`)
+      const admission = await localLogins.admit(`ip:${clientIp(c)}`)
       if (!admission.admitted)
         return tooManyRequests(
           'Too many sign-ins from this address; please try again later.',

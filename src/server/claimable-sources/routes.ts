@@ -66,14 +66,14 @@ function claimAnswer(row: ClaimRow): ClaimableSource {
 
 export function claimableSourceRoutes(settings: DatabaseCheckSettings) {
   // Each create connects to a host a stranger chose, like the public check: limited per IP.
-  const limiter = createCheckLimiter(settings.limits)
+  const limiter = createCheckLimiter('claimable-create-checks', settings.limits)
 
   return new Hono<AppEnv>()
     .post('/', async (c) => {
       const { deps } = c.var
       const key = deps.keys['source-passwords']
       const ip = clientIp(c)
-      const admission = limiter.admit(`ip:${ip}`)
+      const admission = await limiter.admit(deps.db, `ip:${ip}`)
       if (!admission.admitted) return tooManyChecks(admission.retryAfterSeconds)
       try {
         const body = await readJson(c, createClaimableSourceRequestSchema)

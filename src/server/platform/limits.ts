@@ -1,6 +1,7 @@
 // What one client may ask of the server: every body cap, named once, and the rate limiters
 // built from the limits operators tune (env.ts holds those and their defaults).
 import { MAX_BODY_BYTES } from '../../engine/index.ts'
+import type { Db } from './db/database.ts'
 import type { Env } from './env.ts'
 import { createRateLimiter } from './http/rate-limit.ts'
 
@@ -45,19 +46,28 @@ const RATE_WINDOW_MS = 60_000
 
 export type Limiters = ReturnType<typeof createLimiters>
 
-/** One set per app, so apps built side by side (tests) never share counts. */
-export function createLimiters(env: Env, now: () => number = Date.now) {
-  const perMinute = (limit: number) =>
-    createRateLimiter({ limit, windowMs: RATE_WINDOW_MS }, now)
+/**
+ * The limiters of an app, counting in its control plane: apps on one control plane (servers
+ * sharing it, or tests sharing a database) share every count.
+ */
+export function createLimiters(db: Db, env: Env, now: () => number = Date.now) {
+  const perMinute = (name: string, limit: number) =>
+    createRateLimiter(db, name, { limit, windowMs: RATE_WINDOW_MS }, now)
   return {
     /** Keyed by client IP. */
-    localLogins: perMinute(env.LOCAL_LOGINS_PER_MINUTE),
+    localLogins: perMinute('local-logins', env.LOCAL_LOGINS_PER_MINUTE),
     /** Keyed by user and by team: a create counts against both. */
-    sourceCreates: perMinute(env.SOURCE_CREATES_PER_MINUTE),
+    sourceCreates: perMinute('source-creates', env.SOURCE_CREATES_PER_MINUTE),
     /** Keyed by destination and by team, each with its own limit (admitAll). */
     testAlerts: {
-      perDestination: perMinute(TEST_ALERTS_PER_DESTINATION_PER_MINUTE),
-      perTeam: perMinute(TEST_ALERTS_PER_TEAM_PER_MINUTE),
+      perDestination: perMinute(
+        'test-alerts-per-destination',
+        TEST_ALERTS_PER_DESTINATION_PER_MINUTE,
+      ),
+      perTeam: perMinute(
+        'test-alerts-per-team',
+        TEST_ALERTS_PER_TEAM_PER_MINUTE,
+      ),
     },
   }
 }

@@ -47,7 +47,7 @@ const branch = { projectId: providerId, branchId: providerId }
 
 export function neonRoutes(settings: DatabaseCheckSettings) {
   // The validate route runs the readiness check: the same per-client limits as the public one.
-  const limiter = createCheckLimiter(settings.limits)
+  const limiter = createCheckLimiter('neon-validate-checks', settings.limits)
   return new Hono<AppEnv>()
     .use(requireUser)
     .get('/projects', (c) =>
@@ -83,7 +83,10 @@ export function neonRoutes(settings: DatabaseCheckSettings) {
         if (!params.ok) return params.response
         const query = readQuery(c, z.object({ role: postgresName }))
         if (!query.success) return query.response
-        const admission = limiter.admit(`user:${c.var.user.id}`)
+        const admission = await limiter.admit(
+          c.var.deps.db,
+          `user:${c.var.user.id}`,
+        )
         if (!admission.admitted)
           return tooManyChecks(admission.retryAfterSeconds)
         try {

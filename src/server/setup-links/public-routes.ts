@@ -39,7 +39,7 @@ const formIdOf = (c: Context) => {
 }
 
 export function setupFormPublicRoutes(settings: DatabaseCheckSettings) {
-  const limiter = createCheckLimiter(settings.limits)
+  const limiter = createCheckLimiter('setup-form-checks', settings.limits)
 
   const use = async (c: Context<AppEnv>, formId: string, key: Buffer) => {
     const { deps } = c.var
@@ -109,7 +109,7 @@ export function setupFormPublicRoutes(settings: DatabaseCheckSettings) {
       const key = deps.keys['source-passwords']
       const formId = formIdOf(c)
       if (!formId) return notFound(c)
-      const admission = limiter.admit(clientIp(c))
+      const admission = await limiter.admit(deps.db, clientIp(c))
       if (!admission.admitted) return tooManyChecks(admission.retryAfterSeconds)
       try {
         return await use(c, formId, key)

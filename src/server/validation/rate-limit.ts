@@ -1,5 +1,8 @@
 // Limits for the public check: a fixed window per client IP and a cap on checks running at
 // once. Each check opens connections to a stranger's host; the endpoint must not be a cannon.
+// The window's counts are the control plane's, shared by every server (http/rate-limit.ts);
+// the cap is this server's own, as the connections it bounds are.
+import type { Db } from '../platform/db/database.ts'
 import {
   createRateLimiter,
   tooManyRequests,
@@ -24,31 +27,36 @@ export type Admission =
   | { admitted: true; release: () => void }
   | Extract<RateAdmission, { admitted: false }>
 
+/** `name` names the window's counts in the control plane: one per route that checks. */
 export function createCheckLimiter(
+  name: string,
   limits: CheckLimits = DEFAULT_CHECK_LIMITS,
   now: () => number = Date.now,
 ) {
-  const rate = createRateLimiter(
-    { limit: limits.perIp, windowMs: limits.windowMs },
-    now,
-  )
+  const rate = { limit: limits.perIp, windowMs: limits.windowMs }
   let running = 0
 
   return {
-    admit(key: string): Admission {
-      // The cap first: a check refused for being one too many at once is not counted.
+    async admit(db: Db, key: string): Promise<Admission> {
+      // The cap first: a check refused for being one too many at once is not counted. Taken
+      // before the count is read, so checks arriving meanwhile see it.
       if (running >= limits.concurrent)
         return { admitted: false, retryAfterSeconds: 1 }
-      const admission = rate.admit(key)
-      if (!admission.admitted) return admission
       running += 1
       let released = false
-      return {
-        admitted: true,
-        release: () => {
-          if (!released) running -= 1
-          released = true
-        },
+      const release = () => {
+        if (!released) running -= 1
+        released = true
+      }
+      try {
+        const admission = await createRateLimiter(db, name, rate, now).admit(
+          key,
+        )
+        if (!admission.admitted) release()
+        return admission.admitted ? { admitted: true, release } : admission
+      } catch (error) {
+        release()
+        throw error
       }
     },
   }

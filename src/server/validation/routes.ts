@@ -12,9 +12,9 @@ import type { DatabaseCheckSettings } from './settings.ts'
 import { createCheckLimiter, tooManyChecks } from './rate-limit.ts'
 
 export function validationRoutes(settings: DatabaseCheckSettings) {
-  const limiter = createCheckLimiter(settings.limits)
+  const limiter = createCheckLimiter('public-checks', settings.limits)
   return new Hono<AppEnv>().post('/', async (c) => {
-    const admission = limiter.admit(clientIp(c))
+    const admission = await limiter.admit(c.var.deps.db, clientIp(c))
     if (!admission.admitted) return tooManyChecks(admission.retryAfterSeconds)
     try {
       const body = await readJson(c, validateDatabaseRequestSchema)

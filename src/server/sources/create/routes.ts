@@ -39,7 +39,7 @@ export function createSourceRoute(
   creates: RateLimiter,
 ) {
   // Each check connects to a host the user chose: limited per user, like the public check per IP.
-  const limiter = createCheckLimiter(settings.limits)
+  const limiter = createCheckLimiter('source-create-checks', settings.limits)
 
   return async (c: Context<AppEnv>) => {
     const { deps, user } = c.var
@@ -50,7 +50,7 @@ export function createSourceRoute(
     if (!(await getTeam(deps.db, user.id, team_id)))
       return c.json({ message: 'Team not found' }, 404)
     // Every create is a connection the server keeps making to a host the user chose.
-    const rate = creates.admit(`user:${user.id}`, `team:${team_id}`)
+    const rate = await creates.admit(`user:${user.id}`, `team:${team_id}`)
     if (!rate.admitted)
       return tooManyRequests(
         'Too many sources added in a short time; please try again in a minute.',
@@ -63,7 +63,7 @@ export function createSourceRoute(
     }
     let checked = await guardSourceUrl(database_url, checks)
     if (checked.ok && c.req.query('skip_validation') !== 'true') {
-      const admission = limiter.admit(`user:${user.id}`)
+      const admission = await limiter.admit(deps.db, `user:${user.id}`)
       if (!admission.admitted) return tooManyChecks(admission.retryAfterSeconds)
       try {
         checked = await checkSourceReady(checked.address, database_url, checks)
