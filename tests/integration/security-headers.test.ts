@@ -83,8 +83,6 @@ describe('security headers', () => {
       email: uniqueEmail('secure'),
     })
     expect(login.status).toBe(200)
-    expect(setCookieFor(login, SESSION_COOKIE)?.attributes.get('secure')).toBe(
-      true,
-    )
+    expect(setCookieFor(login, SESSION_COOKIE)?.secure).toBe(true)
   })
 })

@@ -92,7 +92,7 @@ export class Browser {
     )
       headers.set('content-length', String(Buffer.byteLength(body)))
     const response = await this.app.request(url, { ...init, headers })
-    this.jar.store(response)
+    this.jar.keep(response, url)
     return response
   }
 
