@@ -1,5 +1,5 @@
 -- Rate-limit counters on the control plane, so every server sharing it shares each limit
--- (src/server/http/rate-limit.ts). One row per limiter and key: the fixed window it counts in
+-- (src/server/platform/http/rate-limit.ts). One row per limiter and key: the fixed window it counts in
 -- ends at `window_ends_ms` (milliseconds since the epoch, from the servers' clocks). A row
 -- whose window has ended counts as empty; the prune loop deletes them (start.ts).
 -- Unlogged: a count is written on every limited request and is worth nothing after a crash,
