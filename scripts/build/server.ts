@@ -10,6 +10,9 @@ import { SERVER_DIR } from './inputs.ts'
 /** The bundle's entry from the project root, after `npm run build` (or buildServer). */
 export const SERVER_BUNDLE = `dist/${SERVER_DIR}/index.js`
 
+/** The admin tool, bundled beside it: the image has no TypeScript loader to run its sources. */
+export const ADMIN_BUNDLE = `dist/${SERVER_DIR}/admin.js`
+
 /** `pg`, `@hono/node-server` from an import path such as `@hono/node-server/serve-static`. */
 const packageName = (path: string) =>
   path
@@ -20,7 +23,10 @@ const packageName = (path: string) =>
 export async function buildServer(root: string, outDir: string) {
   const { metafile } = await build({
     absWorkingDir: root,
-    entryPoints: { index: 'src/server/index.ts' },
+    entryPoints: {
+      index: 'src/server/index.ts',
+      admin: 'src/server/admin/cli.ts',
+    },
     outdir: join(outDir, SERVER_DIR),
     bundle: true,
     platform: 'node',

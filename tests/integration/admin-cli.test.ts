@@ -323,4 +323,23 @@ describe('npm run admin', () => {
     },
     SLOW,
   )
+
+  it(
+    'runs from the server bundle, as in the image (which has no TypeScript loader)',
+    async () => {
+      const env = { DATABASE_URL: database.url }
+      const created = adminJson<Team>(
+        await adminProcess(
+          ['teams', 'create', '--name', 'Bundled', '--json'],
+          env,
+          { bundled: true },
+        ),
+      )
+      const listed = adminJson<Team[]>(
+        await adminProcess(['teams', 'list', '--json'], env, { bundled: true }),
+      )
+      expect(listed.map((team) => team.id)).toContain(created.id)
+    },
+    SLOW,
+  )
 })

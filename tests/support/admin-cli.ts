@@ -4,6 +4,7 @@
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { expect } from 'vitest'
+import { ADMIN_BUNDLE } from '../../scripts/build/server.ts'
 import { runAdmin } from '../../src/server/admin/run.ts'
 import { parseEnv } from '../../src/server/platform/env.ts'
 
@@ -29,11 +30,16 @@ export async function admin(
 export async function adminProcess(
   args: string[],
   env: Record<string, string>,
+  /** Run the bundled tool, as the image does, rather than its sources. */
+  { bundled = false } = {},
 ): Promise<AdminRun> {
+  const entry = bundled
+    ? [ADMIN_BUNDLE]
+    : ['--import', 'tsx', 'src/server/admin/cli.ts']
   try {
     const { stdout, stderr } = await promisify(execFile)(
       process.execPath,
-      ['--import', 'tsx', 'src/server/admin/cli.ts', ...args],
+      [...entry, ...args],
       { env: { PATH: process.env.PATH, ...env }, timeout: 60_000 },
     )
     return { code: 0, stdout, stderr }
