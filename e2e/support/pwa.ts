@@ -3,7 +3,7 @@ import { expect, type Page } from '@playwright/test'
 import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { STAMP_FILE } from '../../scripts/build/inputs.ts'
+import { SERVER_DIR, STAMP_FILE } from '../../scripts/build/inputs.ts'
 
 /** Waits until a service worker controls the page (the first one claims it without a reload). */
 export async function waitForControl(page: Page): Promise<void> {
@@ -45,7 +45,9 @@ export function builtFiles(): string[] {
       (path) =>
         !path.endsWith('.map') &&
         path !== '/sw.js' &&
-        path !== `/${STAMP_FILE}`,
+        path !== `/${STAMP_FILE}` &&
+        // The server's own bundle sits in dist/ but is never served (platform/http/spa.ts).
+        !path.startsWith(`/${SERVER_DIR}/`),
     )
     .sort()
 }

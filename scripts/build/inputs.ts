@@ -75,7 +75,12 @@ export function hashBuildInputs(
 /** True when `outDir` holds a finished build of the inputs that hash to `inputsHash`. */
 export function isBuildCurrent(outDir: string, inputsHash: string): boolean {
   const stamp = join(outDir, STAMP_FILE)
-  const built = ['index.html', join(SERVER_DIR, 'index.js'), STAMP_FILE]
+  const built = [
+    'index.html',
+    join(SERVER_DIR, 'index.js'),
+    join(SERVER_DIR, 'admin.js'),
+    STAMP_FILE,
+  ]
   if (!built.every((file) => existsSync(join(outDir, file)))) return false
   return readFileSync(stamp, 'utf8').trim() === inputsHash
 }
