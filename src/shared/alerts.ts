@@ -1,4 +1,4 @@
-// Alerts as the API, the team page and webhook receivers see them (issue 19): what a
+// Alerts as the API, the team page and webhook receivers see them: what a
 // destination's create takes, the kinds of incident, the JSON each webhook receives and the
 // names of the headers that sign it. Verifying a signature is described in docs/alerts.md.
 import { z } from 'zod'

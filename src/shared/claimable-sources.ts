@@ -1,4 +1,4 @@
-// Claimable sources (spec §2 /claim, §3, §4, §7, §8, §9): a source a starter script registers
+// Claimable sources (the /claim page and /api/public/v1/claimable-sources): a source a starter script registers
 // with no account, which its developer then claims into one of their teams. The calls' bodies
 // and answers, the page's texts and timings, named once for the server and the app.
 import { z } from 'zod'
@@ -11,7 +11,7 @@ export const CLAIM_PATH = `${CLAIMABLE_SOURCES_PATH}/claim`
 export const claimableSourcePath = (claimId: string) =>
   `${CLAIMABLE_SOURCES_PATH}/${encodeURIComponent(claimId)}`
 
-/** Spec §9: the claim page polls this often while pending or ready, and redirects after this. */
+/** The claim page polls this often while pending or ready, and redirects this long after a claim. */
 export const CLAIM_POLL_MS = 5_000
 export const CLAIM_REDIRECT_MS = 2_000
 
@@ -37,7 +37,7 @@ export const createClaimableSourceRequestSchema = z.object({
 /**
  * `pending` until the source is active, then `ready`; `failed` (with the reason) when it went
  * into error; `claimed` once claimed (then without the secret). Only `pending` and `ready` are
- * claimable states (spec §3: other values are treated as not claimable).
+ * claimable states: any other value is treated as not claimable.
  */
 const CLAIM_STATES = ['pending', 'ready', 'failed', 'claimed'] as const
 
@@ -64,7 +64,7 @@ export const claimResponseSchema = z.object({
   txid: z.number().int(),
 })
 
-/** Spec §8 (Claim): the texts the page and the API both use. */
+/** The texts the page and the API both use, word for word (tests assert them). */
 export const CLAIM_MESSAGES = {
   failed: 'Failed to claim source. Please try again.',
   network: 'Network error. Please try again.',

@@ -1,4 +1,4 @@
-// Business constants of the product (spec §9) and the links the dashboard shows, named once.
+// Business constants of the product (limits, timings, defaults) and the links the dashboard shows, named once.
 
 export const MOBILE_BREAKPOINT_PX = 768
 /**
@@ -9,7 +9,7 @@ export const LIVE_SHAPES_TABLE_BREAKPOINT_PX = 1200
 export const PUBLIC_PAGE_MAX_WIDTH_PX = 480
 export const COPY_TOOLTIP_RESET_MS = 1000
 
-// The shape explorer (spec §9): a shape above this many rows is not created, but warned about.
+// The shape explorer: a shape above this many rows is not created, but warned about.
 export const SHAPE_ROW_LIMIT = 1000
 export const SCHEMA_REFETCH_MS = 60_000
 export const SHAPE_GRID_PAGE_SIZE = 10
@@ -17,7 +17,7 @@ export const SHAPE_GRID_COLUMN_MIN_WIDTH_PX = 60
 export const SHAPE_GRID_COLUMN_WIDTH_PX = 150
 export const SHAPE_GRID_MAX_HEIGHT = '65vh'
 
-// The longest values the API accepts (the spec leaves maximum lengths unshown). Generous for
+// The longest values the API accepts (the forms show no maximum length). Generous for
 // any real value; they keep a request from making the server store or index megabytes.
 export const NAME_MAX_LENGTH = 200
 /** RFC 5321's limit on a whole address. */
@@ -50,16 +50,16 @@ export const SCHEDULING_LINKS = {
 
 export const SUPPORT_EMAIL = 'support@sluice.dev'
 
-// Provider lists on the wizard pages (spec §9): refetched this often and on window focus, and
+// Provider lists on the wizard pages: refetched this often and on window focus, and
 // a failed read is tried again this many times before its error shows.
 export const PROVIDER_REFETCH_MS = 10_000
 export const PROVIDER_RETRIES = 3
-/** First provider (spec §9): the database's port and the default user and database name. */
+/** First provider (Supabase): the database's direct port and the default user and database name. */
 export const SUPABASE_DB_PORT = 5432
 export const SUPABASE_DEFAULT_USER = 'postgres'
 export const SUPABASE_DEFAULT_DATABASE = 'postgres'
 
-// Setup links (issue 17): how long a new one stays usable, by default and at most, and how
+// Setup links: how long a new one stays usable, by default and at most, and how
 // many usable ones a team may hold at once (each is a standing invitation to add a source).
 export const SETUP_FORM_DEFAULT_EXPIRY_DAYS = 7
 export const SETUP_FORM_MAX_EXPIRY_DAYS = 30

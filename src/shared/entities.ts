@@ -1,4 +1,4 @@
-// The entities the API and the shapes return (spec §3): zod schemas for what a side parses
+// The entities the API and the shapes return: zod schemas for what a side parses
 // (ids, the signed-in user, the local sign-in form), plain types for the rest.
 import { z } from 'zod'
 import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH } from './constants.ts'

@@ -1,4 +1,4 @@
-// How secrets appear on screen (spec §2): enough to recognise, never enough to use.
+// How secrets appear on screen: enough to recognise, never enough to use.
 
 const MASK = '***'
 const PASSWORD_MASK = '****'

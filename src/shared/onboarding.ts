@@ -1,4 +1,4 @@
-// The onboarding intent form (spec §3, §5, §7): one schema with the spec's field names, parsed
+// The onboarding intent form: one schema with the API's field names, parsed
 // by the /welcome page before it sends and by POST /api/v1/onboarding-intent when it arrives,
 // so both sides say the same.
 import { z } from 'zod'
@@ -33,7 +33,7 @@ export const onboardingIntentSchema = z.object({
 export type OnboardingIntent = z.infer<typeof onboardingIntentSchema>
 export type OnboardingField = keyof OnboardingIntent
 
-/** The 400 body for a failed parse (spec §7): the first path element names the field. */
+/** The 400 body for a failed parse: the first path element names the field. */
 export type ZodErrorBody = {
   error: {
     name: 'ZodError'

@@ -31,7 +31,7 @@ export type DatabaseTarget = {
 /** A URL we will not check; the message is safe to show (it never holds the password). */
 export class DatabaseUrlError extends Error {}
 
-/** §8's text for a URL that does not parse, with the reusable routine's hint. */
+/** The text shown for a URL that does not parse, with the reusable routine's hint. */
 const INVALID_URL =
   'Invalid database URL provided. Special characters must be URL encoded.'
 const ALLOWED_PARAMETERS = new Set(['sslmode', 'channel_binding'])

@@ -1,4 +1,4 @@
-// One-time setup links ("setup forms", spec §2 /setup/{formId}, §3, §7, §8): the calls'
+// One-time setup links ("setup forms", the public page /setup/{formId}): the calls'
 // bodies and answers, the page's path, and when a form can no longer be used, for both sides.
 import { z } from 'zod'
 import {
@@ -15,7 +15,7 @@ export const publicSetupFormPath = (formId: string) =>
 export const setupFormUsePath = (formId: string) =>
   `${publicSetupFormPath(formId)}/use`
 
-/** The setup page's regions and their names there (spec §2), its default first (§9). */
+/** The setup page's regions and the names it shows, its default first. */
 export const SETUP_FORM_REGIONS = [
   { id: 'eu-west-1', label: 'Europe' },
   { id: 'us-east-1', label: 'North America' },
@@ -74,7 +74,7 @@ export const useSetupFormRequestSchema = z.object({
   region: regionSchema,
 })
 
-/** Exactly spec §7's answer: the new source's id and secret. */
+/** The answer, exactly: the new source's id and secret, nothing else of the source. */
 export const useSetupFormResponseSchema = z.object({
   id: idSchema,
   source_secret: z.string(),
@@ -93,7 +93,7 @@ export type SetupForm = {
   deleted_at: string | null
 }
 
-/** Spec §8's texts for a form that can no longer be used. */
+/** The texts for a form that can no longer be used, shown word for word. */
 export const SETUP_FORM_UNUSABLE_MESSAGES = {
   deleted: 'This setup form has been deleted.',
   used: 'This setup form has already been used.',

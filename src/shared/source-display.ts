@@ -1,4 +1,4 @@
-// What a source's state badge says and in which colour (spec §4). The raw state alone can
+// What a source's state badge says and in which colour. The raw state alone can
 // mislead: a source being deleted or transferred still reports its last engine state.
 import type { Source } from './entities.ts'
 
@@ -52,7 +52,7 @@ export function sourceDisplay(
 export type SourceLifecycle = 'live' | 'deletion_pending' | 'deletion_failed'
 
 /**
- * Where a source is in its life, for the actions its page offers (spec §4): a deletion that
+ * Where a source is in its life, for the actions its page offers: a deletion that
  * failed can only be forgotten; one still pending cannot be asked for again.
  */
 export function sourceLifecycle(
@@ -65,7 +65,7 @@ export function sourceLifecycle(
   return 'deletion_pending'
 }
 
-/** How a source is called on cards and in titles (spec §2): its name, or its id without one. */
+/** How a source is called on cards and in titles: its name, or its id without one. */
 export function sourceLabel(source: Pick<Source, 'id' | 'name'>): string {
   return source.name || source.id
 }

@@ -1,4 +1,4 @@
-// Sources as the API and the dashboard speak of them (spec §3, §7, §9): regions, the create,
+// Sources as the API and the dashboard speak of them: regions, the create,
 // delete and restart calls, and the stable set of event names the engine logs.
 import { z } from 'zod'
 import { INSTANCE_MAX_LENGTH, NAME_MAX_LENGTH } from './constants.ts'
@@ -20,7 +20,7 @@ export function regionLabel(id: string): string {
 }
 
 /**
- * A source's name (spec §3: optional). Trimmed; an empty or blank name, or null, means no name,
+ * A source's name, optional. Trimmed; an empty or blank name, or null, means no name,
  * so the dashboard shows the source's id instead.
  */
 export const sourceNameSchema = z
@@ -37,7 +37,7 @@ export const createSourceRequestSchema = z.object({
   region: regionSchema,
   team_id: idSchema,
   database_url: databaseUrlSchema.trim().min(1, 'A database URL is required'),
-  /** Sent by the spec's client; its meaning is not shown, so it is accepted and not stored. */
+  /** Sent by existing API clients; Sluice gives it no meaning, so it is accepted and not stored. */
   instance: z
     .string()
     .max(
@@ -48,7 +48,7 @@ export const createSourceRequestSchema = z.object({
 })
 export type CreateSourceRequest = z.input<typeof createSourceRequestSchema>
 
-/** The API's view of a source's state (spec §3). */
+/** The API's view of a source's state: the three values API clients know. */
 const apiSourceStatuses = ['error', 'pending', 'active'] as const
 export type ApiSourceStatus = (typeof apiSourceStatuses)[number]
 
@@ -73,7 +73,8 @@ export const restartSourceRequestSchema = z.object({
 })
 
 /**
- * PATCH /api/v1/sources/{id}: renames a source (not in spec §7, which has no update call). It
+ * PATCH /api/v1/sources/{id}: renames a source (the dashboard's own call; API clients need
+ * not know it). It
  * answers the name as stored, so the dashboard waits for exactly that to sync.
  */
 export const renameSourceRequestSchema = z.object({ name: sourceNameSchema })

@@ -1,5 +1,5 @@
-// The answer of POST /api/public/validate-pg-database-url (spec §3 "Database validation
-// result", §7), shared by the server's readiness checks and the app's results panel.
+// The answer of POST /api/public/validate-pg-database-url, a contract with API clients too,
+// shared by the server's readiness checks and the app's results panel.
 import { z } from 'zod'
 import { DATABASE_URL_MAX_LENGTH } from './constants.ts'
 
@@ -17,7 +17,7 @@ export const validateDatabaseRequestSchema = z.object({
   database_url: databaseUrlSchema,
 })
 
-/** Extra findings beyond the spec's flags; the panel shows them as warnings. */
+/** Extra findings beyond the readiness flags; the panel shows them as warnings. */
 const validationDiagnosticsSchema = z.object({
   /** Replication slots still free (max_replication_slots minus those in use). */
   free_replication_slots: z.number().int().nullable(),
@@ -46,7 +46,7 @@ export const databaseValidationSchema = z.object({
 })
 export type DatabaseValidation = z.infer<typeof databaseValidationSchema>
 
-/** Nothing could be checked: every flag false, with the reason (spec §7). */
+/** Nothing could be checked: every flag false, with the reason. */
 export const unreachableValidation = (
   connection_error: string,
 ): DatabaseValidation => ({
@@ -58,7 +58,7 @@ export const unreachableValidation = (
   connection_error,
 })
 
-/** Ready for the sync engine (spec §3): every one of these holds. */
+/** Ready for the sync engine: every one of these holds. */
 export const isReady = (v: DatabaseValidation): boolean =>
   v.has_replication_permissions &&
   v.has_logical_wal &&

@@ -1,4 +1,4 @@
-// /api/v1/users: the signed-in user over REST (spec §7), for API clients; the dashboard reads
+// /api/v1/users: the signed-in user over REST, for API clients; the dashboard reads
 // the same row through its shape (gateway/).
 import { Hono } from 'hono'
 import { requireUser } from './middleware.ts'

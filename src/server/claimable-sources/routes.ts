@@ -1,4 +1,4 @@
-// /api/public/v1/claimable-sources (spec §7): a starter script registers a source with no account
+// /api/public/v1/claimable-sources: a starter script registers a source with no account
 // (POST /, no cookie, no Origin: app.ts exempts exactly that request from the same-origin rule;
 // limited per IP per minute, and in how many may wait per IP and per database),
 // anyone holding the claim id reads its state (GET /:claimId; the secret only until it is
@@ -115,7 +115,7 @@ export function claimableSourceRoutes(settings: DatabaseCheckSettings) {
     })
     .post('/claim', async (c) => {
       const { db, env, sources } = c.var.deps
-      // Not requireUser: the spec's own text answers a visitor who is not signed in.
+      // Not requireUser: a visitor who is not signed in gets the claim page's own text, not a bare 401.
       const user = await resolveSession(db, readSessionCookie(c))
       if (!user) return c.json({ message: CLAIM_MESSAGES.signedOut }, 401)
       const body = await readJson(c, claimRequestSchema)

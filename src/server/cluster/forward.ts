@@ -1,4 +1,5 @@
-// Every server answers every call (issue 20): a request about a source another server holds
+// Every server answers every call (docs/architecture.md, "Several servers on one control
+// plane"): a request about a source another server holds
 // goes to that server (its internal address is recorded with its claim, source_holders) with
 // the shared SLUICE_INTERNAL_SECRET, and its answer comes back as is. The holder checks the
 // session or the source's credentials itself: the client's headers go along unchanged.

@@ -1,4 +1,4 @@
-// One request from this server to the server holding a source (issue 20), over node:http so
+// One request from this server to the server holding a source, over node:http so
 // the original Host header goes along (the holder's host guard and same-origin check see the
 // address the client used) and the answer can stream (long-polls, live shapes).
 import { timingSafeEqual, createHash } from 'node:crypto'

@@ -44,7 +44,7 @@ export const providerConnectionRoutes = new Hono<AppEnv>()
             : null,
         }
       }),
-      // The wizard builds a Supabase project's connection string from this (spec §5).
+      // The wizard builds a Supabase project's direct connection string from this.
       supabase_db_host_template: env.SUPABASE_DB_HOST_TEMPLATE,
     })
   })

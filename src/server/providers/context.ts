@@ -48,7 +48,11 @@ export function apiFor(c: Context<AppEnv>, provider: ProviderName) {
   )
 }
 
-/** Runs a provider call and answers its result as JSON, or the failure as §6/§8 expect. */
+/**
+ * Runs a provider call and answers its result as JSON, or the failure as the wizard reads it:
+ * 401 when the account is not connected (the page then offers to connect), otherwise a status
+ * and a message (the page shows its own text for the list).
+ */
 export async function answer(
   c: Context<AppEnv>,
   provider: ProviderName,

@@ -1,4 +1,4 @@
-// /api/public/supabase and /api/public/neon: the wizard's provider lists (spec §7), Neon's
+// /api/public/supabase and /api/public/neon: the wizard's provider lists, Neon's
 // validate and enable-logical-replication. Every route is the signed-in user's own connection.
 import { Hono } from 'hono'
 import { z } from 'zod'

@@ -1,5 +1,6 @@
 // Supabase's Management API as the wizard needs it: organizations, and an organization's
-// projects (paged by offset; followed to the end). Field names are Supabase's; ours are §3's.
+// projects (paged by offset; followed to the end). Field names are Supabase's; ours are the
+// entities' (shared/entities.ts).
 import { z } from 'zod'
 import type { ProviderApi } from './upstream.ts'
 

@@ -1,4 +1,4 @@
-// The admin tool's setup-link operations (issue 17): create one for any team, list a team's,
+// The admin tool's setup-link operations: create one for any team, list a team's,
 // delete one by id. The same queries as the team members' API (control/setup-forms.ts); the
 // CLI (run.ts) and /api/admin (routes.ts) register these beside the teams and users commands.
 // A link is on the public origin: PUBLIC_URL, or for the CLI (no request to read it from)

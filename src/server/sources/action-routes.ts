@@ -47,7 +47,7 @@ export async function restartRoute(c: C) {
   const runtime = c.var.deps.sources
   let event: SourceEvent
   if (source.deleted_at) {
-    // A deleted source has no shapes left to clear: its 'Retry clear cache' (spec §4) retries
+    // A deleted source has no shapes left to clear: its 'Retry clear cache' retries
     // what is still pending, the removal of its slot and publication.
     runtime.retryRemoval(source.id)
     event = { name: SOURCE_EVENTS.deleteRequested, details: { retry: true } }

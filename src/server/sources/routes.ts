@@ -1,4 +1,4 @@
-// /api/v1/sources: the signed-in user's sources over REST (spec §7). Listing serves API
+// /api/v1/sources: the signed-in user's sources over REST. Listing serves API
 // clients (the dashboard reads sources through its shapes); adding is source-create.ts, the
 // /:id actions (rename, restart or clear the cache, delete or forget) source-actions.ts, and
 // the shape explorer's reads of a source's database (/:id/schema, /:id/count)

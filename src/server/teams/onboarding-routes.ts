@@ -1,4 +1,4 @@
-// POST /api/v1/onboarding-intent: the /welcome form's answer (spec §7). A failed parse answers
+// POST /api/v1/onboarding-intent: the /welcome form's answer. A failed parse answers
 // the ZodError body the page maps onto its fields, not the generic 400 of http/json.ts.
 import { Hono } from 'hono'
 import {

@@ -1,5 +1,5 @@
 // Onboarding intents: what a user said they are building (the /welcome form). The column keeps
-// its first name, description; the spec's projectDescription is mapped here.
+// its first name, description; the API's projectDescription is mapped here.
 import type { OnboardingIntent } from '../../shared/onboarding.ts'
 import type { Db } from '../platform/db/database.ts'
 

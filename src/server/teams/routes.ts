@@ -1,4 +1,4 @@
-// /api/v1/teams: the signed-in user's teams and their members over REST (spec §7), for API
+// /api/v1/teams: the signed-in user's teams and their members over REST, for API
 // clients; the dashboard reads the same rows through its shapes (gateway/). Another team
 // answers exactly like a missing one. A team's setup links are their own router
 // (setup-forms.ts), and so are its alert destinations and settings (alert-destinations.ts).

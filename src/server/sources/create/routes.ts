@@ -1,4 +1,4 @@
-// PUT /api/v1/sources: adds a source (spec §7), optionally named; mounted by the sources router
+// PUT /api/v1/sources: adds a source, optionally named; mounted by the sources router
 // (sources.ts). 201 with the new source and its txid; 200 with the team's existing source for
 // that database and region; 400 for a body, URL or host we refuse and for a database that is not
 // ready (the UI shows the message after 'Failed to add source: '); 404 for a team the user is
@@ -29,7 +29,7 @@ import {
 } from '../../validation/rate-limit.ts'
 import type { DatabaseCheckSettings } from '../../validation/settings.ts'
 
-/** Shown after 'Failed to add source: ' (spec §8). */
+/** Shown after 'Failed to add source: '; the dashboard shows it word for word. */
 export const teamFullMessage = (max: number) =>
   `This team already has ${max} sources, the most it can have. Delete a source to add another.`
 

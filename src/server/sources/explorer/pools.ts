@@ -22,7 +22,8 @@ import { listTables } from './tables.ts'
 
 export type ExplorerLimits = CountLimits
 
-/** "A few seconds" for a count (spec §7 leaves it open); planning and the catalog take far less. */
+/** A few seconds for a count, so the explorer answers while the user waits; planning and the
+ * catalog take far less. */
 export const DEFAULT_EXPLORER_LIMITS: ExplorerLimits = {
   countTimeoutMs: 3_000,
   statementTimeoutMs: 2_000,

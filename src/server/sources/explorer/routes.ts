@@ -1,5 +1,5 @@
 // GET /api/v1/sources/:id/schema and /:id/count: the shape explorer's reads of a source's own
-// database (spec §7), mounted by the sources router (sources.ts); the reads themselves are in
+// database, mounted by the sources router (sources.ts); the reads themselves are in
 // sources/explorer-*.ts. Members only (404 otherwise, as every source route). A source that is
 // not active answers 409 at once and one this server does not run yet 503, never a wait.
 // Failures answer a status and a JSON body the dashboard shows as 'Code {status}: {body}'.
