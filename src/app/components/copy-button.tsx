@@ -1,4 +1,4 @@
-// Copies a value to the clipboard; the tooltip says 'Copied!' for a moment (spec §9).
+// Copies a value to the clipboard; the tooltip says 'Copied!' for a moment.
 import ContentCopyIcon from '@mui/icons-material/ContentCopy'
 import { IconButton, Tooltip } from '@mui/material'
 import { useEffect, useState } from 'react'

@@ -1,4 +1,4 @@
-// The frame of the public pages (spec §2, §9): a centred column at most 480 px wide, and the
+// The frame of the public pages: a centred column at most 480 px wide, and the
 // parts the one-card pages (source status, claim) share.
 import { Box, Paper, Stack, Typography } from '@mui/material'
 import type { ReactNode } from 'react'

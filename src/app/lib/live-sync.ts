@@ -1,4 +1,4 @@
-// How every live shape sync of the app asks the server: spec §9's retry policy, and one
+// How every live shape sync of the app asks the server: one retry policy, and one
 // connectivity gate shared by all streams. A request that cannot reach the server marks it
 // unreachable at once; the streams' retries then wait for the health probe instead of each
 // hammering a server that is gone, and all resume together once it answers. A live request
@@ -8,7 +8,7 @@ import { reportUnreachable, whenReachable } from './connectivity.ts'
 import { isWatchable, whenWorthAsking } from './live-watch.ts'
 
 /**
- * Spec §9: backoff starts at 100 ms, grows by 1.3 up to 10 s. The Electric client retries 429
+ * Backoff starts at 100 ms, grows by 1.3 up to 10 s. The Electric client retries 429
  * and 5xx (and failed fetches) with it, and hands other 4xx to the stream's onError.
  */
 export const LIVE_SYNC_BACKOFF = {

@@ -5,7 +5,7 @@
 // for good (a team left, a source deleted or no longer followed) leaves the store too, and a
 // change of owner empties the store before the next user's data arrives.
 // It runs in the worker that holds the database, so every statement is a call, not a message.
-// Every shape asks through the shared live-sync fetch (lib/live-sync.ts): spec §9's backoff,
+// Every shape asks through the shared live-sync fetch (lib/live-sync.ts): one backoff,
 // and one gate that holds all of them while the server is unreachable.
 import type { PGliteInterface } from '@electric-sql/pglite'
 import type { LiveNamespace } from '@electric-sql/pglite/live'

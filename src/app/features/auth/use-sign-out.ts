@@ -1,4 +1,5 @@
-// Ends the session, then goes to the landing page; a failed logout is only logged (spec §7).
+// Ends the session, then goes to the landing page; a failed logout is only logged: the
+// user asked to leave, so they leave either way.
 import { useNavigate, useRouter } from '@tanstack/react-router'
 import { useCallback } from 'react'
 import { z } from 'zod'

@@ -1,5 +1,5 @@
-// The claim page's calls (spec §7): the claim's state, the user's teams to claim into, and the
-// claim itself; how each failure reads is decided here (spec §8, Claim).
+// The claim page's calls: the claim's state, the user's teams to claim into, and the claim
+// itself; how each failure reads is decided here, in the texts the page shows word for word.
 import { z } from 'zod'
 import { claimCalls } from '../../../shared/api-calls.ts'
 import { API_MOUNTS } from '../../../shared/api-routes.ts'
@@ -39,7 +39,7 @@ export function claimSource(claimId: string, teamId: string) {
   return api(path(), response, { method, body: { claimId, teamId } })
 }
 
-/** The spec's text for a failed claim: by status, and any other failure is the network's. */
+/** The text for a failed claim: by status, and any other failure is the network's. */
 export function claimErrorMessage(error: unknown): string {
   if (!(error instanceof ApiError)) return CLAIM_MESSAGES.network
   if (error.status === 401) return CLAIM_MESSAGES.signedOut

@@ -1,4 +1,4 @@
-// /claim?uuid={claimId} (spec §2, §4, §8): a signed-in user claims a claimable source into one of
+// /claim?uuid={claimId}: a signed-in user claims a claimable source into one of
 // their teams. Signed out, it says so and offers the two sign-ins, which bring the user back
 // here. The claim is polled while pending or ready; once claimed the page says so and, after
 // CLAIM_REDIRECT_MS and once the source has synced into the store, opens the source's page.

@@ -1,4 +1,4 @@
-// What the claim page shows for the claim's last answer (spec §3, §4): only `pending` and
+// What the claim page shows for the claim's last answer: only `pending` and
 // `ready` are claimable, and only they are polled again.
 import type { ClaimableSource } from '../../../shared/claimable-sources.ts'
 import { loginPath } from '../../../shared/api-routes.ts'

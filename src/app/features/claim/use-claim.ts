@@ -1,5 +1,5 @@
-// The claim's state, read when the page opens and every CLAIM_POLL_MS (spec §9) while it is
-// pending or ready. A failed read is not retried at once (spec §4: no retries); the next poll
+// The claim's state, read when the page opens and every CLAIM_POLL_MS while it is pending
+// or ready. A failed read is not retried at once (the poll already asks again soon); the next poll
 // reads again, and the failure shows until an answer comes.
 import { useEffect, useRef, useState } from 'react'
 import {

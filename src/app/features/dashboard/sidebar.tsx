@@ -1,4 +1,4 @@
-// The dashboard's navigation (spec §2): sources, teams, tools, docs, feedback, the user.
+// The dashboard's navigation: sources, teams, tools, docs, feedback, the user.
 import LogoutIcon from '@mui/icons-material/Logout'
 import OpenInNewIcon from '@mui/icons-material/OpenInNew'
 import {

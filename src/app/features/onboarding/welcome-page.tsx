@@ -1,4 +1,4 @@
-// /welcome: the onboarding intent form (spec §2, §5). New users land here once, after their
+// /welcome: the onboarding intent form. New users land here once, after their
 // first sign-in (the sign-in page and the OAuth callback send them); /preferences links back.
 // Skip goes to / without sending anything; Next sends the answer, then goes to /. A user who
 // signed in from a claim page (`?claim=`) goes on to that claim instead of /.

@@ -1,5 +1,5 @@
-// What every provider list shows before it has items to choose from: loading, the §8 error in
-// red, nothing while the page shows the connect form instead (spec §6), or the §8 empty text.
+// What every provider list shows before it has items to choose from: loading, the list's error in
+// red, nothing while the page shows the connect form instead (not connected), or its empty text.
 // The radio list and the Neon selects differ only in how they show the items.
 import { Typography } from '@mui/material'
 import type { ReactNode } from 'react'

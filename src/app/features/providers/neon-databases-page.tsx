@@ -1,5 +1,5 @@
 // /sources/new/neon/databases: pick a database and a role, have the server validate the role's
-// direct connection (spec §2, §5), Continue only after success. Choosing a database preselects
+// direct connection, Continue only after success. Choosing a database preselects
 // the role named like its owner; a WAL level that is the only failure can be fixed from here.
 import { Stack } from '@mui/material'
 import { getRouteApi, useNavigate } from '@tanstack/react-router'
@@ -100,7 +100,8 @@ export function NeonDatabasesPage() {
             disabled={isValidating}
             onChange={(picked) => {
               setDatabase(picked.name)
-              // §5: the owner's role, unless one is chosen already.
+              // The role named like the database's owner is preselected, unless one is
+              // chosen already.
               if (!role && roles.state.kind === 'list') {
                 const owner = roles.state.items.find(
                   (r) => r.name === picked.owner_name,

@@ -1,4 +1,4 @@
-// /sources/new/neon/: the second provider's projects, sorted by name (spec §2), once the
+// /sources/new/neon/: the second provider's projects, sorted by name, once the
 // account is connected; Continue to the project's branches.
 import { getRouteApi, useNavigate } from '@tanstack/react-router'
 import { ButtonLink } from '../../components/links.tsx'

@@ -1,4 +1,4 @@
-// The second provider's validation (spec §7): the server asks Neon for the role's direct
+// The second provider's validation: the server asks Neon for the role's direct
 // connection URI and checks it; the answer carries the check and the URI the source is made
 // with. Never throws, like the URL endpoint's request, so the shared routine and panel take it.
 import { z } from 'zod'

@@ -1,6 +1,7 @@
-// The provider calls of spec §7 and the connections of /api/v1/provider-connections: paths,
-// answer schemas, and how each failure reads (§8). Lists are REST here, not the store: they
-// are the provider's data, read live for the wizard and never kept.
+// The provider calls (/api/public/supabase, /api/public/neon) and the connections of
+// /api/v1/provider-connections: paths, answer schemas, and how each failure reads. Lists are
+// REST here, not the store: they are the provider's data, read live for the wizard and never
+// kept.
 import { z } from 'zod'
 import { api } from '../../lib/api.ts'
 import {
@@ -52,7 +53,7 @@ export type SupabaseProject = z.infer<typeof supabaseProjectSchema>
 export type NeonProject = z.infer<typeof neonProjectSchema>
 export type Branch = z.infer<typeof branchSchema>
 
-/** Each list a wizard page reads: its path, its schema and its words in §8. */
+/** Each list a wizard page reads: its path, its schema and the words its page shows. */
 export const providerLists = {
   organizations: () => ({
     path: SUPABASE_ORGANIZATIONS_PATH,

@@ -1,4 +1,4 @@
-// The not-connected state (spec §6): connect the provider account by OAuth when this server
+// The not-connected state: connect the provider account by OAuth when this server
 // has it configured, or paste a personal token. Used by the wizard's pages and /preferences.
 import {
   Alert,

@@ -1,4 +1,4 @@
-// A failed OAuth connection comes back with provider_error=<message> (spec §7): shown once in
+// A failed OAuth connection comes back with provider_error=<message>: shown once in
 // an Alert, and dropped from the address so a reload or a shared link does not show it again.
 import { Alert } from '@mui/material'
 import { useLocation, useNavigate } from '@tanstack/react-router'

@@ -1,5 +1,5 @@
 // Whether a provider page may read its lists: the account must be connected. Until then, or
-// when a list answers 401 (a revoked grant, spec §6), the page shows the connect form instead.
+// when a list answers 401 (a revoked grant), the page shows the connect form instead.
 import { Typography } from '@mui/material'
 import type { ReactNode } from 'react'
 import type { Provider } from './provider-api.ts'

@@ -1,4 +1,4 @@
-// A provider list as a choice of one (spec §2): radio rows that stay readable on a phone, once
+// A provider list as a choice of one: radio rows that stay readable on a phone, once
 // the list has items (list-state-view.tsx shows it until then).
 import {
   FormControl,
@@ -20,7 +20,7 @@ export function ProviderListView<T>(props: {
   idOf: (item: T) => string
   nameOf: (item: T) => string
   detailOf?: (item: T) => ReactNode
-  /** The order spec §2 gives this list (sorting.ts). */
+  /** The order this list is shown in (sorting.ts). */
   order: (items: T[]) => T[]
   value: string | null
   onChange: (item: T) => void

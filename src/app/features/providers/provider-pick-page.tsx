@@ -17,7 +17,7 @@ export function ProviderPickPage<
   list: ProviderList<T>
   label: string
   empty: string
-  /** The order spec §2 gives this list (sorting.ts). */
+  /** The order this list is shown in (sorting.ts). */
   order: (items: T[]) => T[]
   detailOf?: (item: T) => ReactNode
   /** The id the draft holds from an earlier visit. */

@@ -1,4 +1,4 @@
-// The OAuth round trip of a provider connection (spec §7): the browser navigates to the
+// The OAuth round trip of a provider connection: the browser navigates to the
 // server's login route with where to come back; the server returns there, adding
 // provider_error=<message> when the connection failed.
 import type { Provider } from './provider-api.ts'

@@ -1,4 +1,4 @@
-// When a provider list is read again (spec §9): every 10 s and on window focus, and a failed
+// When a provider list is read again: every 10 s and on window focus, and a failed
 // read up to 3 more times before its error shows. Pure, so the numbers are tested apart from
 // React; use-provider-list.ts applies them.
 import { PROVIDER_RETRIES } from '../../../shared/constants.ts'
@@ -6,7 +6,7 @@ import { ApiError } from '../../lib/api.ts'
 
 /**
  * Whether a read that failed `failures` times is tried again. A 401 is an answer (not
- * connected, §6), and so is any other 4xx: asking again gets the same.
+ * connected), and so is any other 4xx: asking again gets the same.
  */
 export function shouldRetry(failures: number, error: unknown): boolean {
   if (failures > PROVIDER_RETRIES) return false
@@ -21,9 +21,9 @@ export function retryDelayMs(failures: number): number {
 }
 
 /**
- * Shown in red under the list (§8): 'Error loading {noun}: {message}', the message being the
- * list's own §8 text whatever failed: the server's words ('Supabase answered 500.') are for
- * its logs, and the spec gives these word for word.
+ * Shown in red under the list: 'Error loading {noun}: {message}', the message being the
+ * list's own text whatever failed: the server's words ('Supabase answered 500.') are for its
+ * logs, and users see the same fixed words for each list (tests assert them).
  */
 export function listErrorText(noun: string, fallback: string): string {
   return `Error loading ${noun}: ${fallback}`
@@ -35,7 +35,7 @@ export type ListState<T> =
   | { kind: 'error'; text: string }
   | { kind: 'list'; items: T[] }
 
-/** What a read's final failure shows: a 401 is the not-connected state (§6), not an error. */
+/** What a read's final failure shows: a 401 is the not-connected state, not an error. */
 export function failedList<T>(
   error: unknown,
   noun: string,

@@ -1,4 +1,4 @@
-// The orders spec §2 gives the provider lists. The server sorts too; sorting again here keeps
+// The orders the provider lists are shown in. The server sorts too; sorting again here keeps
 // the page right whatever order an answer arrives in.
 const collator = new Intl.Collator(undefined, { sensitivity: 'base' })
 

@@ -1,4 +1,4 @@
-// The first provider's connection string, built in the browser (spec §5): the project's direct
+// The first provider's connection string, built in the browser: the project's direct
 // database host on port 5432 (its poolers cannot replicate), the typed user, password and
 // database, and sslmode=require (Supabase refuses unencrypted connections).
 import {
@@ -26,7 +26,7 @@ export const DEFAULT_CREDENTIALS = {
   password: '',
 }
 
-/** Continue and validation need a project and every field filled (§5). */
+/** Continue and validation need a project and every field filled. */
 export function credentialsComplete(c: SupabaseCredentials): boolean {
   return Boolean(
     c.projectRef && c.user.trim() && c.database.trim() && c.password,
@@ -38,7 +38,7 @@ export function supabaseConnectionString(
   hostTemplate = SUPABASE_DB_HOST_TEMPLATE,
 ): string {
   const host = hostTemplate.replace('{ref}', c.projectRef)
-  // A template without a port gets Supabase's direct port (§9).
+  // A template without a port gets Supabase's direct port.
   const hostPort = /:\d+$/.test(host) ? host : `${host}:${SUPABASE_DB_PORT}`
   // Every part is percent-encoded: a password with '@', ':', '/' or '%' would otherwise end
   // the userinfo early and point the URL at another host.

@@ -1,4 +1,4 @@
-// /sources/new/supabase/: the first provider's organizations, sorted by name (spec §2), once
+// /sources/new/supabase/: the first provider's organizations, sorted by name, once
 // the account is connected; Continue to the organization's projects.
 import { getRouteApi, useNavigate } from '@tanstack/react-router'
 import { ButtonLink } from '../../components/links.tsx'

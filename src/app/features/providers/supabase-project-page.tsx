@@ -1,5 +1,5 @@
-// /sources/new/supabase/{orgId}: the organization's projects and the database credentials
-// (spec §2, §5). The connection string is built here and checked with the shared routine and
+// /sources/new/supabase/{orgId}: the organization's projects and the database credentials.
+// The connection string is built here and checked with the shared routine and
 // panel; Continue once it is ready. The password lives in this page and the draft's memory-only
 // connection string, never in storage.
 import { Stack, TextField } from '@mui/material'
@@ -61,7 +61,7 @@ export function SupabaseProjectPage() {
     !error &&
     isReady(result)
 
-  // §5: changing a field (or the project) clears a prior result.
+  // Changing a field (or the project) clears a prior result: it spoke of another string.
   const change = (next: Partial<Fields>) => {
     setFields((before) => ({ ...before, ...next }))
     if (validated !== null) {

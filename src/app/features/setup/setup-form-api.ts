@@ -1,5 +1,5 @@
-// The setup page's two calls (spec §7) as values that never throw: the form, or spec §8's
-// load failure; the new source's id and secret, or the text to show (§8: the server's message
+// The setup page's two calls as values that never throw: the form, or the page's text for a
+// load failure; the new source's id and secret, or the text to show (the server's message
 // for a 400, else its message, else 'Failed to connect source').
 import { setupFormCalls } from '../../../shared/api-calls.ts'
 import { idSchema } from '../../../shared/entities.ts'

@@ -1,7 +1,7 @@
-// /setup/{formId} (public, spec §2): whoever holds a team's setup link adds their database as a
+// /setup/{formId} (public): whoever holds a team's setup link adds their database as a
 // source of that team, once. The URL is checked first with the shared validation routine and
 // panel, and submitted only when the database is ready; then 'Source Added'. A form deleted,
-// used or expired says so (§8) instead of showing the form.
+// used or expired says so instead of showing the form.
 import {
   Alert,
   Box,
@@ -35,7 +35,7 @@ import { SourceAdded } from './source-added.tsx'
 
 const route = getRouteApi('/setup/$formId')
 
-/** Spec §9: the setup form's default region. */
+/** The setup form's default region. */
 const DEFAULT_REGION: Region = 'eu-west-1'
 
 type Loaded =

@@ -1,4 +1,4 @@
-// The setup page once its source is added (spec §2 'Source Added'): the source's live status
+// The setup page once its source is added ('Source Added'): the source's live status
 // (the public status shape), a link to its status page, its id and secret to copy, and a
 // sample curl of its first shape request.
 import { Box, Paper, Stack, Typography } from '@mui/material'

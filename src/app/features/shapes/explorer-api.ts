@@ -1,4 +1,4 @@
-// The shape explorer's REST reads of a source's own database (spec §7: /schema and /count),
+// The shape explorer's REST reads of a source's own database (/schema and /count),
 // through the app's one fetch wrapper (how their failures read: explorer-errors.ts).
 import { z } from 'zod'
 import { api } from '../../lib/api.ts'

@@ -36,7 +36,7 @@ function refusalText(body: unknown): string | null {
   return typeof message === 'string' && message ? message : null
 }
 
-/** Spec §8's 'Error creating shape: …' for a refused shape; 'Failed to fetch shape' else. */
+/** 'Error creating shape: …' for a refused shape; 'Failed to fetch shape' else. */
 export function shapeErrorText(error: Error): string {
   if (!(error instanceof FetchError)) return 'Failed to fetch shape'
   const text =
@@ -45,7 +45,7 @@ export function shapeErrorText(error: Error): string {
   return `Error creating shape: ${text}`
 }
 
-/** A refused count as 'Code {status}: {body}'; offline said so; spec §8's fallback else. */
+/** A refused count as 'Code {status}: {body}'; offline said so; the fixed fallback else. */
 export const countErrorText = (error: unknown) =>
   error instanceof ApiError
     ? codeMessage(error)

@@ -1,4 +1,4 @@
-// The explorer's sidebar (spec §2): the team, the source (active ones only, shown by id) and
+// The explorer's sidebar: the team, the source (active ones only, shown by id) and
 // the source's tables.
 import { MenuItem, Stack, TextField } from '@mui/material'
 import type { Source, Team } from '../../../shared/entities.ts'

@@ -1,4 +1,4 @@
-// A shape's columns and cells as the grid shows them (spec §3: rows with their own columns),
+// A shape's columns and cells as the grid shows them (rows with their own table's columns),
 // read from the `electric-schema` header the shape's first answers carry: it lists the table's
 // columns in their order, primary key included, even when the shape has no rows.
 import { z } from 'zod'

@@ -1,4 +1,4 @@
-// /shape-explorer (spec §2, §4): pick a team, one of its active sources and a table, narrow it
+// /shape-explorer: pick a team, one of its active sources and a table, narrow it
 // with a where clause, and watch the shape's rows live, with the code that syncs the same shape
 // into an app. Teams and sources come from the local store; tables, row counts and rows from
 // the server.
@@ -89,7 +89,7 @@ function Explorer({ teams }: { teams: readonly Team[] }) {
       ? { sourceId: source.id, secret: source.source_secret, table, where }
       : null
   const rows = useShapeRows(shape)
-  // Tab in an empty where field fills in the last clause asked for (spec §5).
+  // Tab in an empty where field fills in the last clause asked for.
   const [lastWhere, setLastWhere] = useState(where)
   const hideSchema =
     schema.kind === 'tables' && everyTableIsPublic(schema.tables)
@@ -98,7 +98,7 @@ function Explorer({ teams }: { teams: readonly Team[] }) {
   const submit = (text: string) => {
     if (text) setLastWhere(text)
     // The same clause again: after a warning it is asked again; a shape created with it
-    // already has it, and retry() then asks nothing (spec §4).
+    // already has it, and retry() then asks nothing.
     if (text === where) request.retry()
     else selection.submitWhere(text)
   }

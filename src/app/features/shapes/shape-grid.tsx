@@ -1,4 +1,4 @@
-// The shape's rows in MUI X's free Data Grid (spec §9: 10 rows a page; columns at least 60 px,
+// The shape's rows in MUI X's free Data Grid (10 rows a page; columns at least 60 px,
 // 150 by default, resizable; at most 65vh tall), each row with its table's own columns in the
 // table's order.
 import { Box } from '@mui/material'

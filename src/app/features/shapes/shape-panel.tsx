@@ -1,4 +1,4 @@
-// The explorer's main area (spec §2, §4, §8): the chosen table, the where clause, what the
+// The explorer's main area: the chosen table, the where clause, what the
 // request answered (a warning or an error), and the shape's rows with the code that syncs them.
 import { Alert, Box, Stack, TextField, Typography } from '@mui/material'
 import { Suspense } from 'react'

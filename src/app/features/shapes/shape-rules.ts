@@ -1,4 +1,4 @@
-// The shape explorer's decisions (spec §4, §5, §8), apart from React: which shapes are
+// The shape explorer's decisions, apart from React: which shapes are
 // remembered under one key, when a row count is too many, and what the warning says.
 import { SHAPE_ROW_LIMIT } from '../../../shared/constants.ts'
 import type { TableRef } from './table-names.ts'
@@ -24,8 +24,8 @@ export const shapeKey = (target: Omit<ShapeTarget, 'where'>) =>
 export const tooManyRows = (count: number) => count > SHAPE_ROW_LIMIT
 
 /**
- * Spec §8's warning, with its "(or empty where clause)" template made into the two sentences
- * it stands for: a where clause is quoted, none says so.
+ * The too-many-rows warning: it quotes the where clause, or says the clause is empty, rather
+ * than leaving an "(or empty where clause)" for the user to read past.
  */
 export function rowCountWarning(table: string, where: string, count: number) {
   const clause = where === '' ? 'empty where clause' : `WHERE clause "${where}"`
@@ -33,7 +33,7 @@ export function rowCountWarning(table: string, where: string, count: number) {
 }
 
 /**
- * Spec §5: Create shape only for a where clause other than the one asked for, or to ask again
+ * Create shape only for a where clause other than the one asked for, or to ask again
  * after a warning. Surrounding spaces make no new clause.
  */
 export const canSubmit = (draft: string, asked: string, warned: boolean) =>

@@ -1,4 +1,4 @@
-// A source's tables in the sidebar (spec §2): a prefix filter, a reload button, and the list,
+// A source's tables in the sidebar: a prefix filter, a reload button, and the list,
 // labelled without their schema when every table is in `public`.
 import RefreshIcon from '@mui/icons-material/Refresh'
 import {

@@ -1,8 +1,8 @@
-// How the shape explorer names a table: its label in the sidebar (spec §2: no schema when every
+// How the shape explorer names a table: its label in the sidebar (no schema when every
 // table is in `public`), the sidebar's prefix filter, the `table` search param a URL reopens it
-// by, and the quoted `"schema"."name"` that /v1/shape takes (spec §7).
+// by, and the quoted `"schema"."name"` that /v1/shape takes.
 
-/** A schema entry (spec §3), as GET /api/v1/sources/{id}/schema lists it. */
+/** A schema entry, as GET /api/v1/sources/{id}/schema lists it. */
 export type TableRef = { schema: string; name: string }
 
 export const everyTableIsPublic = (tables: readonly TableRef[]) =>

@@ -1,4 +1,4 @@
-// The explorer's selection lives in its search params (spec §2: table, where, teamId,
+// The explorer's selection lives in its search params (table, where, teamId,
 // sourceId), so a URL reopens the same shape and back/forward step through the choices. With
 // no teamId the first team is meant, with no sourceId the team's first active source; an id
 // that names none of them selects nothing rather than something else.

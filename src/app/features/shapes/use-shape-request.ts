@@ -1,4 +1,4 @@
-// Creating a shape (spec §4): the row count first, then the shape is remembered under its team,
+// Creating a shape: the row count first, then the shape is remembered under its team,
 // source and table with its where clause, or a warning says it holds too many rows. A where
 // clause a remembered shape already has asks nothing; a newer request aborts the older, whose
 // answer then shows nothing.

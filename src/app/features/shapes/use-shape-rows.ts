@@ -1,5 +1,5 @@
 // The rows of the shape on screen, live: the official Electric client against the apps' own
-// endpoint (/v1/shape with the source's id and secret, spec §7), as an app would sync it. The
+// endpoint (/v1/shape with the source's id and secret), as an app would sync it. The
 // stream stops when the shape changes or the page goes.
 import { Shape, ShapeStream, type Row } from '@electric-sql/client'
 import { useEffect, useState } from 'react'

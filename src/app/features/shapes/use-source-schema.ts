@@ -1,5 +1,5 @@
 // A source's readable tables for the explorer's sidebar: read when the source is chosen or the
-// reload button asks, and again every 60 s (spec §9) while the page is open.
+// reload button asks, and again every 60 s while the page is open.
 import { useEffect, useState } from 'react'
 import { SCHEMA_REFETCH_MS } from '../../../shared/constants.ts'
 import { fetchTables } from './explorer-api.ts'

@@ -1,4 +1,4 @@
-// The where-clause field and its Create shape button (spec §5): enabled only for an edited
+// The where-clause field and its Create shape button: enabled only for an edited
 // clause or after a warning; Enter submits; Tab in an empty field fills in the last clause.
 // The draft starts again from the asked-for clause whenever another shape is asked for.
 import { Button, Stack, TextField } from '@mui/material'

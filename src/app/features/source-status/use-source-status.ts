@@ -33,7 +33,8 @@ export function useSourceStatus(sourceId: string): SourceStatus {
     if (!wellFormed) return
     const setStatus = (status: SourceStatus) => setAnswer({ sourceId, status })
     const aborter = new AbortController()
-    // Spec §9's retries (5xx, 429, failed fetches) and the app's shared connectivity gate.
+    // The app's one retry policy (5xx, 429, failed fetches; lib/live-sync.ts) and its shared
+    // connectivity gate.
     const stream = new ShapeStream({
       ...liveShape(
         new URL(sourceStatusPath(sourceId), location.origin).toString(),

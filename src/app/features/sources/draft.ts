@@ -1,4 +1,4 @@
-// The source-creation draft (spec §3): what the wizard's pages have chosen so far, one typed
+// The source-creation draft: what the wizard's pages have chosen so far, one typed
 // value shared by every page, and where it is kept.
 //
 // Where it is kept: choices (type, team, region, provider picks) go to sessionStorage so a

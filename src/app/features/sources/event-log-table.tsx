@@ -1,4 +1,4 @@
-// A source's event logs, newest first (spec §2), live from the local store: the spec's table
+// A source's event logs, newest first, live from the local store: a table
 // where there is room for its columns, one block per event below the mobile breakpoint.
 import { TableCell, Typography } from '@mui/material'
 import type { SourceEventLog } from '../../../shared/entities.ts'

@@ -1,4 +1,4 @@
-// /sources/new/: the wizard's first step (spec §2, §5). A pasted connection string must pass
+// /sources/new/: the wizard's first step. A pasted connection string must pass
 // the server's readiness check (unless skip_validation) before Next; editing it after that
 // asks for the check again.
 import { Button, Stack, TextField, Typography } from '@mui/material'

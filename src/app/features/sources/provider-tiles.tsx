@@ -1,4 +1,4 @@
-// The two hosted-provider starts offered beside the connection string (spec §2).
+// The two hosted-provider starts offered beside the connection string.
 import {
   Avatar,
   Box,

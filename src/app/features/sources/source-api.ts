@@ -1,4 +1,5 @@
-// The source calls of spec §7, through the app's one fetch wrapper, and how their failures read.
+// The source calls of /api/v1/sources, through the app's one fetch wrapper, and how their
+// failures read.
 import { sourceCalls } from '../../../shared/api-calls.ts'
 import type {
   CreateSourceRequest,
@@ -18,7 +19,7 @@ export function createSource(
   )
 }
 
-/** PATCH /api/v1/sources/{id}: not in spec §7, which has no call that updates a source. */
+/** PATCH /api/v1/sources/{id}: the dashboard's own rename, beside the calls API clients use. */
 export function renameSource(sourceId: string, request: RenameSourceRequest) {
   const { method, path, response } = sourceCalls.rename
   return api(path(sourceId), response, { method, body: request })
@@ -40,7 +41,7 @@ export function clearSourceCache(sourceId: string) {
   return api(path(sourceId), response, { method, body: { clear_cache: true } })
 }
 
-/** Not in spec §7: rotates one of the source's live shapes (its clients refetch). */
+/** The dashboard's own call: rotates one of the source's live shapes (its clients refetch). */
 export function deleteLiveShape(sourceId: string, handle: string) {
   const { method, path, response } = sourceCalls.deleteLiveShape
   return api(path(sourceId, handle), response, { method })
@@ -51,7 +52,7 @@ function bodyText(body: unknown): string {
   return JSON.stringify(body)
 }
 
-/** 'Code {status}: {body}' (spec §8) for a refused call; the error's own text otherwise. */
+/** 'Code {status}: {body}' for a refused call; the error's own text otherwise. */
 export function codeMessage(error: unknown): string {
   if (error instanceof ApiError)
     return `Code ${error.status}: ${bodyText(error.body ?? error.message)}`

@@ -1,4 +1,4 @@
-// A source at a glance (spec §2): ids to copy, the secret masked, state, region, the masked
+// A source at a glance: ids to copy, the secret masked, state, region, the masked
 // connection string and dates. The name leads to the source's page.
 import {
   Box,

@@ -1,5 +1,6 @@
 // /sources/new/source-configuration: what the source is called (optional), where it goes (team,
-// region) and the call that creates it (spec §2, §4, §5). The route has already sent away a draft missing earlier steps.
+// region) and the call that creates it. The route has already sent away a draft missing
+// earlier steps.
 import {
   Alert,
   Button,
@@ -30,7 +31,7 @@ import { backFromConfiguration, wizardSteps } from './wizard-redirects.ts'
 
 const route = getRouteApi('/_dashboard/sources/new/source-configuration')
 
-/** The draft's team if it is still one of the user's, else the first (spec §2). */
+/** The draft's team if it is still one of the user's, else the first. */
 function chosenTeam(teams: Team[], draftTeam: string | null): string | null {
   if (draftTeam && teams.some((team) => team.id === draftTeam)) return draftTeam
   return teams[0]?.id ?? null

@@ -1,4 +1,4 @@
-// A source's displayed state as a coloured badge (spec §4), on cards and the public status page.
+// A source's displayed state as a coloured badge, on cards and the public status page.
 import { Chip } from '@mui/material'
 import type { BadgeColor } from '../../../shared/source-display.ts'
 

@@ -1,4 +1,4 @@
-// Creating a source (spec §4, §7): PUT /api/v1/sources, then wait until the new row has synced
+// Creating a source: PUT /api/v1/sources, then wait until the new row has synced
 // into the store, so the source's page has it the moment it opens.
 import { useState } from 'react'
 import type { CreateSourceRequest } from '../../../shared/sources.ts'

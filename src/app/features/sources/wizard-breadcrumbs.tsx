@@ -1,4 +1,4 @@
-// The wizard's trail (spec §2): 'New Source > ... > Source Configuration'.
+// The wizard's trail: 'New Source > ... > Source Configuration'.
 import { Breadcrumbs, Typography } from '@mui/material'
 import { TextLink } from '../../components/links.tsx'
 

@@ -1,4 +1,4 @@
-// §8: the wizard's own words when a validation call failed without a message of the server's.
+// The wizard's own words when a validation call failed without a message of the server's.
 import { VALIDATION_FAILED_FALLBACK } from '../validation/validation-request.ts'
 
 export const wizardError = (error: string): string =>

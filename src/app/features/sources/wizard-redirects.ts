@@ -1,4 +1,4 @@
-// Where the wizard sends a user whose draft lacks what a page needs (spec §2, §4), and where
+// Where the wizard sends a user whose draft lacks what a page needs, and where
 // the configuration page's Back goes. Pure: the routes call these with the current draft.
 import { finalConnectionString, type SourceDraft } from './draft.ts'
 
@@ -53,7 +53,7 @@ export function sourceConfigurationRedirect(
   return null
 }
 
-/** Back from configuration (spec §4): to the step that produced the connection string. */
+/** Back from configuration: to the step that produced the connection string. */
 export function backFromConfiguration(draft: SourceDraft): WizardTarget {
   if (draft.type === 'neon' && draft.project && draft.branch)
     return {
@@ -94,7 +94,7 @@ export function neonDatabasesRedirect(
   return { to: '/sources/new/neon/branches', search: { projectId } }
 }
 
-/** The breadcrumbs after 'New Source' (spec §2): provider > Project or Branch > Database. */
+/** The breadcrumbs after 'New Source': provider > Project or Branch > Database. */
 export function wizardSteps(
   type: SourceDraft['type'],
   page: 'start' | 'project' | 'branch' | 'database' | 'configuration',

@@ -1,4 +1,4 @@
-// The team page's 'Add webhook' and 'Add email' (issue 19): a dialog for the URL or the address;
+// The team page's 'Add webhook' and 'Add email': a dialog for the URL or the address;
 // once the new destination has synced here a webhook's dialog shows its signing secret, this
 // one time, with a copy button (an email's just closes: email is not signed).
 import { Button, TextField } from '@mui/material'

@@ -1,4 +1,4 @@
-// The Alerts section's thresholds (issue 19): the retained WAL that makes a
+// The Alerts section's thresholds: the retained WAL that makes a
 // replication_health_warning (an amount and a unit) and the minutes a source may be
 // reconnecting before it alerts. Checked here as the API checks them; a failed save keeps
 // what was typed and says why.

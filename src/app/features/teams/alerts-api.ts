@@ -1,4 +1,4 @@
-// A team's alert calls (issue 19): add and delete a destination, send a test alert, read and
+// A team's alert calls: add and delete a destination, send a test alert, read and
 // save the thresholds, through the app's one fetch wrapper. Destination lists are never read
 // here: the team page reads the synced store. The thresholds are not synced: read here.
 import type { AlertSettings } from '../../../shared/alerts.ts'

@@ -1,4 +1,4 @@
-// The team page's 'Alerts' (issue 19): the team's destinations (webhook URL or email address,
+// The team page's 'Alerts': the team's destinations (webhook URL or email address,
 // created) with 'Send test alert' and a delete that asks first, and the delivery log (time,
 // event, destination, status, attempt), all read from the synced store, never a secret; and
 // the thresholds (read from the API: they are not synced). 'Add email' is there only where

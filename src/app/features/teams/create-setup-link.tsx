@@ -1,4 +1,4 @@
-// The team page's 'Create setup link' (issue 17): a dialog with an optional preset region and
+// The team page's 'Create setup link': a dialog with an optional preset region and
 // the days the link lasts (default 7, at most 30); once the new form has synced here it shows
 // the link to copy and hand to whoever owns the database.
 import { Button, MenuItem, TextField } from '@mui/material'

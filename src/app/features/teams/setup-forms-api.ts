@@ -1,4 +1,4 @@
-// A team's setup-link calls (issue 17): create and delete, through the app's one fetch
+// A team's setup-link calls: create and delete, through the app's one fetch
 // wrapper. The list is never read here: the team page reads the synced store.
 import { setupFormCalls } from '../../../shared/api-calls.ts'
 import type { CreateSetupFormRequest } from '../../../shared/setup-forms.ts'

@@ -1,4 +1,4 @@
-// The team page's setup links (issue 17): each link the team made, read from the synced store,
+// The team page's setup links: each link the team made, read from the synced store,
 // with when it was made and expires, whether it was used (and the source it added) or
 // deleted, and a delete that asks first and waits for the deletion to sync. A table where there
 // is room for its columns, one block per link below the mobile breakpoint.

@@ -1,4 +1,4 @@
-// What the results panel says about each check (spec §4 "Check rows", §8 descriptions) and which
+// What the results panel says about each check (its status and description) and which
 // block it shows, as pure functions so every branch is tested without a DOM.
 import { isReady, type DatabaseValidation } from '../../../shared/validation.ts'
 
@@ -13,7 +13,7 @@ const UNKNOWN_DESCRIPTION = 'Unknown - cannot check until connected'
 // The server sends connection_error whenever a connection fails; this covers an answer without.
 const CONNECTION_ERROR_FALLBACK = 'Could not connect to database'
 
-/** §4: success if true; otherwise error when `checkable`, unknown when nothing connected. */
+/** Success if true; otherwise error when `checkable`, unknown when nothing connected. */
 export function checkStatus(passed: boolean, checkable: boolean): CheckStatus {
   if (passed) return 'success'
   return checkable ? 'error' : 'unknown'
@@ -35,7 +35,7 @@ export type CheckStatuses = Record<
 
 export function checkStatuses(v: DatabaseValidation): CheckStatuses {
   // Replication and WAL are read over a normal connection, so they are known as soon as that
-  // one works; §4 ties CREATE to the connection row itself.
+  // one works; CREATE is judged only once the connection row itself succeeded.
   const normal = v.can_connect_without_replication
   return {
     connection: v.can_connect ? 'success' : 'error',
@@ -69,7 +69,7 @@ export function checkRows(v: DatabaseValidation): CheckRow[] {
 
 /**
  * The panel's verdict: ready; nothing connected; a normal connection but no replication one
- * (§8 "replication mode"); or connected with something missing.
+ * ("replication mode"); or connected with something missing.
  */
 export type PanelVerdict =
   'ready' | 'unreachable' | 'replication-refused' | 'needs-fixes'

@@ -1,4 +1,4 @@
-// The two 'Connection Failed' blocks of spec §8: nothing connected, or only replication refused.
+// The two 'Connection Failed' blocks: nothing connected, or only replication refused.
 import { Alert, AlertTitle, Box, Typography } from '@mui/material'
 
 function Checklist({ items }: { items: string[] }) {

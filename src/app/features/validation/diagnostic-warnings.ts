@@ -1,4 +1,4 @@
-// The server's extra findings beyond §3's flags, as warnings for the results panel.
+// The server's extra findings beyond the readiness flags, as warnings for the results panel.
 import type { ValidationDiagnostics } from '../../../shared/validation.ts'
 
 // One walsender per replication connection; with fewer than two, the sync engine's slot and any

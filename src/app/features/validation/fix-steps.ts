@@ -1,4 +1,4 @@
-// The numbered 'To fix these issues' steps (spec §8), naming the real user and database so the
+// The numbered 'To fix these issues' steps, naming the real user and database so the
 // SQL can be pasted as is. Only steps for checks that failed (not unknown) are listed.
 import type { DatabaseValidation } from '../../../shared/validation.ts'
 import { checkStatuses } from './check-rows.ts'

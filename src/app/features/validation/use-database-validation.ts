@@ -1,4 +1,4 @@
-// The reusable validation routine (spec §2, §4) for the public page, the wizard and the
+// The reusable validation routine for the public page, the wizard and the
 // providers' pages: result, isValidating, error, validate(url), reset(). useDatabaseValidation
 // asks the URL endpoint; the second provider passes its own request to useValidationRoutine.
 import { useEffect, useState, useSyncExternalStore } from 'react'

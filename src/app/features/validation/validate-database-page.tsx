@@ -1,4 +1,4 @@
-// The public tool (spec §2): paste a Postgres URL, learn whether the sync engine can use it and
+// The public tool: paste a Postgres URL, learn whether the sync engine can use it and
 // what to fix. No sign-in; nothing typed here is stored.
 import {
   Alert,

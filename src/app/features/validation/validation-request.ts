@@ -1,5 +1,5 @@
 // One call of the validation endpoint, turned into a value that never throws: the server's
-// answer, or the spec's error text (§8) with a result in which nothing is ready (§7). A URL the
+// answer, or the page's error text with a result in which nothing is ready. A URL the
 // server would refuse to parse gets the server's own message without a request: its 400 is an
 // expected answer, and the browser logs every 4xx as a console error.
 import { z } from 'zod'
@@ -34,7 +34,7 @@ const errorBodySchema = z.object({
   error: z.string().optional(),
 })
 
-/** §8: a 400 is the server's message; anything else its message, its error, or the fallback. */
+/** A 400 is the server's message; anything else its message, its error, or the fallback. */
 export function validationErrorText(status: number, body: unknown): string {
   const parsed = errorBodySchema.safeParse(body)
   const { message, error } = parsed.success ? parsed.data : {}
@@ -89,7 +89,7 @@ export async function requestValidation(
     return { result: parsed.data, error: null }
   } catch {
     // Offline, server down, or aborted: the browser's own text ('Failed to fetch') says less
-    // than the spec's fallback.
+    // than the fixed fallback.
     return failedValidation(VALIDATION_FAILED_FALLBACK)
   }
 }

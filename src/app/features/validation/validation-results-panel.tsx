@@ -1,4 +1,4 @@
-// The results panel (spec §8), shared by the public page and the wizard (and the providers'
+// The results panel, shared by the public page and the wizard (and the providers'
 // setup forms once they ship): the verdict, the check rows, the fix steps and the warnings.
 import { Alert, Paper, Stack } from '@mui/material'
 import type { DatabaseValidation } from '../../../shared/validation.ts'
