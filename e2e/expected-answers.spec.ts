@@ -1,4 +1,4 @@
-// States the app expects are not errors (issue 14): the console stays clean (the fixture fails
+// States the app expects are not errors: the console stays clean (the fixture fails
 // on any error line) when a URL the server would refuse is validated, and when a source whose
 // page is open is deleted.
 import pg from 'pg'
@@ -15,7 +15,7 @@ test('a URL the server refuses shows its message on the validate page, with no c
   page,
   baseURL,
 }) => {
-  // The API keeps spec §8's answer for it: a 400 with the message.
+  // The API's answer stays what API clients rely on: a 400 with the message.
   const api = await page.request.post(VALIDATE_DATABASE_URL_PATH, {
     data: { database_url: BAD_PORT },
     headers: { origin: baseURL ?? '' },

@@ -1,4 +1,4 @@
-// The second provider end to end (issue 16), against the e2e run's fake Neon and real
+// The second provider end to end, against the e2e run's fake Neon and real
 // databases: connect the account, pick project, branch, database and role, validate on the
 // server, create, and watch the source go active. Also Back, the redirects, the not-connected
 // and empty states, an API error, 'Retry Validation' and enabling logical replication.
@@ -161,7 +161,7 @@ test('from the tile to an active source: project, branch, database and role, val
   expect(stored).toContain('app-project')
   expect(stored).not.toContain(database.password)
 
-  // Back goes to the databases page of this project and branch (spec §4), choices kept.
+  // Back goes to the databases page of this project and branch, choices kept.
   await page.getByRole('link', { name: 'Back' }).click()
   await expect(page).toHaveURL(
     /\/sources\/new\/neon\/databases\?.*projectId=app-project/,
@@ -292,7 +292,7 @@ test('only the WAL level failing: enable logical replication, after a confirm', 
   await page.getByRole('button', { name: 'Continue' }).click()
   await page.getByLabel('Database').click()
   await page.getByRole('option', { name: replicaDb.name }).click()
-  // The role named like the database's owner is preselected (spec §5).
+  // The role named like the database's owner is preselected.
   await expect(page.getByLabel('Role')).toHaveText(replicaDb.name)
   await page.getByRole('button', { name: 'Validate Connection' }).click()
   await expect(page.getByText('WAL level is not set to logical')).toBeVisible()

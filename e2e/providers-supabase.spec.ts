@@ -1,4 +1,4 @@
-// The first provider end to end (issue 16), against the e2e run's fake Supabase and a real
+// The first provider end to end, against the e2e run's fake Supabase and a real
 // database: connect the account by OAuth, pick organization and project, type the credentials,
 // validate, create, and watch the source go active. Also the redirects, the not-connected and
 // empty states, an API error and the IPv6-only message.
@@ -90,7 +90,7 @@ test('from the tile to an active source: connect, organization, project, validat
     page.getByText('Database is correctly configured for the sync engine!'),
   ).toBeVisible()
 
-  // Changing a field clears the success (spec §5); validating again brings it back.
+  // Changing a field clears the success; validating again brings it back.
   await page.getByLabel('Database password').fill(`${database.password}x`)
   await expect(
     page.getByText('Database is correctly configured for the sync engine!'),
@@ -112,7 +112,7 @@ test('from the tile to an active source: connect, organization, project, validat
   expect(stored).toContain('acme-org')
   expect(stored).not.toContain(database.password)
 
-  // Back goes to the provider's start (spec §4), the organization still picked.
+  // Back goes to the provider's start, the organization still picked.
   await page.getByRole('link', { name: 'Back' }).click()
   await expect(page).toHaveURL(/\/sources\/new\/supabase$/)
   await expect(page.getByRole('radio', { name: 'Acme' })).toBeChecked()
@@ -187,7 +187,7 @@ test('a pasted token connects; an organization without projects says so', async 
   await expect(row).toContainText('Not connected')
 })
 
-test('an API error reads as the spec says', async ({
+test("an API error reads as the list's own text, in red", async ({
   page,
   signIn,
   consoleErrors,

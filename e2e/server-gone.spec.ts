@@ -1,4 +1,4 @@
-// An open dashboard tab whose server goes away (issue 14): it says so within seconds, its shape
+// An open dashboard tab whose server goes away: it says so within seconds, its shape
 // streams wait together while only the health probe asks, and it catches up once the server is
 // back. The spec runs its own server, since it stops it.
 import { randomUUID } from 'node:crypto'

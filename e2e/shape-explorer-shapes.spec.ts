@@ -1,4 +1,4 @@
-// The Shape Explorer's shapes end to end (issue 15), against real source databases run by the
+// The Shape Explorer's shapes end to end, against real source databases run by the
 // real engine: rows live as Postgres changes, Enter and Tab in the where field, no request for
 // a clause already asked, aborted requests, the URL reopening a shape, and the "Use this
 // shape" snippet run as an app would run it.

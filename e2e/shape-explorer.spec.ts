@@ -1,4 +1,4 @@
-// The Shape Explorer end to end (issue 15), against real source databases run by the real
+// The Shape Explorer end to end, against real source databases run by the real
 // engine: the empty state; choosing a team, a source and a table; the schema read again; the
 // 1,000-row warning; and a where clause that narrows a table to a shape.
 import { SCHEMA_REFETCH_MS } from '../src/shared/constants.ts'

@@ -1,4 +1,4 @@
-// The public validation page (spec §2, §8) in the browser: its texts, an empty submit, and the
+// The public validation page in the browser: its texts, an empty submit, and the
 // results panel for each kind of answer.
 //
 // These page-level tests answer the endpoint with page.route, to reach every state of the panel

@@ -84,7 +84,7 @@ test('a role without REPLICATION: the replication-mode Connection Failed', async
     'Failed',
     'User does not have replication permissions',
   )
-  // §4: CREATE is judged only once the (replication) connection worked.
+  // CREATE is judged only once the (replication) connection worked.
   await expectRow(page, 'CREATE Privilege', 'Unknown', UNKNOWN)
   await expectRow(page, 'WAL Level', 'Passed', 'WAL level is set to logical')
 })

@@ -46,7 +46,7 @@ import type { WindowResult } from './bench/window.ts'
 
 const quick = process.argv.includes('--quick')
 const fanoutOnly = process.argv.includes('--fanout-only')
-// Just the figure issue 18 holds the engine to: changes/s at 1,000 `team_id = $1` shapes,
+// Just the figure the engine is held to: changes/s at 1,000 `team_id = $1` shapes,
 // against the raw-decode baseline (a few minutes rather than the whole run).
 const throughputOnly = process.argv.includes('--throughput-only')
 const flagValue = (name: string) => {

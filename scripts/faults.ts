@@ -1,4 +1,4 @@
-// `npm run faults [-- F1 F3 ...]`: runs the fault scenarios of issue 19 (default: all) against
+// `npm run faults [-- F1 F3 ...]`: runs the fault scenarios (default: all) against
 // real processes and prints a table of rows lost, duplicated and the time to recover, then a
 // `FAULTS_JSON {...}` line. Exits 1 when any scenario lost or duplicated a row, or failed.
 // The browser scenarios need the dashboard built: it is built first when stale.

@@ -31,7 +31,7 @@ export async function fillAuditSchema(database: SourceDatabase) {
   `)
 }
 
-/** Spec §8's warning for the whole of `items`. */
+/** The too-many-rows warning for the whole of `items`, word for word. */
 export const WARNING_2000 =
   'Shape for table items with empty where clause has 2000 rows. Consider refining the WHERE clause to reduce the number of rows for the shape.'
 

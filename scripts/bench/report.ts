@@ -10,7 +10,7 @@ export const TARGETS = {
   likeChangesPerSec: 2_000,
   snapshotRowsPerSec: 50_000,
   bytesPerIdleShape: 50 * 1024,
-  /** "A handful of origin requests per change, not 1,000" (issue 18), at 1,000 clients. */
+  /** A handful of origin requests per change, not one per client, at 1,000 clients. */
   fanoutOriginPerChange: 5,
 }
 

@@ -1,5 +1,5 @@
 // `bench:engine -- --subset-in`: how long subset requests with huge IN lists hold the engine's
-// event loop (issue 36). Three POSTs at once, each listing 10,000 ids (as params, then as
+// event loop. Three POSTs at once, each listing 10,000 ids (as params, then as
 // literals), and three at the largest list accepted, against a shape of 10,000 rows; the
 // engine's loop delay is read with monitorEventLoopDelay in this, the engine's, process, and
 // first with no request at all.

@@ -219,7 +219,7 @@ function rows(report: Report): Row[] {
         ? f.originPerChange.toFixed(2)
         : '-',
       baseline: `${int(f.clients)} without a cache`,
-      // Issue 18 asks it of 1,000 clients; at 10,000 the figure is reported as measured.
+      // The target is for 1,000 clients; at 10,000 the figure is reported as measured.
       target: f.clients <= 1_000 ? `≤ ${TARGETS.fanoutOriginPerChange}` : '',
       ok:
         f.clients <= 1_000

@@ -20,7 +20,7 @@ import { waitUntil } from '../support/wait.ts'
 import { compareEvents, eventTruth, EVENTS_SQL } from './event-rows.ts'
 import type { FaultResult } from './scenario.ts'
 
-/** The spec's offline indicator (src/app/components/offline-indicator.tsx). */
+/** The dashboard's offline indicator (src/app/components/offline-indicator.tsx). */
 export const OFFLINE_TEXT = 'Offline, showing last-known data'
 
 export function launchChromium(): Promise<Browser> {

@@ -83,7 +83,7 @@ export const f11: FaultScenario = {
         )
       const errors = [...one.pageErrors, ...two.pageErrors]
       if (errors.length) throw new Error(`a page failed: ${errors.join('; ')}`)
-      // Two dashboards of six shapes each, backing off (spec §9) or waiting on the probe:
+      // Two dashboards of six shapes each, backing off (the app's live-sync backoff) or waiting on the probe:
       // well under this in any outage of half a minute.
       if (serverErrors > MAX_SERVER_ERRORS)
         throw new Error(

@@ -1,6 +1,6 @@
 // F2: the whole server process killed with SIGKILL while a dashboard shows a source whose events
 // the control plane is writing, then started again on the same port and data dir (its
-// control-plane Postgres, DATABASE_URL, runs on). The dashboard must show the spec's offline
+// control-plane Postgres, DATABASE_URL, runs on). The dashboard must show its offline
 // state, then catch up by itself with no reload: a rename made while the server was down shows,
 // and its store ends with every row once. Nothing the control plane committed is lost: every
 // row of the load, and a rename the server answered just before it died.

@@ -1,4 +1,4 @@
-// The shape of a fault scenario (issue 19's fault matrix): `npm run faults` runs them and prints
+// The shape of a fault scenario (docs/development.md, Faults): `npm run faults` runs them and prints
 // a table, the quick ones also run in `npm test` (tests/integration/faults-quick.test.ts, and
 // e2e/faults.spec.ts for those that drive a browser).
 

@@ -1,4 +1,4 @@
-// The quick scenarios of the fault matrix (issue 19), as `npm run faults` runs them but with
+// The quick scenarios of the fault matrix, as `npm run faults` runs them but with
 // short faults: each must lose nothing, repeat nothing and recover. The scenarios themselves
 // are in tests/faults/.
 import { describe, expect, inject, it } from 'vitest'

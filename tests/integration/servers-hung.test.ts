@@ -1,4 +1,4 @@
-// A hung holder (issue 20): the server holding a source is alive but does not answer (SIGSTOP).
+// A hung holder: the server holding a source is alive but does not answer (SIGSTOP).
 // Actions forwarded to it answer the clear 503 within the forward bound; its claims stop being
 // refreshed, so the other server of its region ends its claims session and takes the source
 // over within SLUICE_HOLDER_STALE_MS and a pass, and a client following through that server

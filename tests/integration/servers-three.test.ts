@@ -1,4 +1,4 @@
-// Three server processes on one control plane (issue 20): two in eu-west-1, one in us-east-1.
+// Three server processes on one control plane: two in eu-west-1, one in us-east-1.
 // Every action and an app's live shape (the official client) answered through each server that
 // does not hold the source; then the holder is SIGKILLed: the other server of its region takes
 // the source over (never the us one), the client converges (count and checksum), and the us

@@ -1,4 +1,4 @@
-// Several server processes on one control plane (issue 20): each claims only the sources of
+// Several server processes on one control plane: each claims only the sources of
 // its regions (SLUICE_REGIONS), every event a server writes names it (SLUICE_INSTANCE_ID), and
 // a server that does not hold a source forwards its actions and apps' shapes to the holder.
 import { Shape, ShapeStream } from '@electric-sql/client'

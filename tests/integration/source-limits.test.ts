@@ -61,7 +61,7 @@ describe('the rate of creates', () => {
     const member = await api.signIn(app)
     const me = await member.browser.get('/api/v1/users/me')
     const { id } = (await me.json()) as { id: string }
-    // Nothing in the product adds a member yet (spec §6); the limit must not rely on that.
+    // Nothing in the product adds a member yet; the limit must not rely on that.
     await api.db.query(
       `insert into memberships (team_id, user_id, role) values ($1, $2, 'member')`,
       [owner.teamId, id],

@@ -1,4 +1,4 @@
-// A source's live shapes (issue 15): the shapes its engine holds are rows of `source_shapes`,
+// A source's live shapes: the shapes its engine holds are rows of `source_shapes`,
 // written by the server that runs it (created at once, counters at a bounded rate, cleared when
 // it is removed, replaced when a server starts it again), synced to its team's members by the
 // dashboard shape /v1/source-shapes, and one can be deleted (rotated) through

@@ -1,4 +1,4 @@
-// Writes about a source are fenced by its holder row (issue 20): a server that another has
+// Writes about a source are fenced by its holder row: a server that another has
 // taken the source from (a hung holder woken after its claims session was ended) writes
 // neither a state transition nor a health reading; the holder named in source_holders, or any
 // server where none is recorded (one server), does.

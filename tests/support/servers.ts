@@ -1,4 +1,4 @@
-// Several real server processes on one control-plane database (issue 20): each with its own
+// Several real server processes on one control-plane database: each with its own
 // data dir, port, regions and instance id, sharing the root secret (so each can decrypt any
 // source's password) and the internal secret; plus a signed-in user and real source databases.
 import { randomBytes } from 'node:crypto'

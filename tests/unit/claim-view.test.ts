@@ -1,5 +1,5 @@
 // The claim page's pure decisions: what an answer shows, when it is polled again, where the
-// sign-in links go, and how each failed claim reads (spec §3, §4, §8).
+// sign-in links go, and how each failed claim reads.
 import { describe, expect, it } from 'vitest'
 import { claimErrorMessage } from '../../src/app/features/claim/claim-api.ts'
 import {
@@ -58,7 +58,7 @@ describe('the claim view', () => {
 })
 
 describe('a failed claim', () => {
-  it("reads as the spec's texts", () => {
+  it("reads as the claim page's fixed texts", () => {
     expect(claimErrorMessage(new TypeError('Failed to fetch'))).toBe(
       CLAIM_MESSAGES.network,
     )

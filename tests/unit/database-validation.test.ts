@@ -1,4 +1,4 @@
-// The validation routine without a DOM: trim, empty, failures as results, §8's texts, reset and
+// The validation routine without a DOM: trim, empty, failures as results, the page's texts, reset and
 // a newer call superseding an older one.
 import { describe, expect, it, vi } from 'vitest'
 import { createValidationController } from '../../src/app/features/validation/validation-controller.ts'

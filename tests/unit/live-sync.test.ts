@@ -35,7 +35,7 @@ afterEach(() => {
 const paths = () => fetchMock.mock.calls.map(([input]) => String(input))
 
 describe('liveSyncFetch', () => {
-  it('uses spec §9 backoff: 100 ms, times 1.3, at most 10 s', () => {
+  it('backs off from 100 ms, times 1.3, to at most 10 s', () => {
     expect(live.liveShape('http://x/v1/teams')).toMatchObject({
       url: 'http://x/v1/teams',
       backoffOptions: { initialDelay: 100, maxDelay: 10_000, multiplier: 1.3 },

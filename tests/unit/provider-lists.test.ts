@@ -13,7 +13,7 @@ import {
   primaryFirst,
 } from '../../src/app/features/providers/sorting.ts'
 
-describe('refetch policy (spec §9)', () => {
+describe('refetch policy', () => {
   it('refetches every 10 s', () => {
     expect(PROVIDER_REFETCH_MS).toBe(10_000)
   })
@@ -42,7 +42,7 @@ describe('refetch policy (spec §9)', () => {
   })
 })
 
-describe('provider list failures (spec §6, §8)', () => {
+describe('provider list failures', () => {
   const orgs = providerLists.organizations()
 
   it('reads a 401 as not connected, not as an error', () => {
@@ -51,7 +51,7 @@ describe('provider list failures (spec §6, §8)', () => {
     ).toEqual({ kind: 'not-connected' })
   })
 
-  it("shows the list's §8 text, not the server's words", () => {
+  it("shows the list's own text, not the server's words", () => {
     const error = new ApiError(502, 'Supabase answered 500.', {
       message: 'Supabase answered 500.',
     })
@@ -61,7 +61,7 @@ describe('provider list failures (spec §6, §8)', () => {
     })
   })
 
-  it('falls back to the §8 message of each list', () => {
+  it('falls back to the fixed message of each list', () => {
     const cases = [
       [orgs, 'Error loading organizations: Failed to fetch organizations'],
       [
@@ -96,7 +96,7 @@ describe('provider list failures (spec §6, §8)', () => {
   })
 })
 
-describe('sorting (spec §2)', () => {
+describe('sorting', () => {
   it('sorts by name, ignoring case', () => {
     const names = byName([
       { name: 'beta' },

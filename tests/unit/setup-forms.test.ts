@@ -1,4 +1,4 @@
-// When a setup form can no longer be used (spec §4, §8), as the server refuses it and the page
+// When a setup form can no longer be used, as the server refuses it and the page
 // and team list say it: deleted before used before expired; the create call's defaults.
 import { describe, expect, it } from 'vitest'
 import {

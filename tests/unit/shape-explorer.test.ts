@@ -84,7 +84,7 @@ describe('shape rules', () => {
     expect(tooManyRows(1001)).toBe(true)
   })
 
-  it('words the warning as spec §8 does, for a where clause and for none', () => {
+  it('words the warning for a where clause and for none', () => {
     expect(rowCountWarning('items', 'id > 0', 1500)).toBe(
       'Shape for table items with WHERE clause "id > 0" has 1500 rows. Consider refining the WHERE clause to reduce the number of rows for the shape.',
     )

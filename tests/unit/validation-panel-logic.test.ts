@@ -1,4 +1,4 @@
-// The results panel's pure logic: check-row statuses (spec §4), descriptions (§8), the verdict,
+// The results panel's pure logic: check-row statuses, descriptions, the verdict,
 // the numbered fix steps and the diagnostics warnings.
 import { describe, expect, it } from 'vitest'
 import {
@@ -70,7 +70,7 @@ describe('checkStatus', () => {
 })
 
 describe('checkRows', () => {
-  it('all success with the §8 texts when ready', () => {
+  it('all success with the fixed texts when ready', () => {
     expect(statuses(ready)).toEqual({
       Connection: 'success',
       'Replication Permissions': 'success',
@@ -107,7 +107,7 @@ describe('checkRows', () => {
     )
   })
 
-  it('missing checks are errors with the §8 texts when connected', () => {
+  it('missing checks are errors with the fixed texts when connected', () => {
     const v = {
       ...ready,
       has_replication_permissions: false,
@@ -149,7 +149,7 @@ describe('panelVerdict', () => {
     expect(panelVerdict(v)).toBe(verdict)
   })
 
-  it('ready needs every §3 flag, not only a connection', () => {
+  it('ready needs every readiness flag, not only a connection', () => {
     expect(panelVerdict({ ...ready, has_create_privilege: false })).toBe(
       'needs-fixes',
     )

@@ -1,4 +1,4 @@
-// Issue 35: what a click costs while the dashboard's live syncs run. A user with 3 teams, 20
+// What a click costs while the dashboard's live syncs run. A user with 3 teams, 20
 // sources and 2 followed sources renames a source and clears its cache on its page, and creates
 // a setup link on a team page (click-actions.ts); with 3 tabs, the other two show All Sources
 // and the Shape Explorer with a live grid on a real source. Per click, in the page's own clock:

@@ -1,4 +1,4 @@
-// The shape explorer's figures (issue 15): a table click to the first rows of its shape in the
+// The shape explorer's figures: a table click to the first rows of its shape in the
 // grid, on a table of exactly 1,000 rows (the most a shape may hold without the warning), and
 // commit-to-grid: a row changed in the source's own database, timed to its new value on screen.
 // The source is a real database on the benchmark's Postgres, run by the real engine.

@@ -9,7 +9,7 @@ export async function seedSource(
   name: string,
 ): Promise<string> {
   // The benchmark gives the source a new state per sample (`s-17`), and the schema allows
-  // only the spec's states. This Postgres is the benchmark's own and gone after the run.
+  // only the states the product defines. This Postgres is the benchmark's own and gone after the run.
   // Dropped before any page syncs, so no client sees the table change under it.
   const { rows: checks } = await db.query<{ name: string }>(
     `select conname as name from pg_constraint

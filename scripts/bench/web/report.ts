@@ -10,11 +10,11 @@ export const TARGETS = {
   repeatVisitMedianMs: 700,
   commitToScreenP50Ms: 30,
   commitToScreenP99Ms: 60,
-  // Issue 15: the shape explorer.
+  // The shape explorer.
   explorerClickToRowsMedianMs: 500,
   commitToGridP50Ms: 100,
   commitToGridP99Ms: 300,
-  // Issue 35: clicks while the live syncs run.
+  // Clicks while the live syncs run.
   clickQueuedP99Ms: 50,
   clickAnswerP50Ms: 150,
   clickAnswerP99Ms: 400,
