@@ -5,7 +5,7 @@ import { z } from 'zod'
 
 export const ONBOARDING_INTENT_PATH = '/api/v1/onboarding-intent'
 
-// The spec shows no maximum; these keep a row small and are generous for real answers.
+// The form shows no maximum; these keep a row small and are generous for real answers.
 const COMPANY_MAX_LENGTH = 200
 const WEBSITE_MAX_LENGTH = 2048
 const DESCRIPTION_MAX_LENGTH = 2000
