@@ -1,7 +1,7 @@
-// The fault matrix's quick browser faults (F2, F9, F10, F11; docs/development.md, Faults) in
-// `npm test`, which builds the dashboard after vitest and before Playwright: each runs its
-// scenario (tests/faults/) with its own Postgres, server and Chromium, and must lose nothing,
-// repeat nothing and recover. The shared e2e server is not used.
+// The fault matrix's quick browser faults (F2, F9, F10, F11; docs/development.md, Faults) in `npm
+// test`, which builds the dashboard after vitest and before Playwright: each runs its scenario
+// (tests/faults/) with its own Postgres, server and Chromium, and must lose nothing, repeat nothing
+// and recover. The shared e2e server is not used.
 import { expect, test } from '@playwright/test'
 import { readFileSync } from 'node:fs'
 import { FAULTS } from '../tests/faults/index.ts'

@@ -1,6 +1,6 @@
-// Claimable sources (the /claim page and /api/public/v1/claimable-sources): a source a starter script registers
-// with no account, which its developer then claims into one of their teams. The calls' bodies
-// and answers, the page's texts and timings, named once for the server and the app.
+// Claimable sources (the /claim page and /api/public/v1/claimable-sources): a source a starter
+// script registers with no account, which its developer then claims into one of their teams. The
+// calls' bodies and answers, the page's texts and timings, named once for the server and the app.
 import { z } from 'zod'
 import { idSchema } from './entities.ts'
 import { regionSchema } from './sources.ts'
@@ -11,7 +11,8 @@ export const CLAIM_PATH = `${CLAIMABLE_SOURCES_PATH}/claim`
 export const claimableSourcePath = (claimId: string) =>
   `${CLAIMABLE_SOURCES_PATH}/${encodeURIComponent(claimId)}`
 
-/** The claim page polls this often while pending or ready, and redirects this long after a claim. */
+/** The claim page polls this often while pending or ready, and redirects this long after a
+ * claim. */
 export const CLAIM_POLL_MS = 5_000
 export const CLAIM_REDIRECT_MS = 2_000
 

@@ -1,4 +1,5 @@
-// Business constants of the product (limits, timings, defaults) and the links the dashboard shows, named once.
+// Business constants of the product (limits, timings, defaults) and the links the dashboard
+// shows, named once.
 
 export const MOBILE_BREAKPOINT_PX = 768
 /**
@@ -54,7 +55,7 @@ export const SUPPORT_EMAIL = 'support@sluice.dev'
 // a failed read is tried again this many times before its error shows.
 export const PROVIDER_REFETCH_MS = 10_000
 export const PROVIDER_RETRIES = 3
-/** First provider (Supabase): the database's direct port and the default user and database name. */
+/** First provider (Supabase): the database's direct port, the default user and database name. */
 export const SUPABASE_DB_PORT = 5432
 export const SUPABASE_DEFAULT_USER = 'postgres'
 export const SUPABASE_DEFAULT_DATABASE = 'postgres'

@@ -37,7 +37,7 @@ export const createSourceRequestSchema = z.object({
   region: regionSchema,
   team_id: idSchema,
   database_url: databaseUrlSchema.trim().min(1, 'A database URL is required'),
-  /** Sent by existing API clients; Sluice gives it no meaning, so it is accepted and not stored. */
+  /** Sent by existing API clients; Sluice gives it no meaning, so it is accepted, not stored. */
   instance: z
     .string()
     .max(
@@ -74,8 +74,7 @@ export const restartSourceRequestSchema = z.object({
 
 /**
  * PATCH /api/v1/sources/{id}: renames a source (the dashboard's own call; API clients need
- * not know it). It
- * answers the name as stored, so the dashboard waits for exactly that to sync.
+ * not know it). It answers the name as stored, so the dashboard waits for exactly that to sync.
  */
 export const renameSourceRequestSchema = z.object({ name: sourceNameSchema })
 export type RenameSourceRequest = z.input<typeof renameSourceRequestSchema>

@@ -1,5 +1,6 @@
-// The answer of POST /api/public/validate-pg-database-url, a contract with API clients too,
-// shared by the server's readiness checks and the app's results panel.
+// The answer of POST /api/public/validate-pg-database-url (docs/using.md, Checking a database
+// first), a contract with API clients too, shared by the server's readiness checks and the app's
+// results panel.
 import { z } from 'zod'
 import { DATABASE_URL_MAX_LENGTH } from './constants.ts'
 

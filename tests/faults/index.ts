@@ -1,4 +1,5 @@
-// Every fault of the fault matrix (docs/development.md, Faults), in order (a fault without a scenario would be a PlannedFault).
+// Every fault of the fault matrix (docs/development.md, Faults), in order (a fault without a
+// scenario would be a PlannedFault).
 import { f1 } from './f1-engine-kill.ts'
 import { f2 } from './f2-server-kill.ts'
 import { f3 } from './f3-source-crash.ts'

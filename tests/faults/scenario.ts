@@ -1,6 +1,6 @@
-// The shape of a fault scenario (docs/development.md, Faults): `npm run faults` runs them and prints
-// a table, the quick ones also run in `npm test` (tests/integration/faults-quick.test.ts, and
-// e2e/faults.spec.ts for those that drive a browser).
+// The shape of a fault scenario (docs/development.md, Faults): `npm run faults` runs them and
+// prints a table, the quick ones also run in `npm test` (tests/integration/faults-quick.test.ts,
+// and e2e/faults.spec.ts for those that drive a browser).
 
 export type FaultResult = {
   /** Source rows the client does not hold, or holds with other values. */

@@ -1,5 +1,5 @@
-// The validation routine without a DOM: trim, empty, failures as results, the page's texts, reset and
-// a newer call superseding an older one.
+// The validation routine without a DOM: trim, empty, failures as results, the page's texts, reset
+// and a newer call superseding an older one.
 import { describe, expect, it, vi } from 'vitest'
 import { createValidationController } from '../../src/app/features/validation/validation-controller.ts'
 import type { FetchLike } from '../../src/app/features/validation/validation-request.ts'

@@ -1,8 +1,9 @@
-// /api/public/v1/claimable-sources: a starter script registers a source with no account
-// (POST /, no cookie, no Origin: app.ts exempts exactly that request from the same-origin rule;
-// limited per IP per minute, and in how many may wait per IP and per database),
-// anyone holding the claim id reads its state (GET /:claimId; the secret only until it is
-// claimed), and a signed-in member claims it into a team (POST /claim, cookie and same origin).
+// /api/public/v1/claimable-sources (docs/using.md, Claimable sources; starter scripts rely on these
+// answers): a starter script registers a source with no account (POST /, no cookie, no Origin:
+// app.ts exempts exactly that request from the same-origin rule; limited per IP per minute, and in
+// how many may wait per IP and per database), anyone holding the claim id reads its state (GET
+// /:claimId; the secret only until it is claimed), and a signed-in member claims it into a team
+// (POST /claim, cookie and same origin).
 import { Hono, type Context } from 'hono'
 import {
   CLAIM_MESSAGES,
@@ -115,7 +116,8 @@ export function claimableSourceRoutes(settings: DatabaseCheckSettings) {
     })
     .post('/claim', async (c) => {
       const { db, env, sources } = c.var.deps
-      // Not requireUser: a visitor who is not signed in gets the claim page's own text, not a bare 401.
+      // Not requireUser: a visitor who is not signed in gets the claim page's own text, not a
+      // bare 401.
       const user = await resolveSession(db, readSessionCookie(c))
       if (!user) return c.json({ message: CLAIM_MESSAGES.signedOut }, 401)
       const body = await readJson(c, claimRequestSchema)

@@ -1,9 +1,8 @@
-// Every server answers every call (docs/architecture.md, "Several servers on one control
-// plane"): a request about a source another server holds
-// goes to that server (its internal address is recorded with its claim, source_holders) with
-// the shared SLUICE_INTERNAL_SECRET, and its answer comes back as is. The holder checks the
-// session or the source's credentials itself: the client's headers go along unchanged.
-// A forwarded request is never forwarded again.
+// Every server answers every call (docs/architecture.md, "Several servers on one control plane"): a
+// request about a source another server holds goes to that server (its internal address is recorded
+// with its claim, source_holders) with the shared SLUICE_INTERNAL_SECRET, and its answer comes back
+// as is. The holder checks the session or the source's credentials itself: the client's headers go
+// along unchanged. A forwarded request is never forwarded again.
 import { Readable } from 'node:stream'
 import type { ReadableStream as WebStream } from 'node:stream/web'
 import type { Context } from 'hono'

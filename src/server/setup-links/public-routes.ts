@@ -6,8 +6,8 @@
 //
 // Answers of /use: 201 {id, source_secret}; 400 for a body, URL, host or region we refuse and a
 // database that is not ready; 404 for no such form; 410 (Gone) for a form deleted, used or
-// expired, with the text the setup page shows; 409 when the team has that database in that region already or
-// has its maximum of sources (the form stays unused); 429 past the limits.
+// expired, with the text the setup page shows; 409 when the team has that database in that
+// region already or has its maximum of sources (the form stays unused); 429 past the limits.
 import { Hono, type Context } from 'hono'
 import { idSchema } from '../../shared/entities.ts'
 import {

@@ -1,5 +1,5 @@
-// The claim page's calls: the claim's state, the user's teams to claim into, and the claim
-// itself; how each failure reads is decided here, in the texts the page shows word for word.
+// The claim page's calls: the claim's state, the user's teams to claim into, and the claim itself;
+// how each failure reads is decided here, in the texts the page shows word for word.
 import { z } from 'zod'
 import { claimCalls } from '../../../shared/api-calls.ts'
 import { API_MOUNTS } from '../../../shared/api-routes.ts'

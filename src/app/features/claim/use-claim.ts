@@ -1,6 +1,6 @@
-// The claim's state, read when the page opens and every CLAIM_POLL_MS while it is pending
-// or ready. A failed read is not retried at once (the poll already asks again soon); the next poll
-// reads again, and the failure shows until an answer comes.
+// The claim's state, read when the page opens and every CLAIM_POLL_MS while it is pending or ready.
+// A failed read is not retried at once (the poll already asks again soon); the next poll reads
+// again, and the failure shows until an answer comes.
 import { useEffect, useRef, useState } from 'react'
 import {
   CLAIM_POLL_MS,

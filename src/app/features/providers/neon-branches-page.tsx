@@ -1,5 +1,5 @@
-// /sources/new/neon/branches: the project's branches, the primary first, then by name;
-// Continue to the branch's databases and roles.
+// /sources/new/neon/branches: the project's branches, the primary first, then by name; Continue to
+// the branch's databases and roles.
 import { Chip } from '@mui/material'
 import { getRouteApi, useNavigate } from '@tanstack/react-router'
 import { ButtonLink } from '../../components/links.tsx'

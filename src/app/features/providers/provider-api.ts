@@ -1,7 +1,6 @@
 // The provider calls (/api/public/supabase, /api/public/neon) and the connections of
-// /api/v1/provider-connections: paths, answer schemas, and how each failure reads. Lists are
-// REST here, not the store: they are the provider's data, read live for the wizard and never
-// kept.
+// /api/v1/provider-connections: paths, answer schemas, and how each failure reads. Lists are REST
+// here, not the store: they are the provider's data, read live for the wizard and never kept.
 import { z } from 'zod'
 import { api } from '../../lib/api.ts'
 import {

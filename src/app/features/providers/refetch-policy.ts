@@ -1,6 +1,6 @@
-// When a provider list is read again: every 10 s and on window focus, and a failed
-// read up to 3 more times before its error shows. Pure, so the numbers are tested apart from
-// React; use-provider-list.ts applies them.
+// When a provider list is read again: every 10 s and on window focus, and a failed read up to 3
+// more times before its error shows. Pure, so the numbers are tested apart from React;
+// use-provider-list.ts applies them.
 import { PROVIDER_RETRIES } from '../../../shared/constants.ts'
 import { ApiError } from '../../lib/api.ts'
 

@@ -1,7 +1,7 @@
-// /sources/new/supabase/{orgId}: the organization's projects and the database credentials.
-// The connection string is built here and checked with the shared routine and
-// panel; Continue once it is ready. The password lives in this page and the draft's memory-only
-// connection string, never in storage.
+// /sources/new/supabase/{orgId}: the organization's projects and the database credentials. The
+// connection string is built here and checked with the shared routine and panel; Continue once it
+// is ready. The password lives in this page and the draft's memory-only connection string, never in
+// storage.
 import { Stack, TextField } from '@mui/material'
 import { getRouteApi, useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'

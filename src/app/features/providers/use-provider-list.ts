@@ -1,6 +1,6 @@
-// One provider list on a wizard page: read on mount, every 10 s and on window focus,
-// a failed read tried again up to 3 times; a 401 reads as not connected. The one hook
-// every provider page uses, so the policy lives in one place (refetch-policy.ts).
+// One provider list on a wizard page: read on mount, every 10 s and on window focus, a failed read
+// tried again up to 3 times; a 401 reads as not connected. The one hook every provider page uses,
+// so the policy lives in one place (refetch-policy.ts).
 import { useCallback, useEffect, useState } from 'react'
 import { PROVIDER_REFETCH_MS } from '../../../shared/constants.ts'
 import { fetchList, type ListRequest } from './provider-api.ts'

@@ -1,5 +1,5 @@
-// The shape explorer's decisions, apart from React: which shapes are
-// remembered under one key, when a row count is too many, and what the warning says.
+// The shape explorer's decisions, apart from React: which shapes are remembered under one key, when
+// a row count is too many, and what the warning says.
 import { SHAPE_ROW_LIMIT } from '../../../shared/constants.ts'
 import type { TableRef } from './table-names.ts'
 

@@ -1,5 +1,5 @@
-// A source's event logs, newest first, live from the local store: a table
-// where there is room for its columns, one block per event below the mobile breakpoint.
+// A source's event logs, newest first, live from the local store: a table where there is room for
+// its columns, one block per event below the mobile breakpoint.
 import { TableCell, Typography } from '@mui/material'
 import type { SourceEventLog } from '../../../shared/entities.ts'
 import { DataTable } from '../../components/data-table.tsx'

@@ -1,6 +1,6 @@
-// The source page's Live shapes: the shapes the engine holds for
-// this source, live from the local store, as a table where there is room for its seven columns
-// and one block per shape below that (phones, and windows too narrow beside the sidebar). Deleting one rotates it, after a confirm
+// The source page's Live shapes: the shapes the engine holds for this source, live from the local
+// store, as a table where there is room for its seven columns and one block per shape below that
+// (phones, and windows too narrow beside the sidebar). Deleting one rotates it, after a confirm
 // that says what that does, then waits until its row has left the synced store.
 import { Typography } from '@mui/material'
 import { LIVE_SHAPES_TABLE_BREAKPOINT_PX } from '../../../shared/constants.ts'

@@ -1,6 +1,6 @@
-// The source page's actions: rename, clear the cache, delete, or forget a source whose
-// deletion failed. Each asks first; delete and forget then wait until the synced row shows the
-// outcome: gone (leave for /sources), removal failed, or still being removed (say which).
+// The source page's actions: rename, clear the cache, delete, or forget a source whose deletion
+// failed. Each asks first; delete and forget then wait until the synced row shows the outcome: gone
+// (leave for /sources), removal failed, or still being removed (say which).
 import { Alert, Button, Stack, TextField, Typography } from '@mui/material'
 import { useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'

@@ -1,6 +1,6 @@
 // /sources/new/source-configuration: what the source is called (optional), where it goes (team,
-// region) and the call that creates it. The route has already sent away a draft missing
-// earlier steps.
+// region) and the call that creates it. The route has already sent away a draft missing earlier
+// steps.
 import {
   Alert,
   Button,

@@ -1,7 +1,7 @@
-// One call of the validation endpoint, turned into a value that never throws: the server's
-// answer, or the page's error text with a result in which nothing is ready. A URL the
-// server would refuse to parse gets the server's own message without a request: its 400 is an
-// expected answer, and the browser logs every 4xx as a console error.
+// One call of the validation endpoint, turned into a value that never throws: the server's answer,
+// or the page's error text with a result in which nothing is ready. A URL the server would refuse
+// to parse gets the server's own message without a request: its 400 is an expected answer, and the
+// browser logs every 4xx as a console error.
 import { z } from 'zod'
 import {
   DatabaseUrlError,

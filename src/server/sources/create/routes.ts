@@ -1,9 +1,9 @@
-// PUT /api/v1/sources: adds a source, optionally named; mounted by the sources router
-// (sources.ts). 201 with the new source and its txid; 200 with the team's existing source for
-// that database and region; 400 for a body, URL or host we refuse and for a database that is not
-// ready (the UI shows the message after 'Failed to add source: '); 404 for a team the user is
-// not in; 409 when the team has its maximum of sources; 429 past the rate of creates per user
-// and per team, or the limit on readiness checks.
+// PUT /api/v1/sources: adds a source, optionally named (docs/using.md, Adding a source: API clients
+// rely on these answers); mounted by the sources router (sources.ts). 201 with the new source and
+// its txid; 200 with the team's existing source for that database and region; 400 for a body, URL
+// or host we refuse and for a database that is not ready (the UI shows the message after 'Failed to
+// add source: '); 404 for a team the user is not in; 409 when the team has its maximum of sources;
+// 429 past the rate of creates per user and per team, or the limit on readiness checks.
 import type { Context } from 'hono'
 import {
   ALREADY_REGISTERED_MESSAGE,
