@@ -1,7 +1,8 @@
 // Comments cite behaviour or in-repo docs, never documents outside the repository: the product
 // spec's sections ("spec §N") and the tracker's issues ("issue N") are not in the tree, so a
-// reader cannot open them and they drift unseen. Every line of source, tests, e2e and scripts is
-// scanned (test names read as documentation too), and each citation fails naming file and line.
+// reader cannot open them and they drift unseen. Every line of source, tests, e2e, scripts and
+// the docs is scanned (test names read as documentation too), and each citation fails naming
+// file and line.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -50,8 +51,14 @@ describe('citations in code', () => {
     ])
   })
 
-  it('cites no spec section or issue in src, sw, tests, e2e or scripts', () => {
-    const found = ROOTS.flatMap(files)
+  it('cites no spec section or issue in src, sw, tests, e2e, scripts or the docs', () => {
+    const docs = [
+      'README.md',
+      ...readdirSync('docs')
+        .filter((name) => name.endsWith('.md'))
+        .map((name) => join('docs', name)),
+    ]
+    const found = [...ROOTS.flatMap(files), ...docs]
       .filter((path) => path !== SELF)
       .flatMap((path) => citations(path, readFileSync(path, 'utf8')))
     expect(found).toEqual([])
