@@ -86,6 +86,7 @@ describe('isBuildCurrent', () => {
   const built = () => {
     file('dist/index.html', '<html>')
     file('dist/server/index.js', 'serve()')
+    file('dist/server/admin.js', 'admin()')
   }
 
   it('is false with no build, or a build with no stamp', () => {
@@ -102,6 +103,13 @@ describe('isBuildCurrent', () => {
 
   it('is false for a stamped build without the server bundle', () => {
     file('dist/index.html', '<html>')
+    file(`dist/${STAMP_FILE}`, `${hash()}\n`)
+    expect(isBuildCurrent(dist(), hash())).toBe(false)
+  })
+
+  it('is false for a stamped build without the admin bundle', () => {
+    file('dist/index.html', '<html>')
+    file('dist/server/index.js', 'serve()')
     file(`dist/${STAMP_FILE}`, `${hash()}\n`)
     expect(isBuildCurrent(dist(), hash())).toBe(false)
   })
