@@ -1,7 +1,7 @@
 // The REST API's JSON calls whose bodies have schemas, each declared once: its method, its path
 // (api-routes.ts, or the module that owns it) and the schemas of what it takes and answers.
-// The app's API modules call through these; the server's handlers parse the same schemas, and
-// tests/integration/api-routes.test.ts checks the server routes each method and path.
+// The app's API modules call through these and the server's handlers parse their requests with
+// them; tests/integration/api-routes.test.ts checks the server routes each method and path.
 import type { z } from 'zod'
 import {
   alertSettingsResponseSchema,

@@ -4,11 +4,10 @@
 // shown (email needs SMTP_URL, else 400); GET lists
 // them (never a secret; the dashboard reads the synced shape instead); DELETE removes one;
 // POST .../{id}/test queues a test alert to it and kicks the worker, within its rates.
+import { alertCalls } from '../../shared/api-calls.ts'
 import { Hono, type Context } from 'hono'
 import {
   ALERT_DESTINATIONS_MAX_PER_TEAM,
-  alertSettingsSchema,
-  createAlertDestinationSchema,
   emailDestinationUrl,
   TEST_ALERT_EVENT,
 } from '../../shared/alerts.ts'
@@ -65,7 +64,7 @@ export const alertDestinationRoutes = (testAlerts: Limiters['testAlerts']) =>
       const teamId = await memberTeamId(c)
       if (!teamId) return teamNotFound(c)
       const { deps } = c.var
-      const body = await readJson(c, createAlertDestinationSchema)
+      const body = await readJson(c, alertCalls.createDestination.request)
       if (!body.success) return body.response
       const url = await destinationUrl(deps, body.data)
       if (!url.ok) return c.json({ message: url.message }, 400)
@@ -152,7 +151,7 @@ export const alertSettingsRoutes = new Hono<AppEnv>()
   .put('/', async (c) => {
     const teamId = await memberTeamId(c)
     if (!teamId) return teamNotFound(c)
-    const body = await readJson(c, alertSettingsSchema)
+    const body = await readJson(c, alertCalls.saveSettings.request)
     if (!body.success) return body.response
     await writeAlertSettings(c.var.deps.db, teamId, body.data)
     return c.json(body.data)

@@ -4,10 +4,10 @@
 // how many may wait per IP and per database), anyone holding the claim id reads its state (GET
 // /:claimId; the secret only until it is claimed), and a signed-in member claims it into a team
 // (POST /claim, cookie and same origin).
+import { claimCalls } from '../../shared/api-calls.ts'
 import { Hono, type Context } from 'hono'
 import {
   CLAIM_MESSAGES,
-  claimRequestSchema,
   createClaimableSourceRequestSchema,
   type ClaimableSource,
 } from '../../shared/claimable-sources.ts'
@@ -120,7 +120,7 @@ export function claimableSourceRoutes(settings: DatabaseCheckSettings) {
       // bare 401.
       const user = await resolveSession(db, readSessionCookie(c))
       if (!user) return c.json({ message: CLAIM_MESSAGES.signedOut }, 401)
-      const body = await readJson(c, claimRequestSchema)
+      const body = await readJson(c, claimCalls.claim.request)
       if (!body.success) return body.response
       const { claimId, teamId } = body.data
       if (!(await getTeam(db, user.id, teamId)))

@@ -8,12 +8,12 @@
 // database that is not ready; 404 for no such form; 410 (Gone) for a form deleted, used or
 // expired, with the text the setup page shows; 409 when the team has that database in that
 // region already or has its maximum of sources (the form stays unused); 429 past the limits.
+import { setupFormCalls } from '../../shared/api-calls.ts'
 import { Hono, type Context } from 'hono'
 import { idSchema } from '../../shared/entities.ts'
 import {
   SETUP_FORM_UNUSABLE_MESSAGES,
   setupFormUnusable,
-  useSetupFormRequestSchema,
 } from '../../shared/setup-forms.ts'
 import { ALREADY_REGISTERED_MESSAGE } from '../../shared/sources.ts'
 import { teamFullMessage } from '../sources/create/routes.ts'
@@ -43,7 +43,7 @@ export function setupFormPublicRoutes(settings: DatabaseCheckSettings) {
 
   const use = async (c: Context<AppEnv>, formId: string, key: Buffer) => {
     const { deps } = c.var
-    const body = await readJson(c, useSetupFormRequestSchema)
+    const body = await readJson(c, setupFormCalls.use.request)
     if (!body.success) return body.response
     const { database_url, region } = body.data
     const form = await getSetupForm(deps.db, formId)

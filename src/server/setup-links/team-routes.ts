@@ -2,14 +2,11 @@
 // teams.ts; another team answers 404 like a missing one). POST makes one (201 with its link
 // and txid; 409 past the team's cap on usable links), GET lists them for API clients (the
 // dashboard reads the synced shape instead), DELETE soft-deletes one (200 with the txid).
+import { setupFormCalls } from '../../shared/api-calls.ts'
 import { Hono, type Context } from 'hono'
 import { SETUP_FORM_MAX_LIVE_PER_TEAM } from '../../shared/constants.ts'
 import { idSchema } from '../../shared/entities.ts'
-import {
-  createSetupFormRequestSchema,
-  setupFormPath,
-  type SetupForm,
-} from '../../shared/setup-forms.ts'
+import { setupFormPath, type SetupForm } from '../../shared/setup-forms.ts'
 import { requireUser } from '../auth/middleware.ts'
 import {
   createSetupForm,
@@ -37,7 +34,7 @@ export const setupFormRoutes = new Hono<AppEnv>()
   .post('/', async (c) => {
     const teamId = await memberTeamId(c)
     if (!teamId) return teamNotFound(c)
-    const body = await readJson(c, createSetupFormRequestSchema)
+    const body = await readJson(c, setupFormCalls.create.request)
     if (!body.success) return body.response
     const created = await createSetupForm(c.var.deps.db, {
       teamId,

@@ -1,9 +1,9 @@
 // The /api/v1/sources/:id actions: rename, restart (or clear the cache) and delete (or
 // forget), mounted by the sources router (sources.ts). Every call checks membership first:
 // another team's source answers exactly like a missing one.
+import { sourceCalls } from '../../shared/api-calls.ts'
 import type { Context } from 'hono'
 import {
-  renameSourceRequestSchema,
   restartSourceRequestSchema,
   SOURCE_EVENTS,
 } from '../../shared/sources.ts'
@@ -25,7 +25,7 @@ type C = Context<AppEnv>
 export async function renameRoute(c: C) {
   const source = await memberSource(c)
   if (!source) return sourceNotFound(c)
-  const body = await readJson(c, renameSourceRequestSchema)
+  const body = await readJson(c, sourceCalls.rename.request)
   if (!body.success) return body.response
   const { name } = body.data
   const txid = await renameSource(c.var.deps.db, source.id, name)
@@ -42,7 +42,7 @@ export async function restartRoute(c: C) {
   const body =
     c.req.header('content-type') === undefined
       ? { success: true as const, data: restartSourceRequestSchema.parse({}) }
-      : await readJson(c, restartSourceRequestSchema)
+      : await readJson(c, sourceCalls.restart.request)
   if (!body.success) return body.response
   const runtime = c.var.deps.sources
   let event: SourceEvent

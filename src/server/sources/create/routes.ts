@@ -4,10 +4,10 @@
 // or host we refuse and for a database that is not ready (the UI shows the message after 'Failed to
 // add source: '); 404 for a team the user is not in; 409 when the team has its maximum of sources;
 // 429 past the rate of creates per user and per team, or the limit on readiness checks.
+import { sourceCalls } from '../../../shared/api-calls.ts'
 import type { Context } from 'hono'
 import {
   ALREADY_REGISTERED_MESSAGE,
-  createSourceRequestSchema,
   type CreateSourceResponse,
 } from '../../../shared/sources.ts'
 import { getTeam } from '../../teams/teams.ts'
@@ -44,7 +44,7 @@ export function createSourceRoute(
   return async (c: Context<AppEnv>) => {
     const { deps, user } = c.var
     const key = deps.keys['source-passwords']
-    const body = await readJson(c, createSourceRequestSchema)
+    const body = await readJson(c, sourceCalls.create.request)
     if (!body.success) return body.response
     const { team_id, region, database_url, name = null } = body.data
     if (!(await getTeam(deps.db, user.id, team_id)))
