@@ -48,6 +48,19 @@ describe('the source lifecycle', () => {
     })
   })
 
+  it('logs the slot as created for a new source whose first try failed before it was made', () => {
+    const retrying = { ...at('reconnecting', 'timeout'), started: false }
+    expect(
+      transition(retrying, { kind: 'slot-made', cause: 'missing' }, context)
+        ?.event.name,
+    ).toBe('replication_slot_created')
+    const restarted = { ...at('reconnecting', 'timeout'), started: true }
+    expect(
+      transition(restarted, { kind: 'slot-made', cause: 'missing' }, context)
+        ?.event.name,
+    ).toBe('replication_slot_recreated')
+  })
+
   it('names every statement the engine ran on the database, keeping the state', () => {
     const statements = ['ALTER TABLE "public"."t" REPLICA IDENTITY FULL;']
     expect(

@@ -252,7 +252,11 @@ export class EngineSourceRuntime implements SourceRuntime {
       region: row.region,
       context: { ...names, role: roleOf(row.connection_url) },
       password: null,
-      current: { state: row.state, reason: row.state_reason },
+      current: {
+        state: row.state,
+        reason: row.state_reason,
+        started: row.state !== 'initializing',
+      },
       health: row.health,
       measuring: null,
       database: null,
@@ -371,7 +375,11 @@ export class EngineSourceRuntime implements SourceRuntime {
           this.instanceId,
         )
         if (!written) return
-        entry.current = { state: change.state, reason: change.reason }
+        entry.current = {
+          state: change.state,
+          reason: change.reason,
+          started: entry.current.started || change.state === 'active',
+        }
         this.options.log.info(
           `sources: ${entry.id} ${change.event.name} (${change.state})`,
         )

@@ -8,7 +8,15 @@ import {
 } from '../../../engine/index.ts'
 import { isSqlState, isTlsFailure } from '../../validation/sqlstate.ts'
 
-export type SourceSnapshot = { state: string; reason: string | null }
+export type SourceSnapshot = {
+  state: string
+  reason: string | null
+  /**
+   * Replication has reached active for this source before. Unset: any state but
+   * 'initializing' says so (a source read back from the table).
+   */
+  started?: boolean
+}
 
 /**
  * An error as the supervisor or a driver reports it: SQLSTATE or Node code, and message.
@@ -140,8 +148,9 @@ export function transition(
     case 'status':
       return statusTransition(current, signal.status, signal.problem, context)
     case 'slot-made':
-      // Not a change of state, but worth a line in the log: shapes start over after a loss.
-      return current.state === 'initializing'
+      // Not a change of state, but worth a line in the log: shapes start over after a loss. A
+      // new source whose first try failed (reconnecting) and then made its slot made it anew.
+      return !(current.started ?? current.state !== 'initializing')
         ? to(current.state, current.reason, SOURCE_EVENTS.slotCreated, {
             slot: context.slot,
             publication: context.publication,
