@@ -34,6 +34,7 @@ import { Shape, type ShapeFacts } from './shapes/shape.ts'
 import { snapshotShape } from './shapes/snapshot.ts'
 import { tableKey, TableWatch } from './shapes/table-watch.ts'
 import {
+  checkColumns,
   checkPublished,
   loadTableInfo,
   SharedTableInfo,
@@ -311,6 +312,7 @@ export class ShapeDatabase {
     const info = this.tableInfo.share(
       await loadTableInfo(this.pool, definition.table),
     )
+    checkColumns(info, definition.columns)
     checkPublished(info, definition.columns)
     const where = await whereFor(definition, info)
     // A partitioned table's partitions made since it was published lack FULL identity.

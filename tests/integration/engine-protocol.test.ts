@@ -249,3 +249,36 @@ describe('a client that goes away', () => {
     await expect.poll(() => shape?.waitingRequests).toBe(0)
   })
 })
+
+describe('columns, checked against the table as Electric checks them', () => {
+  it('refuses a column the table does not have, naming it (400)', async () => {
+    const response = await get('offset=-1&columns=id,body,nope')
+    expect(response.status).toBe(400)
+    expect(await response.json()).toMatchObject({
+      errors: {
+        columns: ['The following columns are not found on the table: nope'],
+      },
+    })
+  })
+
+  it('refuses a list without the primary key (400)', async () => {
+    const response = await get('offset=-1&columns=body')
+    expect(response.status).toBe(400)
+    expect(await response.json()).toMatchObject({
+      errors: {
+        columns: [
+          'The list of columns must include all primary key columns, missing: id',
+        ],
+      },
+    })
+  })
+
+  it('serves a list that holds the key', async () => {
+    const response = await get('offset=-1&columns=id,body')
+    expect(response.status).toBe(200)
+    const rows = ((await response.json()) as Array<{ value?: object }>)
+      .map((m) => m.value)
+      .filter(Boolean)
+    expect(rows).toContainEqual({ id: '1', body: 'a' })
+  })
+})

@@ -189,6 +189,32 @@ type SentColumns = {
 }
 
 /**
+ * Refuses a `columns` list that names a column the table does not have, or leaves out part of
+ * its primary key, as Electric does: a client would otherwise get rows keyed by columns it did
+ * not ask for, or silently miss one it did.
+ */
+export function checkColumns(info: TableInfo, wanted: string[] | null): void {
+  if (!wanted) return
+  const names = new Set(info.columns.map((c) => c.name))
+  const unknown = wanted.filter((c) => !names.has(c))
+  if (unknown.length > 0)
+    throw new DefinitionError(
+      'columns',
+      `The following columns are not found on the table: ${unknown.join(', ')}`,
+    )
+  // A table without a primary key has every column as its key (loadTableInfo): only a declared
+  // one must be listed.
+  const missing = info.columns
+    .filter((c) => c.pkIndex !== null && !wanted.includes(c.name))
+    .map((c) => c.name)
+  if (missing.length > 0)
+    throw new DefinitionError(
+      'columns',
+      `The list of columns must include all primary key columns, missing: ${missing.join(', ')}`,
+    )
+}
+
+/**
  * Refuses a shape that would send columns replication does not carry: it would get their
  * values from its snapshot and never again.
  */
