@@ -261,8 +261,8 @@ describe('columns, checked against the table as Electric checks them', () => {
     })
   })
 
-  it('refuses a list without the primary key (400)', async () => {
-    const response = await get('offset=-1&columns=body')
+  it('refuses a list without the primary key (400), named before unknown columns', async () => {
+    const response = await get('offset=-1&columns=body,nope')
     expect(response.status).toBe(400)
     expect(await response.json()).toMatchObject({
       errors: {

@@ -195,15 +195,8 @@ type SentColumns = {
  */
 export function checkColumns(info: TableInfo, wanted: string[] | null): void {
   if (!wanted) return
-  const names = new Set(info.columns.map((c) => c.name))
-  const unknown = wanted.filter((c) => !names.has(c))
-  if (unknown.length > 0)
-    throw new DefinitionError(
-      'columns',
-      `The following columns are not found on the table: ${unknown.join(', ')}`,
-    )
-  // A table without a primary key has every column as its key (loadTableInfo): only a declared
-  // one must be listed.
+  // A missing key is named before unknown columns, in Electric's order. A table without a
+  // primary key has every column as its key (loadTableInfo): only a declared one must be listed.
   const missing = info.columns
     .filter((c) => c.pkIndex !== null && !wanted.includes(c.name))
     .map((c) => c.name)
@@ -211,6 +204,13 @@ export function checkColumns(info: TableInfo, wanted: string[] | null): void {
     throw new DefinitionError(
       'columns',
       `The list of columns must include all primary key columns, missing: ${missing.join(', ')}`,
+    )
+  const names = new Set(info.columns.map((c) => c.name))
+  const unknown = wanted.filter((c) => !names.has(c))
+  if (unknown.length > 0)
+    throw new DefinitionError(
+      'columns',
+      `The following columns are not found on the table: ${unknown.join(', ')}`,
     )
 }
 
