@@ -5,6 +5,7 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { emailAddressOf, type AlertDestination } from '../../shared/alerts.ts'
 import { sealPassword } from '../platform/crypto/source-passwords.ts'
 import { transactionWithTxid, type Db } from '../platform/db/database.ts'
+import { lockTeamForCreate } from '../teams/teams.ts'
 
 type Queryable = Pick<Db, 'query'>
 
@@ -35,11 +36,8 @@ export async function createDestination(
       : null
   const { result, txid } = await transactionWithTxid(db, async (client) => {
     // Creates for one team queue here, so two at once cannot both pass the count.
-    const team = await client.query(
-      'select 1 from teams where id = $1 for no key update',
-      [input.teamId],
-    )
-    if (team.rowCount === 0) return 'no_team' as const
+    if (!(await lockTeamForCreate(client, input.teamId)))
+      return 'no_team' as const
     const live = await client.query<{ n: number }>(
       `select count(*)::int as n from alert_destinations
         where team_id = $1 and deleted_at is null`,

@@ -6,6 +6,7 @@ import type pg from 'pg'
 import type { PublicSetupForm, SetupForm } from '../../shared/setup-forms.ts'
 import type { Region } from '../../shared/sources.ts'
 import { transactionWithTxid, type Db } from '../platform/db/database.ts'
+import { lockTeamForCreate } from '../teams/teams.ts'
 
 type Queryable = Pick<Db, 'query'>
 
@@ -37,11 +38,8 @@ export async function createSetupForm(
 ): Promise<CreatedSetupForm> {
   const { result, txid } = await transactionWithTxid(db, async (client) => {
     // Creates for one team queue here, so two at once cannot both pass the count below.
-    const team = await client.query(
-      'select 1 from teams where id = $1 for no key update',
-      [input.teamId],
-    )
-    if (team.rowCount === 0) return 'no_team' as const
+    if (!(await lockTeamForCreate(client, input.teamId)))
+      return 'no_team' as const
     const live = await client.query<{ n: number }>(
       `select count(*)::int as n from source_setup_forms where team_id = $1 and ${USABLE}`,
       [input.teamId],

@@ -1,6 +1,7 @@
 // Teams as their members see them. Every read takes the asking user: membership is the only
 // way to see a team, and an unknown team and someone else's team look the same (null).
 import type { Team, TeamUser } from '../../shared/entities.ts'
+import type pg from 'pg'
 import type { Db } from '../platform/db/database.ts'
 
 export async function listTeams(db: Db, userId: string): Promise<Team[]> {
@@ -66,6 +67,23 @@ export async function listAllTeams(db: Db): Promise<AdminTeam[]> {
     `select ${adminTeamColumns} from teams t order by t.created_at, t.name`,
   )
   return rows
+}
+
+/**
+ * Locks a team's row for a create that counts the team's things, so creates (and claims) for
+ * one team queue one after another; false when there is no such team. NO KEY UPDATE leaves
+ * alone the foreign-key checks of rows that merely reference the team (memberships, other
+ * writes).
+ */
+export async function lockTeamForCreate(
+  client: pg.PoolClient,
+  teamId: string,
+): Promise<boolean> {
+  const { rowCount } = await client.query(
+    'select 1 from teams where id = $1 for no key update',
+    [teamId],
+  )
+  return rowCount === 1
 }
 
 export async function teamExists(db: Db, teamId: string): Promise<boolean> {

@@ -14,6 +14,7 @@ import {
 } from '../../../shared/sources.ts'
 import { transactionWithTxid, type Db } from '../../platform/db/database.ts'
 import { logSourceEvent } from '../sources.ts'
+import { lockTeamForCreate } from '../../teams/teams.ts'
 import { newSourceSecret } from '../../platform/crypto/source-secret.ts'
 import { sealPassword } from '../../platform/crypto/source-passwords.ts'
 import type { SourceAddress } from './database-url.ts'
@@ -72,14 +73,7 @@ export async function checkTeam(
   client: pg.PoolClient,
   slot: TeamSlot,
 ): Promise<Existing | 'team_full' | 'no_team' | null> {
-  // NO KEY UPDATE queues the creates (and claims) of this team one after another, yet leaves
-  // alone the foreign-key checks of rows that merely reference the team (memberships, other
-  // writes).
-  const team = await client.query(
-    'select 1 from teams where id = $1 for no key update',
-    [slot.teamId],
-  )
-  if (team.rowCount === 0) return 'no_team'
+  if (!(await lockTeamForCreate(client, slot.teamId))) return 'no_team'
   // Before the count: a database the team already has is answered even when the team is full.
   const { rows } = await client.query<Existing>(
     `select id, source_secret, state from sources
