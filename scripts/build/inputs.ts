@@ -79,6 +79,7 @@ export function isBuildCurrent(outDir: string, inputsHash: string): boolean {
     'index.html',
     join(SERVER_DIR, 'index.js'),
     join(SERVER_DIR, 'admin.js'),
+    join(SERVER_DIR, 'engine.js'),
     STAMP_FILE,
   ]
   if (!built.every((file) => existsSync(join(outDir, file)))) return false

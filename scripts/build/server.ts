@@ -13,6 +13,9 @@ export const SERVER_BUNDLE = `dist/${SERVER_DIR}/index.js`
 /** The admin tool, bundled beside it: the image has no TypeScript loader to run its sources. */
 export const ADMIN_BUNDLE = `dist/${SERVER_DIR}/admin.js`
 
+/** The standalone engine (`npm run engine`), for the image's `engine` target. */
+export const ENGINE_BUNDLE = `dist/${SERVER_DIR}/engine.js`
+
 /** `pg`, `@hono/node-server` from an import path such as `@hono/node-server/serve-static`. */
 const packageName = (path: string) =>
   path
@@ -26,6 +29,7 @@ export async function buildServer(root: string, outDir: string) {
     entryPoints: {
       index: 'src/server/index.ts',
       admin: 'src/server/admin/cli.ts',
+      engine: 'src/engine/cli.ts',
     },
     outdir: join(outDir, SERVER_DIR),
     bundle: true,

@@ -10,7 +10,7 @@ import { basename, dirname, join, posix, relative } from 'node:path'
 import { parseDockerfile, type Instruction } from './dockerfile.ts'
 
 export type Image = {
-  /** The final stage's file system root. */
+  /** The stage's file system root (the final stage's, unless a target is picked). */
   root: string
   /** Its WORKDIR, inside `root`. */
   workdir: string
@@ -72,7 +72,7 @@ export async function runDockerfile({
   context: string
   into: string
   nodeModules: string
-}): Promise<Image> {
+}): Promise<Image & { stages: ReadonlyMap<string, Image> }> {
   const ignored = await ignoreMatcher(context)
   const text = await readFile(join(context, 'Dockerfile'), 'utf8')
   const stages = new Map<string, StageState>()
@@ -104,17 +104,22 @@ export async function runDockerfile({
     last = state
   }
   if (!last) throw new Error('the Dockerfile has no stage')
-  return {
-    root: last.root,
-    workdir: last.workdirPath,
-    env: last.env,
-    cmd: last.cmd,
-    healthcheck: last.healthcheck,
-    user: last.user,
-    exposed: last.exposed,
-    volumes: last.volumes,
-  }
+  const images = new Map(
+    [...stages].map(([name, state]) => [name, imageOf(state)]),
+  )
+  return { ...imageOf(last), stages: images }
 }
+
+const imageOf = (state: StageState): Image => ({
+  root: state.root,
+  workdir: state.workdirPath,
+  env: state.env,
+  cmd: state.cmd,
+  healthcheck: state.healthcheck,
+  user: state.user,
+  exposed: state.exposed,
+  volumes: state.volumes,
+})
 
 type Context = {
   context: string
@@ -219,10 +224,14 @@ async function run(
       recursive: true,
       force: true,
     })
-  const made = /^mkdir -p (\/[\w./-]+)$/.exec(command)?.[1]
-  if (made) return void (await mkdir(inStage(state, made), { recursive: true }))
+  const made = /^mkdir -p ((?:\/[\w./-]+ ?)+)$/.exec(command)?.[1]
+  if (made) {
+    for (const path of made.trim().split(' '))
+      await mkdir(inStage(state, path), { recursive: true })
+    return
+  }
   // The test runs as the user it is; there is no `node` user to hand a directory to.
-  if (/^chown [\w:]+ \/[\w./-]+$/.test(command)) return
+  if (/^chown [\w:]+( \/[\w./-]+)+$/.test(command)) return
   if (command === 'npm run build') {
     // A build stage's environment is its ENV alone: not the test runner's (NODE_ENV=test).
     const result = spawnSync('npm', ['run', 'build'], {

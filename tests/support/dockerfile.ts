@@ -71,17 +71,34 @@ export function checkDockerfile(text: string): string[] {
           )
     }
   }
-  const last = (keyword: string) =>
-    final.instructions.filter((i) => i.keyword === keyword).at(-1)
+  // Every stage an operator can run (one with a command, `docker build --target`) and the
+  // final one (the default target) is held to the runtime's policy.
+  const runnable = stages.filter(
+    (stage) =>
+      stage === final ||
+      stage.instructions.some(
+        (i) => i.keyword === 'CMD' || i.keyword === 'ENTRYPOINT',
+      ),
+  )
+  for (const stage of runnable) problems.push(...runtimeProblems(stage))
+  return problems
+}
+
+/** What a stage that runs in production must have, each missing thing named. */
+function runtimeProblems(stage: Stage): string[] {
+  const problems: string[] = []
+  const own = (keyword: string) =>
+    stage.instructions.filter((i) => i.keyword === keyword)
+  const last = (keyword: string) => own(keyword).at(-1)
+  const name = `the ${stage.name} stage`
   const user = last('USER')?.args.split(':')[0]
   if (!user || user === 'root' || user === '0')
-    problems.push('the runtime stage runs as root: add USER with another user')
+    problems.push(`${name} runs as root: add USER with another user`)
   if (!last('HEALTHCHECK') || /^NONE$/i.test(last('HEALTHCHECK')?.args ?? ''))
-    problems.push('the runtime stage has no HEALTHCHECK')
+    problems.push(`${name} has no HEALTHCHECK`)
   if (!last('CMD') && !last('ENTRYPOINT'))
-    problems.push('the runtime stage has no CMD or ENTRYPOINT')
-  const env = final.instructions.filter((i) => i.keyword === 'ENV')
-  if (!env.some((i) => /(^|\s)NODE_ENV=production(\s|$)/.test(i.args)))
-    problems.push('the runtime stage does not set NODE_ENV=production')
+    problems.push(`${name} has no CMD or ENTRYPOINT`)
+  if (!own('ENV').some((i) => /(^|\s)NODE_ENV=production(\s|$)/.test(i.args)))
+    problems.push(`${name} does not set NODE_ENV=production`)
   return problems
 }

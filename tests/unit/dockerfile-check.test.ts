@@ -55,6 +55,14 @@ describe('checkDockerfile', () => {
     ],
     ['no CMD', good.replace(/CMD \[.*\n/, ''), /no CMD/],
     [
+      'another target that runs as root',
+      good.replace(
+        'FROM node:20.20.2-bookworm-slim AS runtime',
+        'FROM node:20.20.2-bookworm-slim AS engine\nENV NODE_ENV=production\nHEALTHCHECK CMD ["node", "-e", "1"]\nCMD ["node", "engine.js"]\n\nFROM node:20.20.2-bookworm-slim AS runtime',
+      ),
+      /the engine stage runs as root/,
+    ],
+    [
       'a syntax error',
       good.replace('WORKDIR /app', 'WROKDIR /app'),
       /line 2: Unknown instruction: WROKDIR/,
