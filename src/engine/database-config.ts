@@ -40,4 +40,10 @@ export type DatabaseConfig = {
   silenceMs?: number
   /** When a transaction goes to a spill file rather than memory (replication/spill.ts). */
   spillLimit?: SpillLimit
+  /**
+   * Releases the replication connection and the pool's idle ones after this long without a
+   * request, a waiting client or a transaction, so the database may scale to zero; the next
+   * request resumes streaming from the slot (replication/idle.ts). Unset or 0: never.
+   */
+  replicationIdleTimeoutMs?: number
 }

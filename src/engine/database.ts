@@ -1,6 +1,7 @@
 // One attached database: its publication and slot, the replication stream, and every shape
 // over it. Its durability loop (durability.ts) lets Postgres recycle WAL only past what the
-// logs hold.
+// logs hold. With an idle timeout, its connections are released while nothing asks
+// (replication/idle.ts).
 import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import pg from 'pg'
@@ -41,6 +42,11 @@ import {
 } from './shapes/table-info.ts'
 import type { CompiledWhere } from './where/types.ts'
 import { ReplicationSupervisor } from './replication/supervisor.ts'
+import {
+  idleReleaseFor,
+  observedEvents,
+  type IdleRelease,
+} from './replication/idle.ts'
 import { UnavailableError } from './unavailable.ts'
 
 // How often the catalog is asked whether shapes' tables were dropped or renamed (table-watch.ts).
@@ -94,6 +100,7 @@ export class ShapeDatabase {
   }
   readonly pool: pg.Pool
   readonly supervisor: ReplicationSupervisor
+  private readonly idle: IdleRelease | null
   private readonly tables: TableWatch
   private readonly partitions: PartitionMap
   private readonly tableInfo = new SharedTableInfo()
@@ -146,8 +153,13 @@ export class ShapeDatabase {
           limit: config.spillLimit ?? DEFAULT_SPILL_LIMIT,
         },
       },
-      config.events ?? {},
+      observedEvents(config.events ?? {}, () => this.idle),
     )
+    this.idle = idleReleaseFor(config.replicationIdleTimeoutMs, {
+      waiting: () => this.waitingRequests(),
+      replication: this.supervisor,
+      pool: this.pool,
+    })
   }
 
   get shapesDir(): string {
@@ -179,10 +191,12 @@ export class ShapeDatabase {
     this.durability.start()
     this.tableTimer = setInterval(() => void this.checkTables(), TABLE_CHECK_MS)
     this.supervisor.start()
+    this.idle?.start()
   }
 
   async stop(): Promise<void> {
     this.stopping = true
+    this.idle?.stop()
     this.durability.stop()
     if (this.tableTimer) clearInterval(this.tableTimer)
     await this.supervisor.stop()
@@ -195,6 +209,7 @@ export class ShapeDatabase {
   /** Stops streaming and removes the slot, the publication and every shape log. */
   async destroy(): Promise<void> {
     this.stopping = true
+    this.idle?.stop()
     this.durability.stop()
     if (this.tableTimer) clearInterval(this.tableTimer)
     await this.supervisor.drop()
@@ -212,9 +227,11 @@ export class ShapeDatabase {
   /**
    * The live shape a request names by its handle, if the request's definition is that shape's
    * as written: found without building the definition's key, which every live request would
-   * (shapeFor). Null leaves it to shapeFor.
+   * (shapeFor). Null leaves it to shapeFor, as while released for idleness: shapeFor waits
+   * for replication to resume.
    */
   liveShapeFor(handle: string, definition: ShapeDefinition): Shape | null {
+    if (this.idle?.request()) return null
     const shape = this.shapes.get(handle)
     return shape &&
       this.byKey.get(shape.key) === shape &&
@@ -254,6 +271,8 @@ export class ShapeDatabase {
 
   /** The live shape for a definition, created (snapshot started) when there is none. */
   async shapeFor(definition: ShapeDefinition): Promise<Shape> {
+    const waking = this.idle?.request()
+    if (waking) await waking
     const key = definitionKey(definition)
     const existing = this.byKey.get(key)
     if (existing) return existing
@@ -383,6 +402,7 @@ export class ShapeDatabase {
   }
 
   private async onTransaction(tx: Transaction): Promise<void> {
+    this.idle?.activity()
     this.changes += tx.spilled?.count ?? tx.changes.length
     if (tx.spilled) this.spilled++
     this.applying = true

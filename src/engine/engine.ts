@@ -37,6 +37,8 @@ export type AttachOptions = {
   silenceMs?: number
   /** See DatabaseConfig.spillLimit: when a transaction goes to disk. */
   spillLimit?: SpillLimit
+  /** See DatabaseConfig.replicationIdleTimeoutMs: connections released while idle. */
+  replicationIdleTimeoutMs?: number
 }
 
 export class Engine {

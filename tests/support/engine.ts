@@ -47,6 +47,8 @@ export async function startTestEngine(
     port?: number
     /** Sees the engine's notices (a data dir made private at start). */
     log?: (line: string) => void
+    /** Connections released after this long idle (engine default: never). */
+    replicationIdleTimeoutMs?: number
   } = {},
 ): Promise<TestEngine> {
   const dataDir =
@@ -59,6 +61,7 @@ export async function startTestEngine(
     silenceMs: options.silenceMs,
     events: options.events,
     spillLimit: options.spillLimit,
+    replicationIdleTimeoutMs: options.replicationIdleTimeoutMs,
   })
   const server = createEngineServer(
     {

@@ -60,7 +60,8 @@ export function createEngineApp(options: EngineAppOptions): Hono {
     }),
   )
   app.get('/v1/health', (c) => {
-    const active = database.status === 'active'
+    // Released for idleness is active too, as Electric answers it: the next request resumes.
+    const active = database.status === 'active' || database.status === 'idle'
     return c.json({ status: active ? 'active' : 'waiting' }, active ? 200 : 202)
   })
   app.use(SHAPE_PATH, async (c, next) => {

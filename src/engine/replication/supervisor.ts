@@ -1,5 +1,6 @@
 // Keeps one database's replication running: publication and slot in place (recreated together
-// when the slot is lost), the stream started, and restarted with backoff when it drops.
+// when the slot is lost), the stream started, and restarted with backoff when it drops; paused
+// while the database is idle (idle.ts), the slot keeping every change until it resumes.
 import pg from 'pg'
 import {
   ADDRESS_REFUSED,
@@ -19,8 +20,9 @@ import { ReplicationSetupError, TableBusyError } from './publication.ts'
 import { SILENCE_MS, startReplication } from './stream.ts'
 import type { Relation, ReplicationHandler } from './types.ts'
 
+/** `idle`: released for idleness (idle.ts), not a fault; the next request resumes it. */
 export type SupervisorStatus =
-  'starting' | 'active' | 'reconnecting' | 'error' | 'stopped'
+  'starting' | 'active' | 'idle' | 'reconnecting' | 'error' | 'stopped'
 
 export type SupervisorEvents = {
   /** `code`: the SQLSTATE or Node error code behind `reason`, when there is one. */
@@ -76,6 +78,8 @@ export class ReplicationSupervisor {
   private readonly stopping = new AbortController()
   private stopStream: (() => Promise<void>) | null = null
   private wake: (() => void) | null = null
+  // Set while paused: the loop waits on it, disconnected, until resume().
+  private held: { promise: Promise<void>; resolve: () => void } | null = null
   private included = new Set<string>()
   // Tables whose lock was held by another transaction, and until when not to ask again.
   private busy = new Map<string, { error: TableBusyError; until: number }>()
@@ -98,6 +102,7 @@ export class ReplicationSupervisor {
   async stop(): Promise<void> {
     this.stopped = true
     this.stopping.abort()
+    this.resume()
     this.wake?.()
     await this.stopStream?.()
     await this.running
@@ -112,6 +117,21 @@ export class ReplicationSupervisor {
     if (this.stopped) return
     this.wake?.()
     await this.stopStream?.()
+  }
+
+  /** Ends the stream and stays disconnected until resume(); slot and shapes stay. */
+  async pause(): Promise<void> {
+    if (this.stopped || this.held) return
+    let resolve = () => {}
+    const promise = new Promise<void>((r) => (resolve = r))
+    this.held = { promise, resolve }
+    this.wake?.()
+    await this.stopStream?.()
+  }
+
+  resume(): void {
+    this.held?.resolve()
+    this.held = null
   }
 
   /** Stops and removes the slot and the publication. */
@@ -185,6 +205,11 @@ export class ReplicationSupervisor {
   private async loop(): Promise<void> {
     let delay = BACKOFF_START_MS
     while (!this.stopped) {
+      if (this.held) {
+        this.setStatus('idle')
+        await this.held.promise
+        continue
+      }
       try {
         const cause = await this.withClient((client) => this.prepare(client))
         const recreated = cause !== null
@@ -206,7 +231,9 @@ export class ReplicationSupervisor {
           spill: this.options.spill,
         })
         this.stopStream = () => stream.stop()
-        this.setStatus('active')
+        // Paused while it connected: it ends at once.
+        if (this.held) await stream.stop()
+        else this.setStatus('active')
         delay = BACKOFF_START_MS
         await stream.done
       } catch (error) {
@@ -227,6 +254,7 @@ export class ReplicationSupervisor {
         this.stopStream = null
       }
       if (this.stopped) break
+      if (this.held) continue
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, delay)
         this.wake = () => {
