@@ -204,6 +204,19 @@ describe('replication released while idle', () => {
     expect(sorted(await shape.rows)).toEqual(expected)
   }, 30_000)
 
+  it('holds a request for a new shape while it resumes, rather than answering 503', async () => {
+    await released()
+    const response = await fetch(
+      `${engine.shapeUrl}?table=items&where=${encodeURIComponent('id > 1')}&offset=-1`,
+    )
+    expect(response.status).toBe(200)
+    const body = (await response.json()) as Message<Row>[]
+    const expected = (await tableRows()).filter((row) => row.id > 1)
+    expect(sorted(body.filter(isChangeMessage).map((m) => m.value))).toEqual(
+      expected,
+    )
+  }, 30_000)
+
   it('stays streaming while a live client waits, and releases once it leaves', async () => {
     await released()
     stream({}).subscribe(() => {})

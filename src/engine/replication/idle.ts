@@ -64,6 +64,9 @@ export class IdleRelease {
     if (!this.released) return this.waking
     this.released = false
     this.options.replication.resume()
+    this.arm(this.options.timeoutMs)
+    // Asked before the stream had ended: it reconnects at once and stays active throughout.
+    if (this.options.replication.status === 'active') return null
     this.waking = new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer)
@@ -73,7 +76,6 @@ export class IdleRelease {
       const timer = setTimeout(done, WAKE_WAIT_MS)
       this.wakers.add(done)
     })
-    this.arm(this.options.timeoutMs)
     return this.waking
   }
 
