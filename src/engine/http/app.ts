@@ -4,6 +4,7 @@ import { Hono, type Context } from 'hono'
 import type { ShapeDatabase } from '../database.ts'
 import { deleteShape } from './delete-shape.ts'
 import { requestParts } from './node-request.ts'
+import { givenSecret } from './secret-param.ts'
 import { EXPOSED_HEADERS, jsonResponse } from './responses.ts'
 import { serveShapeQuery, type QueryTuning } from './serve-shape.ts'
 
@@ -11,7 +12,7 @@ export const SHAPE_PATH = '/v1/shape'
 
 export type EngineAppOptions = {
   database: ShapeDatabase
-  /** When set, every request must carry `?secret=` with this value. */
+  /** When set, every request must carry `?secret=` (or `?api_secret=`) with this value. */
   secret?: string
   allowShapeDeletion?: boolean
   /** The log chunk size of answers (serve-shape.ts, CHUNK_BYTES by default). */
@@ -65,7 +66,8 @@ export function createEngineApp(options: EngineAppOptions): Hono {
     return c.json({ status: active ? 'active' : 'waiting' }, active ? 200 : 202)
   })
   app.use(SHAPE_PATH, async (c, next) => {
-    if (options.secret && !sameSecret(c.req.query('secret'), options.secret))
+    const query = new URL(c.req.url).searchParams
+    if (options.secret && !sameSecret(givenSecret(query), options.secret))
       return jsonResponse(401, { message: 'Unauthorized' })
     return next()
   })

@@ -23,6 +23,7 @@ import {
   type EngineAppOptions,
 } from './app.ts'
 import { nodeRequestParts, pathOf, rawHeader } from './node-request.ts'
+import { givenSecret } from './secret-param.ts'
 import { corsHeaders, jsonResponse } from './responses.ts'
 import { ParkedPoll, type Holder } from './long-poll.ts'
 import {
@@ -69,10 +70,7 @@ function createEngineListener(
       void viaApp(request, response)
       return
     }
-    if (
-      options.secret &&
-      !sameSecret(query.get('secret') ?? undefined, options.secret)
-    ) {
+    if (options.secret && !sameSecret(givenSecret(query), options.secret)) {
       write(response, jsonResponse(401, { message: 'Unauthorized' })).catch(
         (error: unknown) => fail(response, error),
       )

@@ -7,6 +7,7 @@ import {
   type ShapeDefinition,
 } from '../shapes/definition.ts'
 import { parseOffset, type Offset } from '../storage/offset.ts'
+import { castBoolean, checkBooleans } from './boolean-params.ts'
 import { refuseNul } from './nul.ts'
 import {
   paramList,
@@ -63,14 +64,14 @@ export function parseProtocol(
     errors.live = [
       `can't be true when offset == ${offset === 'now' ? 'now' : '-1'}`,
     ]
-  const sseText =
-    query.get('live_sse') ?? query.get('experimental_live_sse') ?? 'false'
-  const sse = sseText !== 'false'
+  const sse = readSse(query, errors)
   if (sse && !live && !errors.live)
     errors.live_sse = ["can't be true unless live is also true"]
   const subsetErrors: SubsetErrors = {}
   const subset = readSubset(query, body, subsetErrors)
   if (Object.keys(subsetErrors).length > 0) errors.subset = subsetErrors
+  // Read by Electric as a storage switch; the engine compacts no log, but checks it as Electric.
+  checkBooleans(query, ['experimental_compaction'], errors)
   refuseNul(query, body, errors)
   return {
     offset,
@@ -81,6 +82,22 @@ export function parseProtocol(
     cursor: query.get('cursor'),
     subset,
   }
+}
+
+/**
+ * Whether live is asked as an event stream. `live_sse` is read as `live` is (anything but
+ * `false`); the older `experimental_live_sse`, read only without it, is cast as a strict boolean
+ * and its errors named `live_sse`: Electric copies it there after converting `live_sse` alone.
+ */
+function readSse(query: URLSearchParams, errors: ProtocolErrors): boolean {
+  const text = query.get('live_sse')
+  if (text !== null) return text !== 'false'
+  const older = castBoolean(query.get('experimental_live_sse'))
+  if (older === 'invalid') {
+    errors.live_sse = ['is invalid']
+    return false
+  }
+  return older === true
 }
 
 /** `params[1]=..&params[2]=..` (or `params=` as a JSON array or object): keys must be 1..n. */
