@@ -24,6 +24,7 @@ import { SILENCE_MS } from './replication/stream.ts'
 import {
   definitionKey,
   sameDefinition,
+  wantedColumns,
   type ShapeDefinition,
 } from './shapes/definition.ts'
 import { probeWrites } from './storage/disk-probe.ts'
@@ -37,6 +38,7 @@ import { tableKey, TableWatch } from './shapes/table-watch.ts'
 import {
   checkColumns,
   checkPublished,
+  checkQueryable,
   loadTableInfo,
   SharedTableInfo,
 } from './shapes/table-info.ts'
@@ -331,8 +333,9 @@ export class ShapeDatabase {
     const info = this.tableInfo.share(
       await loadTableInfo(this.pool, definition.table),
     )
-    checkColumns(info, definition.columns)
-    checkPublished(info, definition.columns)
+    checkQueryable(info, definition.queryable ?? null)
+    checkColumns(info, definition.columns, definition.queryable ?? null)
+    checkPublished(info, wantedColumns(definition))
     const where = await whereFor(definition, info)
     // A partitioned table's partitions made since it was published lack FULL identity.
     await this.supervisor.includeTable(

@@ -14,7 +14,8 @@ beforeAll(async () => {
   source = await createTestDatabase()
   await source.db.query(`
     create table items (id int primary key, title text, secret text, rank int);
-    insert into items values (1, 'one', 'red', 10), (2, 'two', 'blue', 20), (3, 'three', 'red', 30)`)
+    insert into items values (1, 'one', 'red', 10), (2, 'two', 'blue', 20), (3, 'three', 'red', 30);
+    create table keyless (a int, b text)`)
   engine = await startTestEngine(source.url)
 }, 60_000)
 
@@ -108,5 +109,133 @@ describe('boolean parameters', () => {
         [name ?? '']: ['is invalid'],
       })
     }
+  })
+})
+
+type Row = { value?: Record<string, unknown> }
+const enc = encodeURIComponent
+
+/** A subset of the shape `shape` (query text), by GET from offset -1. */
+const subset = (shape: string, subsetQuery: string) =>
+  get(`table=items&${shape}&offset=-1&${subsetQuery}`)
+
+describe('queryable_columns', () => {
+  it('limits what a subset may filter and order by, and is what is sent without columns', async () => {
+    const shape = 'queryable_columns=id,title'
+    const first = await get(`table=items&${shape}&offset=-1`)
+    expect(first.status).toBe(200)
+    expect(
+      Object.keys(JSON.parse(first.headers.get('electric-schema') ?? '{}')),
+    ).toEqual(['id', 'title'])
+    const rows = ((await first.json()) as Row[]).filter((m) => m.value)
+    expect(rows.map((m) => Object.keys(m.value ?? {}).sort())).toEqual([
+      ['id', 'title'],
+      ['id', 'title'],
+      ['id', 'title'],
+    ])
+    const bySecret = await subset(
+      shape,
+      `subset__where=${enc("secret = 'red'")}`,
+    )
+    expect(bySecret.status).toBe(400)
+    expect(((await bySecret.json()) as Invalid).errors).toEqual({
+      subset: { where: [expect.stringContaining('secret')] },
+    })
+    const orderedBySecret = await subset(shape, 'subset__order_by=secret')
+    expect(orderedBySecret.status).toBe(400)
+    expect(((await orderedBySecret.json()) as Invalid).errors).toEqual({
+      subset: { order_by: [expect.stringContaining('secret')] },
+    })
+    const byTitle = await subset(shape, `subset__where=${enc("title = 'one'")}`)
+    expect(byTitle.status).toBe(200)
+    const { data } = (await byTitle.json()) as { data: Row[] }
+    expect(data.map((m) => m.value)).toEqual([{ id: '1', title: 'one' }])
+  })
+
+  it('may be wider than columns: a subset filters on a queryable column not sent', async () => {
+    const shape = 'columns=id,title&queryable_columns=id,title,rank'
+    const ranked = await subset(
+      shape,
+      `subset__where=${enc('rank > 15')}&subset__order_by=rank`,
+    )
+    expect(ranked.status).toBe(200)
+    const { data } = (await ranked.json()) as { data: Row[] }
+    expect(data.map((m) => m.value)).toEqual([
+      { id: '2', title: 'two' },
+      { id: '3', title: 'three' },
+    ])
+    expect(
+      (await subset(shape, `subset__where=${enc("secret = 'red'")}`)).status,
+    ).toBe(400)
+  })
+
+  it('does not limit the shape’s own where, and makes a shape of its own', async () => {
+    const plain = await get(
+      `table=items&where=${enc("secret = 'red'")}&offset=-1`,
+    )
+    const narrowed = await get(
+      `table=items&where=${enc("secret = 'red'")}&queryable_columns=id,title&offset=-1`,
+    )
+    expect(narrowed.status).toBe(200)
+    expect(narrowed.headers.get('electric-handle')).not.toBe(
+      plain.headers.get('electric-handle'),
+    )
+    const rows = ((await narrowed.json()) as Row[]).filter((m) => m.value)
+    expect(rows.map((m) => m.value)).toEqual([
+      { id: '1', title: 'one' },
+      { id: '3', title: 'three' },
+    ])
+  })
+
+  it('is checked against the table and the primary key, and columns against it, in Electric’s words', async () => {
+    const cases: Array<[string, Record<string, string[]>]> = [
+      [
+        'queryable_columns=title',
+        {
+          queryable_columns: [
+            'The list of queryable columns must include all primary key columns, missing: id',
+          ],
+        },
+      ],
+      [
+        'queryable_columns=id,nope',
+        {
+          queryable_columns: [
+            'The following queryable columns are not found on the table: nope',
+          ],
+        },
+      ],
+      [
+        'queryable_columns=id,title&columns=id,secret',
+        {
+          columns: ['The following columns are not found on the table: secret'],
+        },
+      ],
+      ['queryable_columns=id,', { queryable_columns: [expect.any(String)] }],
+    ]
+    for (const [query, errors] of cases) {
+      const refused = await get(`table=items&${query}&offset=-1`)
+      expect(refused.status, query).toBe(400)
+      expect(((await refused.json()) as Invalid).errors, query).toEqual(errors)
+    }
+  })
+
+  it('must name every column of a table without a primary key, whose rows are keyed by them all', async () => {
+    const refused = await get('table=keyless&queryable_columns=a&offset=-1')
+    expect(refused.status).toBe(400)
+    expect(((await refused.json()) as Invalid).errors).toEqual({
+      queryable_columns: [expect.stringContaining('missing: b')],
+    })
+    expect(
+      (await get('table=keyless&queryable_columns=a,b&offset=-1')).status,
+    ).toBe(200)
+  })
+
+  it('defaults to the columns the shape sends: without it a subset cannot search a column left out', async () => {
+    const hidden = await subset(
+      'columns=id,title',
+      `subset__where=${enc("secret = 'red'")}`,
+    )
+    expect(hidden.status).toBe(400)
   })
 })

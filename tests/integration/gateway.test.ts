@@ -145,13 +145,14 @@ describe('the dashboard shapes', () => {
       expect(response.status, path).toBe(404)
     }
     const sneaky = await owner.browser.get(
-      `/v1/user/me?offset=-1&where=true&table=sources`,
+      `/v1/user/me?offset=-1&where=true&table=sources&queryable_columns=id`,
     )
     expect(sneaky.status).toBe(400)
     expect(await sneaky.json()).toMatchObject({
       errors: {
         where: ['is set by the server for this shape'],
         table: ['is set by the server for this shape'],
+        queryable_columns: ['is set by the server for this shape'],
       },
     })
   })

@@ -173,6 +173,12 @@ function readDefinition(
   const columns = columnsText
     ? guarded(errors, 'columns', () => parseColumns(columnsText))
     : null
+  const queryableText = query.get('queryable_columns')
+  const queryable = queryableText
+    ? guarded(errors, 'queryable_columns', () =>
+        parseColumns(queryableText, 'queryable_columns').sort(),
+      )
+    : null
   const replica = query.get('replica') ?? 'default'
   if (replica !== 'default' && replica !== 'full')
     errors.replica = ['is invalid']
@@ -186,6 +192,7 @@ function readDefinition(
     params,
     columns,
     replica: replica === 'full' ? 'full' : 'default',
+    ...(queryable ? { queryable } : {}),
     // Only a changes-only shape says so: a full one is the definition it always was.
     ...(log === 'changes_only' ? { log } : {}),
   }

@@ -12,6 +12,12 @@ export type ShapeDefinition = {
   columns: string[] | null
   replica: 'default' | 'full'
   /**
+   * `queryable_columns`: the only columns a subset may filter and order by, and those sent when
+   * `columns` is not given (which must then lie within them). Absent: a subset may use the
+   * columns the shape sends. Sorted, as Electric keeps it.
+   */
+  queryable?: string[]
+  /**
    * `changes_only`: no initial rows; the log starts where the shape was created and clients
    * load the rows they want as subset snapshots. Absent means `full`.
    */
@@ -74,17 +80,22 @@ export function parseTable(text: string): TableName {
   throw new DefinitionError('table', 'Invalid table name')
 }
 
-export function parseColumns(text: string): string[] {
+/** A list of column names (`columns`, `queryable_columns`), its errors named `param`. */
+export function parseColumns(text: string, param = 'columns'): string[] {
   const names: string[] = []
   for (const piece of splitOutsideQuotes(text)) {
-    const parts = splitIdentifiers(piece.trim(), 'columns')
+    const parts = splitIdentifiers(piece.trim(), param)
     if (parts.length !== 1)
-      throw new DefinitionError('columns', 'Invalid column name')
+      throw new DefinitionError(param, 'Invalid column name')
     names.push(parts[0] ?? '')
   }
-  if (names.length === 0) throw new DefinitionError('columns', "can't be blank")
+  if (names.length === 0) throw new DefinitionError(param, "can't be blank")
   return names
 }
+
+/** The columns a shape is asked to send: `columns`, else its queryable ones, else all (null). */
+export const wantedColumns = (def: ShapeDefinition): string[] | null =>
+  def.columns ?? def.queryable ?? null
 
 function splitOutsideQuotes(text: string): string[] {
   const out: string[] = []
@@ -119,6 +130,8 @@ export function definitionKey(def: ShapeDefinition): string {
   // A changes-only shape is another shape (another handle) than the full one; full shapes keep
   // the key they always had.
   if (def.log === 'changes_only') key.push('changes_only')
+  // Likewise a shape with queryable columns (another subset rule, maybe other columns sent).
+  if (def.queryable) key.push({ queryable: def.queryable })
   return JSON.stringify(key)
 }
 
@@ -137,6 +150,9 @@ export function sameDefinition(
     a.replica === b.replica &&
     (a.log ?? 'full') === (b.log ?? 'full') &&
     sameList(a.params, b.params) &&
+    (a.queryable === undefined || b.queryable === undefined
+      ? a.queryable === b.queryable
+      : sameList(a.queryable, b.queryable)) &&
     (a.columns === null || b.columns === null
       ? a.columns === b.columns
       : sameList(a.columns, b.columns))

@@ -21,6 +21,7 @@ import {
 } from './changes.ts'
 import {
   definitionKey,
+  wantedColumns,
   type ShapeDefinition,
   type TableName,
 } from './definition.ts'
@@ -148,7 +149,10 @@ export class Shape {
     where: CompiledWhere | null,
   ): Shape {
     const handle = newHandle(definition)
-    const { columns, schema, relation } = sentColumns(info, definition.columns)
+    const { columns, schema, relation } = sentColumns(
+      info,
+      wantedColumns(definition),
+    )
     return new Shape(
       handle,
       definition,

@@ -66,9 +66,10 @@ function clientError(error: unknown): SubsetError | null {
 async function buildQuery(client: pg.ClientBase, shape: Shape, subset: Subset) {
   const info = await loadTableInfo(client, shape.definition.table)
   const base = await whereFor(shape.definition, info)
-  // The subset may filter and order by the shape's own columns only: a column the shape does
-  // not send (a server-fixed definition hiding a secret) must not be searchable through it.
-  const sent = new Set(shape.view.columns)
+  // The subset may filter and order by the shape's queryable columns, by default the ones it
+  // sends: a column the shape does not send (a server-fixed definition hiding a secret) must
+  // not be searchable through it unless the definition says so.
+  const sent = new Set(shape.definition.queryable ?? shape.view.columns)
   const columns = new Map(
     info.columns.filter((c) => sent.has(c.name)).map((c) => [c.name, c]),
   )

@@ -193,7 +193,11 @@ type SentColumns = {
  * its primary key, as Electric does: a client would otherwise get rows keyed by columns it did
  * not ask for, or silently miss one it did.
  */
-export function checkColumns(info: TableInfo, wanted: string[] | null): void {
+export function checkColumns(
+  info: TableInfo,
+  wanted: string[] | null,
+  queryable: string[] | null = null,
+): void {
   if (!wanted) return
   // A missing key is named before unknown columns, in Electric's order. A table without a
   // primary key has every column as its key (loadTableInfo): only a declared one must be listed.
@@ -205,12 +209,42 @@ export function checkColumns(info: TableInfo, wanted: string[] | null): void {
       'columns',
       `The list of columns must include all primary key columns, missing: ${missing.join(', ')}`,
     )
-  const names = new Set(info.columns.map((c) => c.name))
+  // With queryable columns, a column outside them reads as unknown (Electric's words too).
+  const names = new Set(queryable ?? info.columns.map((c) => c.name))
   const unknown = wanted.filter((c) => !names.has(c))
   if (unknown.length > 0)
     throw new DefinitionError(
       'columns',
       `The following columns are not found on the table: ${unknown.join(', ')}`,
+    )
+}
+
+/**
+ * Refuses `queryable_columns` that leave out part of the primary key or name a column the table
+ * lacks, as Electric does. A table without a primary key is keyed by all its columns, so every
+ * answer would send them all: a list leaving any out could not keep them from the client, and is
+ * refused rather than ignored (Electric keys such rows otherwise and accepts it).
+ */
+export function checkQueryable(
+  info: TableInfo,
+  queryable: string[] | null,
+): void {
+  if (!queryable) return
+  const keyed = info.columns.some((c) => c.pkIndex !== null)
+  const missing = info.primaryKey.filter((c) => !queryable.includes(c))
+  if (missing.length > 0)
+    throw new DefinitionError(
+      'queryable_columns',
+      keyed
+        ? `The list of queryable columns must include all primary key columns, missing: ${missing.join(', ')}`
+        : `The table has no primary key, so its rows are keyed by every column: the list of queryable columns must include them all, missing: ${missing.join(', ')}`,
+    )
+  const names = new Set(info.columns.map((c) => c.name))
+  const unknown = queryable.filter((c) => !names.has(c))
+  if (unknown.length > 0)
+    throw new DefinitionError(
+      'queryable_columns',
+      `The following queryable columns are not found on the table: ${unknown.join(', ')}`,
     )
 }
 

@@ -12,7 +12,14 @@ import {
 import type { AppEnv } from '../platform/http/context.ts'
 
 // The definition is the server's: a client trying to set it is told so, not silently served.
-const FIXED = ['table', 'where', 'columns', 'params', 'replica']
+const FIXED = [
+  'table',
+  'where',
+  'columns',
+  'queryable_columns',
+  'params',
+  'replica',
+]
 
 /** One table of the control plane, one `column = $1` style clause, and its columns. */
 export const controlShape = (
