@@ -56,6 +56,13 @@ describe('the secret', () => {
       expect(
         await status('secret=wrong&api_secret=s3cret', { method: 'POST' }),
       ).toBe(401)
+      // A POST body's keys join the shape's parameters, never the credentials.
+      expect(
+        await status('', {
+          method: 'POST',
+          body: JSON.stringify({ secret: 's3cret', api_secret: 's3cret' }),
+        }),
+      ).toBe(401)
     } finally {
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))
@@ -237,5 +244,73 @@ describe('queryable_columns', () => {
       `subset__where=${enc("secret = 'red'")}`,
     )
     expect(hidden.status).toBe(400)
+  })
+})
+
+describe('a POST body', () => {
+  const post = (query: string, body: unknown) =>
+    get(query, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+  const ids = async (answer: Response) =>
+    ((await answer.json()) as { data: Row[] }).data.map((m) => m.value?.id)
+
+  it('may hold the shape: its subset keys are the subset, the others join the query', async () => {
+    const subsetOnly = await post('offset=-1', {
+      table: 'items',
+      where: 'id = 2',
+    })
+    expect(subsetOnly.status).toBe(200)
+    expect(subsetOnly.headers.get('electric-snapshot')).toBe('true')
+    expect(await ids(subsetOnly)).toEqual(['2'])
+    // No subset key: a plain read of the shape the body names.
+    const plain = await post('offset=-1', {
+      table: 'items',
+      columns: ['id', 'title'],
+    })
+    expect(plain.status).toBe(200)
+    expect(plain.headers.has('electric-snapshot')).toBe(false)
+    expect(
+      Object.keys(JSON.parse(plain.headers.get('electric-schema') ?? '{}')),
+    ).toEqual(['id', 'title'])
+    const same = await get('table=items&columns=id,title&offset=-1')
+    expect(plain.headers.get('electric-handle')).toBe(
+      same.headers.get('electric-handle'),
+    )
+  })
+
+  it('with a subset object, holds the shape’s own where beside it', async () => {
+    const answer = await post('offset=-1', {
+      table: 'items',
+      where: 'rank > 15',
+      params: {},
+      subset: { where: 'id <> $1', params: ['3'] },
+    })
+    expect(answer.status).toBe(200)
+    expect(await ids(answer)).toEqual(['2'])
+    const shape = await get(`table=items&where=${enc('rank > 15')}&offset=-1`)
+    expect(answer.headers.get('electric-handle')).toBe(
+      shape.headers.get('electric-handle'),
+    )
+  })
+
+  it('overrides the query: its shape keys over the query’s, its subset keys over subset__*', async () => {
+    const answer = await post(
+      `table=nope&offset=-1&subset__order_by=id&subset__limit=1&subset__where=${enc('id = 1')}`,
+      { table: 'items', where: 'rank > 15' },
+    )
+    expect(answer.status).toBe(200)
+    expect(await ids(answer)).toEqual(['2'])
+  })
+
+  it('refuses a value of the wrong type under its name, as Electric', async () => {
+    const answer = await post('offset=-1', { table: 5, replica: ['full'] })
+    expect(answer.status).toBe(400)
+    expect(((await answer.json()) as Invalid).errors).toEqual({
+      table: ['is invalid'],
+      replica: ['is invalid'],
+    })
   })
 })

@@ -40,7 +40,7 @@ export type { Errors, ProtocolErrors } from './protocol-errors.ts'
 export const parseLive = (text: string | null): boolean =>
   text !== null && text !== 'false'
 
-/** `body`: a POST's JSON object, whose subset keys join (and override) the query's. */
+/** `body`: a POST body's subset fields (merge-body.ts), which override the query's. */
 export function parseProtocol(
   query: URLSearchParams,
   errors: ProtocolErrors,
@@ -165,7 +165,8 @@ function readDefinition(
 ): ShapeDefinition | null {
   const tableText = query.get('table')
   if (!tableText) {
-    errors.table = ["can't be blank"]
+    // Unless a POST body's table was refused already (merge-body.ts).
+    errors.table ??= ["can't be blank"]
     return null
   }
   const table = guarded(errors, 'table', () => parseTable(tableText))

@@ -15,6 +15,7 @@ import { WhereError } from '../where/index.ts'
 import { cacheControl, etag, matches } from './answer-headers.ts'
 import { ParkedPoll } from './long-poll.ts'
 import type { RequestParts } from './node-request.ts'
+import { mergeBody } from './merge-body.ts'
 import { readJsonBody } from './read-body.ts'
 import { serveSse } from './serve-sse.ts'
 import { serveSubset } from './serve-subset.ts'
@@ -350,7 +351,8 @@ export type QueryTuning = Pick<
 
 /**
  * A whole request whose query names the shape itself (table, where...): parsed, then served.
- * A POST may carry a subset in its JSON body (Electric's form for subsets too long for a URL).
+ * A POST may carry a subset in its JSON body (Electric's form for subsets too long for a URL),
+ * and shape parameters too, over the query's (merge-body.ts).
  */
 export async function serveShapeQuery(
   database: ShapeDatabase,
@@ -369,14 +371,16 @@ export async function answerShapeQuery(
   tuning: QueryTuning = {},
   park = false,
 ): Promise<Answer> {
-  const { query } = parts
+  let { query } = parts
   let body: Record<string, unknown> | null = null
+  const errors: ProtocolErrors = {}
   if (raw?.method === 'POST') {
     const read = await readJsonBody(raw)
     if (read instanceof Response) return read
-    body = read
+    const merged = mergeBody(query, read, errors)
+    query = merged.query
+    body = merged.subset
   }
-  const errors: ProtocolErrors = {}
   const request = parseProtocol(query, errors, body)
   const definition = parseDefinition(query, errors)
   if (Object.keys(errors).length > 0 || !definition) return invalid(errors)

@@ -86,8 +86,8 @@ function rawFields(
   })
   if (bracketed.size > 0 && !raw.has('params'))
     raw.set('params', Object.fromEntries(bracketed))
-  // Electric takes the subset from `body.subset` when it is an object, else from the body's
-  // own keys; anything else in the body is not read.
+  // The subset's fields of a POST body (merge-body.ts picks them; a `subset` object inside is
+  // still read, for a host that passes the body as it came).
   const nested = body?.subset
   const source =
     nested && typeof nested === 'object' && !Array.isArray(nested)
