@@ -15,7 +15,12 @@ beforeAll(async () => {
   await source.db.query(`
     create table items (id int primary key, title text, secret text, rank int);
     insert into items values (1, 'one', 'red', 10), (2, 'two', 'blue', 20), (3, 'three', 'red', 30);
-    create table keyless (a int, b text)`)
+    create table keyless (a int, b text);
+    create table typed (
+      id int primary key, v varchar(10), c char(3), n numeric(10, 2), n2 numeric,
+      t timestamp(3), tz timestamptz, tm time(0), i interval day to second(2),
+      i2 interval(4), i3 interval year, b bit(5), vb varbit(8), vb2 varbit,
+      arr varchar(7)[], ts timetz(6))`)
   engine = await startTestEngine(source.url)
 }, 60_000)
 
@@ -311,6 +316,32 @@ describe('a POST body', () => {
     expect(((await answer.json()) as Invalid).errors).toEqual({
       table: ['is invalid'],
       replica: ['is invalid'],
+    })
+  })
+})
+
+describe('the electric-schema header', () => {
+  it('carries lengths, precisions, scales and interval fields under Electric’s keys', async () => {
+    const answer = await get('table=typed&offset=-1')
+    expect(answer.status).toBe(200)
+    expect(JSON.parse(answer.headers.get('electric-schema') ?? '')).toEqual({
+      id: { type: 'int4', pk_index: 0, not_null: true },
+      v: { type: 'varchar', max_length: 10 },
+      c: { type: 'bpchar', length: 3 },
+      n: { type: 'numeric', precision: 10, scale: 2 },
+      n2: { type: 'numeric' },
+      t: { type: 'timestamp', precision: 3 },
+      tz: { type: 'timestamptz' },
+      // Electric's own edge: a precision of 0 is a modifier of 0, passed on raw.
+      tm: { type: 'time', type_mod: 0 },
+      i: { type: 'interval', fields: 'DAY TO SECOND', precision: 2 },
+      i2: { type: 'interval', precision: 4 },
+      i3: { type: 'interval', fields: 'YEAR' },
+      b: { type: 'bit', length: 5 },
+      vb: { type: 'varbit', length: 8 },
+      vb2: { type: 'varbit', length: -1 },
+      arr: { type: 'varchar', dims: 1, max_length: 7 },
+      ts: { type: 'timetz', precision: 6 },
     })
   })
 })

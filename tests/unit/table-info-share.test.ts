@@ -21,7 +21,7 @@ const info = (notNull: boolean): TableInfo => ({
       notNull: true,
       enum: false,
       pkIndex: 0,
-      maxLength: null,
+      typeMod: -1,
       generated: '',
     },
     {
@@ -32,7 +32,7 @@ const info = (notNull: boolean): TableInfo => ({
       notNull,
       enum: false,
       pkIndex: null,
-      maxLength: null,
+      typeMod: -1,
       generated: '',
     },
     {
@@ -43,7 +43,7 @@ const info = (notNull: boolean): TableInfo => ({
       notNull: false,
       enum: false,
       pkIndex: null,
-      maxLength: null,
+      typeMod: -1,
       generated: '',
     },
   ],

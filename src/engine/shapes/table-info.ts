@@ -4,10 +4,12 @@ import type pg from 'pg'
 import type { ColumnInfo } from '../where/types.ts'
 import { GENERATED_COLUMNS_VERSION } from '../replication/publication.ts'
 import { DefinitionError, qualifiedName, type TableName } from './definition.ts'
+import { typeModifiers } from './type-modifiers.ts'
 
 type TableColumn = ColumnInfo & {
   pkIndex: number | null
-  maxLength: number | null
+  /** pg_attribute.atttypmod: a length, precision or interval range; -1 when none. */
+  typeMod: number
   /** A generated column ('s' stored, 'v' virtual on Postgres 18), or ''. */
   generated: '' | 's' | 'v'
 }
@@ -50,8 +52,7 @@ const COLUMNS_SQL = `
          case when t.typcategory = 'A' then et.typname else t.typname end as type,
          case when t.typcategory = 'A' then et.oid else t.oid end as type_oid,
          case when t.typcategory = 'A' then greatest(a.attndims, 1) else 0 end as dims,
-         case when t.typname in ('varchar', 'bpchar') and a.atttypmod > 4
-              then a.atttypmod - 4 end as max_length,
+         a.atttypmod as type_mod,
          a.attgenerated::text as generated,
          (select k.n - 1 from unnest(i.indkey) with ordinality as k(attnum, n)
            where k.attnum = a.attnum) as pk_index
@@ -99,7 +100,7 @@ export async function loadTableInfo(
     is_enum: string
     type_oid: number
     dims: number
-    max_length: number | null
+    type_mod: number
     pk_index: number | null
     generated: '' | 's' | 'v'
   }>(COLUMNS_SQL, [rel.oid])
@@ -114,7 +115,7 @@ export async function loadTableInfo(
     notNull: r.not_null === 'true',
     enum: r.is_enum === 'true',
     pkIndex: r.pk_index === null ? null : Number(r.pk_index),
-    maxLength: r.max_length === null ? null : Number(r.max_length),
+    typeMod: Number(r.type_mod),
     generated: r.generated,
   }))
   const pk = columns
@@ -152,7 +153,7 @@ function schemaHeader(info: TableInfo, columns: string[]): string {
     if (column.pkIndex !== null) entry.pk_index = column.pkIndex
     if (column.dims > 0) entry.dims = column.dims
     if (column.notNull) entry.not_null = true
-    if (column.maxLength !== null) entry.max_length = column.maxLength
+    Object.assign(entry, typeModifiers(column.type, column.typeMod))
     schema[column.name] = entry
   }
   return JSON.stringify(schema)
