@@ -75,7 +75,9 @@ describe('the standalone engine app', () => {
       ]) {
         const refused = await get(query)
         expect(refused.status).toBe(401)
-        expect(await refused.json()).toEqual({ message: 'Unauthorized' })
+        expect(await refused.json()).toEqual({
+          message: 'Unauthorized - Invalid API secret',
+        })
         expect(refused.headers.get('access-control-allow-origin')).toBe('*')
       }
       const invalid = await get('offset=-1&secret=s3cret')

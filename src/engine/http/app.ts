@@ -4,8 +4,8 @@ import { Hono, type Context } from 'hono'
 import type { ShapeDatabase } from '../database.ts'
 import { deleteShape } from './delete-shape.ts'
 import { requestParts } from './node-request.ts'
-import { givenSecret } from './secret-param.ts'
-import { EXPOSED_HEADERS, jsonResponse } from './responses.ts'
+import { givenSecret, unauthorized } from './secret-param.ts'
+import { EXPOSED_HEADERS } from './responses.ts'
 import { serveShapeQuery, type QueryTuning } from './serve-shape.ts'
 
 export const SHAPE_PATH = '/v1/shape'
@@ -68,7 +68,7 @@ export function createEngineApp(options: EngineAppOptions): Hono {
   app.use(SHAPE_PATH, async (c, next) => {
     const query = new URL(c.req.url).searchParams
     if (options.secret && !sameSecret(givenSecret(query), options.secret))
-      return jsonResponse(401, { message: 'Unauthorized' })
+      return unauthorized()
     return next()
   })
   const tuning = tuningOf(options)

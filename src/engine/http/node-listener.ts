@@ -23,8 +23,8 @@ import {
   type EngineAppOptions,
 } from './app.ts'
 import { nodeRequestParts, pathOf, rawHeader } from './node-request.ts'
-import { givenSecret } from './secret-param.ts'
-import { corsHeaders, jsonResponse } from './responses.ts'
+import { givenSecret, unauthorized } from './secret-param.ts'
+import { corsHeaders } from './responses.ts'
 import { ParkedPoll, type Holder } from './long-poll.ts'
 import {
   answerShapeQuery,
@@ -71,8 +71,8 @@ function createEngineListener(
       return
     }
     if (options.secret && !sameSecret(givenSecret(query), options.secret)) {
-      write(response, jsonResponse(401, { message: 'Unauthorized' })).catch(
-        (error: unknown) => fail(response, error),
+      write(response, unauthorized()).catch((error: unknown) =>
+        fail(response, error),
       )
       return
     }

@@ -1,5 +1,6 @@
 // Which query parameter carries a request's secret, read one way wherever a secret guards
 // shapes (the standalone engine here; a host with names of its own passes them).
+import { jsonResponse } from './responses.ts'
 
 /**
  * Electric's names: `secret`, and `api_secret`, its older name, which it still accepts. The
@@ -19,3 +20,7 @@ export function givenSecret(
   }
   return undefined
 }
+
+/** Electric's answer to a missing or wrong secret, word for word: clients match on it. */
+export const unauthorized = (): Response =>
+  jsonResponse(401, { message: 'Unauthorized - Invalid API secret' })
