@@ -9,6 +9,7 @@ import type { LogLimit } from '../../src/engine/database-config.ts'
 import type { ShapeDatabase } from '../../src/engine/database.ts'
 import { Engine } from '../../src/engine/engine.ts'
 import type { SpillLimit } from '../../src/engine/replication/spill.ts'
+import type { MaxConcurrentRequests } from '../../src/engine/http/admission.ts'
 import { createEngineServer } from '../../src/engine/http/node-listener.ts'
 import type { SupervisorEvents } from '../../src/engine/replication/supervisor.ts'
 import { waitUntil } from './wait.ts'
@@ -49,6 +50,8 @@ export async function startTestEngine(
     log?: (line: string) => void
     /** Connections released after this long idle (engine default: never). */
     replicationIdleTimeoutMs?: number
+    /** Admission's limits (engine default: Electric's). */
+    maxConcurrentRequests?: MaxConcurrentRequests
   } = {},
 ): Promise<TestEngine> {
   const dataDir =
@@ -71,6 +74,7 @@ export async function startTestEngine(
       sseTimeoutMs: options.sseTimeoutMs,
       keepAliveMs: options.keepAliveMs,
       longPollMs: options.longPollMs,
+      maxConcurrentRequests: options.maxConcurrentRequests,
     },
     { onRequest: options.onRequest },
   )

@@ -2,6 +2,7 @@
 import { timingSafeEqual } from 'node:crypto'
 import { Hono, type Context } from 'hono'
 import type { ShapeDatabase } from '../database.ts'
+import type { MaxConcurrentRequests } from './admission.ts'
 import { deleteShape } from './delete-shape.ts'
 import { requestParts } from './node-request.ts'
 import { givenSecret, unauthorized } from './secret-param.ts'
@@ -22,6 +23,12 @@ export type EngineAppOptions = {
   keepAliveMs?: number
   /** How long a live request waits for a change (serve-shape.ts, Electric's 20 s by default). */
   longPollMs?: number
+  /**
+   * Shape requests in flight past which more are refused with 503 (admission.ts; Electric's
+   * ELECTRIC_MAX_CONCURRENT_REQUESTS and its defaults). Counted by the Node listener
+   * (node-listener.ts), which sees each response close; the app alone does not count.
+   */
+  maxConcurrentRequests?: MaxConcurrentRequests
 }
 
 export function sameSecret(

@@ -7,7 +7,8 @@
 // of what each answer allocated (bench:engine heap profile), and the young-generation
 // collections they caused were the engine's largest single cost and most of its slow answers.
 // The path is narrow: GETs of /v1/shape that are neither SSE streams nor subsets, whose answers
-// are always a status, headers and a short text.
+// are always a status, headers and a short text. Every shape request, on this path or not, is
+// admitted here first (admission.ts): only here is its response's close seen.
 import {
   createServer,
   type IncomingMessage,
@@ -15,6 +16,8 @@ import {
   type ServerResponse,
 } from 'node:http'
 import { getRequestListener } from '@hono/node-server'
+import type { ShapeDatabase } from '../database.ts'
+import { Admission, type RequestKind } from './admission.ts'
 import {
   createEngineApp,
   sameSecret,
@@ -48,6 +51,7 @@ function createEngineListener(
 ): EngineListener {
   const viaApp = getRequestListener(createEngineApp(options).fetch)
   const tuning = tuningOf(options)
+  const admission = new Admission(options.maxConcurrentRequests)
   return (request, response) => {
     hooks.onRequest?.(request)
     // As Node answers an HTTP/1.1 request without a Host (RFC 9112 3.2), from the raw list.
@@ -59,14 +63,19 @@ function createEngineListener(
       response.end()
       return
     }
-    if (request.method !== 'GET' || pathOf(request.url) !== SHAPE_PATH) {
+    const { method } = request
+    if (
+      (method !== 'GET' && method !== 'POST') ||
+      pathOf(request.url) !== SHAPE_PATH
+    ) {
       void viaApp(request, response)
       return
     }
     const parts = nodeRequestParts(request, response)
     const { query } = parts
-    // Streams (SSE, a subset's rows) are the adapter's to write.
-    if (isStream(query)) {
+    if (!admission.admit(kindOf(query, options.database), response)) return
+    // Streams (SSE, a subset's rows) and POSTs (a subset in the body) are the adapter's.
+    if (method === 'POST' || isStream(query)) {
       void viaApp(request, response)
       return
     }
@@ -97,6 +106,15 @@ export function createEngineServer(
     { requireHostHeader: false },
     createEngineListener(options, hooks),
   )
+}
+
+/**
+ * As Electric classifies: by the handle alone, so the check costs one lookup. No handle, or one
+ * this engine does not serve (another instance's, a shape since rotated), may create a shape.
+ */
+function kindOf(query: URLSearchParams, database: ShapeDatabase): RequestKind {
+  const handle = query.get('handle')
+  return handle !== null && database.byHandle(handle) ? 'existing' : 'initial'
 }
 
 function isStream(query: URLSearchParams): boolean {
