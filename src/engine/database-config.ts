@@ -46,4 +46,11 @@ export type DatabaseConfig = {
    * request resumes streaming from the slot (replication/idle.ts). Unset or 0: never.
    */
   replicationIdleTimeoutMs?: number
+  /**
+   * At most this many shapes past each expiry pass: the least recently read are removed
+   * (shapes/expiry.ts; Electric's ELECTRIC_MAX_SHAPES). No cap when absent.
+   */
+  maxShapes?: number
+  /** How often the cap is applied (shapes/expiry.ts, Electric's 60 s by default). */
+  expiryPeriodMs?: number
 }

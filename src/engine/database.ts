@@ -30,6 +30,7 @@ import {
 import { probeWrites } from './storage/disk-probe.ts'
 import { fileLogs } from './storage/log-store.ts'
 import { dropShapes, reopenShapes, whereFor } from './shapes/reopen.ts'
+import { ShapeExpiry } from './shapes/expiry.ts'
 import { PartitionMap } from './shapes/partitions.ts'
 import { ShapeRouter } from './shapes/router.ts'
 import { Shape, type ShapeFacts } from './shapes/shape.ts'
@@ -67,6 +68,7 @@ export class ShapeDatabase {
   /** The last run's journal is written back into the logs before any is reopened. */
   private replayed = false
   private tableTimer: NodeJS.Timeout | null = null
+  private readonly expiry: ShapeExpiry<Shape> | null
   private stopping = false
   // Shapes registered while a transaction is applied (it yields): their snapshots start after
   // it committed and so hold it already, like those of shapes created after it. It skips them
@@ -123,6 +125,16 @@ export class ShapeDatabase {
     this.pool.on('error', () => {})
     this.pool.on('connect', (client) => client.on('error', () => {}))
     this.tables = new TableWatch(this.pool, (key) => this.rotateKey(key))
+    this.expiry =
+      config.maxShapes === undefined
+        ? null
+        : new ShapeExpiry({
+            maxShapes: config.maxShapes,
+            periodMs: config.expiryPeriodMs,
+            shapes: () => this.shapes,
+            active: () => this.supervisor.status === 'active',
+            remove: (shape) => this.rotate(shape),
+          })
     this.partitions = new PartitionMap(this.pool, (key) => this.rotateKey(key))
     mkdirSync(this.shapesDir, { recursive: true, mode: PRIVATE_DIR })
     this.journal = new Journal(join(config.dataDir, 'journal'), this.shapesDir)
@@ -192,6 +204,7 @@ export class ShapeDatabase {
   start(): void {
     this.durability.start()
     this.tableTimer = setInterval(() => void this.checkTables(), TABLE_CHECK_MS)
+    this.expiry?.start()
     this.supervisor.start()
     this.idle?.start()
   }
@@ -201,6 +214,7 @@ export class ShapeDatabase {
     this.idle?.stop()
     this.durability.stop()
     if (this.tableTimer) clearInterval(this.tableTimer)
+    this.expiry?.stop()
     await this.supervisor.stop()
     await this.durability.flush()
     await this.journal.close()
@@ -214,6 +228,7 @@ export class ShapeDatabase {
     this.idle?.stop()
     this.durability.stop()
     if (this.tableTimer) clearInterval(this.tableTimer)
+    this.expiry?.stop()
     await this.supervisor.drop()
     await this.journal.close()
     for (const shape of this.shapes.values()) shape.log.destroy()

@@ -39,6 +39,9 @@ export type AttachOptions = {
   spillLimit?: SpillLimit
   /** See DatabaseConfig.replicationIdleTimeoutMs: connections released while idle. */
   replicationIdleTimeoutMs?: number
+  /** See DatabaseConfig.maxShapes and expiryPeriodMs: a cap on shapes, applied periodically. */
+  maxShapes?: number
+  expiryPeriodMs?: number
 }
 
 export class Engine {

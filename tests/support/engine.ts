@@ -52,6 +52,9 @@ export async function startTestEngine(
     replicationIdleTimeoutMs?: number
     /** Admission's limits (engine default: Electric's). */
     maxConcurrentRequests?: MaxConcurrentRequests
+    /** A cap on shapes and how often it is applied (engine default: none, 60 s). */
+    maxShapes?: number
+    expiryPeriodMs?: number
   } = {},
 ): Promise<TestEngine> {
   const dataDir =
@@ -65,6 +68,8 @@ export async function startTestEngine(
     events: options.events,
     spillLimit: options.spillLimit,
     replicationIdleTimeoutMs: options.replicationIdleTimeoutMs,
+    maxShapes: options.maxShapes,
+    expiryPeriodMs: options.expiryPeriodMs,
   })
   const server = createEngineServer(
     {
