@@ -25,7 +25,7 @@ export function retryAfterSeconds(random: () => number = Math.random): number {
 }
 
 /** Electric's words: clients and dashboards may match the code. */
-export function rejectionBody(kind: RequestKind, limit: number): string {
+function rejectionBody(kind: RequestKind, limit: number): string {
   return JSON.stringify({
     code: 'concurrent_request_limit_exceeded',
     message: `Concurrent ${kind} request limit exceeded (limit: ${limit}), please retry`,

@@ -10,7 +10,7 @@
 // http/admission.ts).
 
 /** Electric's ExpiryManager period. */
-export const EXPIRY_PERIOD_MS = 60_000
+const EXPIRY_PERIOD_MS = 60_000
 
 /** What a pass reads of a shape. */
 export type Expirable = {
