@@ -92,6 +92,30 @@ it('refuses live requests past the limit at once, while the admitted ones stay p
   await waitUntil('20 parked again', () => shape?.waitingRequests === 20)
   expect(next.answers).toHaveLength(0)
   next.stop()
+  // Admission's release runs on the same close, before the poll leaves its shape.
+  await waitUntil('the polls gone', () => shape?.waitingRequests === 0)
+})
+
+it('counts an SSE stream for as long as it is open', async () => {
+  const tip = await tipOf(400)
+  const streams = Array.from({ length: LIMITS.existing }, () => {
+    const aborter = new AbortController()
+    cleanups.push(() => aborter.abort())
+    return {
+      aborter,
+      response: fetch(`${tip.live}&live_sse=true`, { signal: aborter.signal }),
+    }
+  })
+  for (const { response } of streams) expect((await response).status).toBe(200)
+  const refused = await rawGet(tip.live).answer
+  expectRefused(refused, 'existing', LIMITS.existing)
+  for (const { aborter } of streams) aborter.abort()
+  // Their permits come back as the engine sees them close: a catch-up request is answered.
+  const catchUp = tip.live.replace('&live=true', '')
+  await waitUntil(
+    'a request admitted again',
+    async () => (await rawGet(catchUp).answer).status === 200,
+  )
 })
 
 it('counts requests that may create shapes apart; the official client backs off and then syncs', async () => {
