@@ -32,6 +32,18 @@ it('picks the least recently read, a never-read shape by its creation', () => {
   expect(leastRecentlyUsed(shapes, 10)).toHaveLength(4)
 })
 
+it('passes over a new shape not read yet: its first answer may be on its way', () => {
+  const shapes = [
+    shape('new-unread', null, 1_000),
+    shape('reopened-unread', null, 10),
+    shape('read', 500),
+  ]
+  expect(leastRecentlyUsed(shapes, 3, 900).map((s) => s.name)).toEqual([
+    'reopened-unread',
+    'read',
+  ])
+})
+
 it('never picks a shape still taking its snapshot', () => {
   const shapes = [shape('snapshotting', null, 0, false), shape('ready', 10)]
   expect(leastRecentlyUsed(shapes, 1).map((s) => s.name)).toEqual(['ready'])

@@ -22,15 +22,25 @@ export type Expirable = {
 
 /**
  * The `count` shapes read longest ago (never read since the engine started: by creation), least
- * recent first. Shapes still taking their snapshot are not candidates.
+ * recent first. Not candidates: a shape still taking its snapshot, and one never read that was
+ * made after `bornBefore`. Its first client is then on its way: the snapshot's end wakes the
+ * request in a later turn, and a pass between the two would answer it with a 409. Electric
+ * likewise passes over a shape that has not started yet. Shapes reopened after a restart and
+ * never read since are candidates by their creation.
  */
 export function leastRecentlyUsed<S extends Expirable>(
   shapes: Iterable<S>,
   count: number,
+  bornBefore = Infinity,
 ): S[] {
   if (count <= 0) return []
   const candidates: S[] = []
-  for (const shape of shapes) if (shape.ready) candidates.push(shape)
+  for (const shape of shapes)
+    if (
+      shape.ready &&
+      (shape.lastReadAt !== null || shape.createdAt < bornBefore)
+    )
+      candidates.push(shape)
   // A pass runs once a period over at most the cap plus what came since: a sort is enough.
   candidates.sort((a, b) => recency(a) - recency(b))
   return candidates.slice(0, count)
@@ -71,7 +81,13 @@ export class ShapeExpiry<S extends Expirable> {
     const shapes = this.cap.shapes()
     const excess = shapes.size - this.cap.maxShapes
     if (excess <= 0) return 0
-    const removed = leastRecentlyUsed(shapes.values(), excess)
+    const period = this.cap.periodMs ?? EXPIRY_PERIOD_MS
+    // A new shape not read yet gets one period for its first client's answer.
+    const removed = leastRecentlyUsed(
+      shapes.values(),
+      excess,
+      Date.now() - period,
+    )
     for (const shape of removed) this.cap.remove(shape)
     return removed.length
   }
