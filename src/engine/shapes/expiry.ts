@@ -5,9 +5,9 @@
 // Why a periodic pass, as Electric's (every 60 s), rather than a removal as each shape is made:
 // a removed shape whose clients are still there comes back at their next request, so with more
 // shapes in use than the cap each creation would remove one in use, whose return removes
-// another, without end. A pass removes the excess once a period; the cap bounds the count
-// between passes no tighter than creation allows (new shapes take admission's initial permits,
-// http/admission.ts).
+// another, without end. A pass removes the excess once a period; between passes the count may
+// pass the cap by what a period creates (creation itself is bounded by admission's initial
+// permits, http/admission.ts).
 
 /** Electric's ExpiryManager period. */
 const EXPIRY_PERIOD_MS = 60_000
