@@ -8,7 +8,12 @@ import {
   UnreplicableTableError,
 } from '../replication/publication.ts'
 import { DefinitionError, type ShapeDefinition } from '../shapes/definition.ts'
-import { BEFORE_ALL, formatOffset, type Offset } from '../storage/offset.ts'
+import {
+  BEFORE_ALL,
+  SNAPSHOT_END,
+  formatOffset,
+  type Offset,
+} from '../storage/offset.ts'
 import type { Shape, WaitSignal } from '../shapes/shape.ts'
 import { NotReplicableError, TableNotFoundError } from '../shapes/table-info.ts'
 import { WhereError } from '../where/index.ts'
@@ -225,11 +230,17 @@ async function answerShape(options: ServeOptions): Promise<Answer> {
       keepAliveMs: options.keepAliveMs,
       cors: options.cors,
     })
-  const page = shape.log.read(after, chunkBytes)
-  // A shared shape's first chunk never says up-to-date: caches keep it for a week, so it must
-  // not claim a moment; the client asks again and learns it then. A signed-in user's shape is
-  // never cached, and a snapshot that fits one chunk says so at once: a round trip less
-  // before its rows count as synced, and the dashboard's shapes wait on each other's rows.
+  // A shared shape's first answer is its first chunk, ended at the snapshot's end: caches keep
+  // it for a week, so the same URL must always answer the same, whatever was written since.
+  // Nor does it say up-to-date, which would claim a moment; the client asks again and learns
+  // it then. A signed-in user's shape is never cached: its first answer goes on past the
+  // snapshot, and says up-to-date when it reaches the end, a round trip less before its rows
+  // count as synced (the dashboard's shapes wait on each other's rows).
+  const page = shape.log.read(
+    after,
+    chunkBytes,
+    before && !options.perUser ? SNAPSHOT_END : undefined,
+  )
   if (before)
     return answer(
       shape,

@@ -179,10 +179,12 @@ export class FileShapeLog implements ShapeLog {
 
   /**
    * The records after `after`, up to the end of the chunk that holds the first of them (chunks
-   * of about `chunkBytes`, below) or the published end.
+   * of about `chunkBytes`, below) or the published end; none past `upTo` when given.
    */
-  read(after: Offset, chunkBytes: number): ReadResult {
+  read(after: Offset, chunkBytes: number, upTo?: Offset): ReadResult {
     const end = this.chunkEnd(after, chunkBytes)
+    // A bounded read is a shape's first answer, from the start: the file holds it.
+    if (upTo) return this.readFile(after, end, upTo)
     // Every live request reads here: the tail's answer as it is, no copy.
     if (this.tail.covers(after))
       return this.tail.read(after, this.visibleOffset, end)
@@ -270,7 +272,11 @@ export class FileShapeLog implements ShapeLog {
     rmSync(this.dir, { recursive: true, force: true })
   }
 
-  private readFile(after: Offset, end: Offset | null): ReadResult {
+  private readFile(
+    after: Offset,
+    end: Offset | null,
+    upTo?: Offset,
+  ): ReadResult {
     let lo = 0
     let hi = this.index.length - 1
     while (lo < hi) {
@@ -292,6 +298,7 @@ export class FileShapeLog implements ShapeLog {
       for (const line of lines) {
         const record = parseRecord(line)
         if (!record || compareOffsets(record.offset, after) <= 0) continue
+        if (upTo && compareOffsets(record.offset, upTo) > 0) break scan
         if (record.json) messages.push(record.json)
         lastOffset = record.offset
         if (end && compareOffsets(record.offset, end) >= 0) break scan
