@@ -25,6 +25,7 @@ export {
   serveShape,
   serveShapeQuery,
 } from './http/serve-shape.ts'
+export { HOSTED_TIP_MAX_AGE } from './http/answer-headers.ts'
 export {
   EXPOSED_HEADERS,
   invalid,

@@ -1,39 +1,73 @@
 // How shape answers cache, as Electric's do (docs/protocol.md, "Answers"): a shape's first answer
-// never changes once cached. Raw HTTP against the engine's own listener.
+// never changes once cached, every case's cache-control with the configured ages, ETags that
+// revalidate at the tip but never for an empty live answer. Raw HTTP against the engine's own
+// listener.
+import type { AddressInfo } from 'node:net'
+import type { Server } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createEngineServer } from '../../src/engine/http/node-listener.ts'
 import { createTestDatabase, type TestDatabase } from '../support/database.ts'
 import { startTestEngine, type TestEngine } from '../support/engine.ts'
 import { waitUntil } from '../support/wait.ts'
 
+// Short enough for the long-poll tests, long enough that a change committed while a request
+// waits reaches it before it times out in a loaded run (engine-long-poll.test.ts).
+const LONG_POLL_MS = 2_000
+const MAX_AGE = 7
+const STALE_AGE = 11
+
 let source: TestDatabase
 let engine: TestEngine
+/** A second listener over the same shapes, with a pinned tip (the gateway's setting). */
+let pinned: Server
+let pinnedUrl: string
 
 beforeAll(async () => {
   source = await createTestDatabase()
   await source.db.query(`create table notes (id int primary key, body text)`)
+  await source.db.query(`create table other (id int primary key)`)
   await source.db.query(
     `insert into notes select i, 'row ' || i from generate_series(1, 20) i`,
   )
-  engine = await startTestEngine(source.url)
+  engine = await startTestEngine(source.url, {
+    longPollMs: LONG_POLL_MS,
+    cacheMaxAge: MAX_AGE,
+    cacheStaleAge: STALE_AGE,
+  })
+  pinned = createEngineServer({
+    database: engine.database,
+    longPollMs: LONG_POLL_MS,
+    tipMaxAge: 1,
+  })
+  await new Promise<void>((resolve) =>
+    pinned.listen(0, '127.0.0.1', () => resolve()),
+  )
+  pinnedUrl = `http://127.0.0.1:${(pinned.address() as AddressInfo).port}/v1/shape`
+  // A shape of `other`, so its transactions are replicated and move the global LSN.
+  const other = await get('table=other&offset=-1')
+  expect(other.status).toBe(200)
 }, 60_000)
 
 afterAll(async () => {
+  pinned?.closeAllConnections()
+  await new Promise((resolve) => pinned?.close(resolve))
   await engine?.destroy()
   await source?.drop()
 })
 
-/** The shape `id >= from` of notes: its query. */
+/** The shape `id >= from` of notes: its query, on the engine or the pinned listener. */
 const shapeQuery = (from: number) =>
   `table=notes&where=${encodeURIComponent(`id >= ${from}`)}`
 
-const get = (query: string, init?: RequestInit) =>
-  fetch(`${engine.shapeUrl}?${query}`, init)
+const get = (query: string, init?: RequestInit, base = engine.shapeUrl) =>
+  fetch(`${base}?${query}`, init)
 
 type Message = {
   key?: string
   headers: {
     operation?: string
     control?: string
+    global_last_seen_lsn?: string
   }
 }
 
@@ -104,5 +138,100 @@ describe('offset=-1', () => {
     expect(messages.filter((m) => m.key).map((m) => m.key)).toEqual([
       '"public"."notes"/"22"',
     ])
+  })
+})
+
+describe('cache-control', () => {
+  it('keeps every non-live answer the configured ages, at the tip and for offset=now too', async () => {
+    const tip = await tipOf(2)
+    const atTip = await get(`${tip.at}&offset=${tip.offset}`)
+    const ages = `public, max-age=${MAX_AGE}, stale-while-revalidate=${STALE_AGE}`
+    expect(atTip.headers.has('electric-up-to-date')).toBe(true)
+    expect(atTip.headers.get('cache-control')).toBe(ages)
+    const now = await get(`${tip.shape}&offset=now`)
+    expect(now.headers.get('cache-control')).toBe(ages)
+    const live = await get(`${tip.at}&offset=${tip.offset}&live=true`)
+    expect(live.headers.get('cache-control')).toBe(
+      'public, max-age=5, stale-while-revalidate=5',
+    )
+    const moved = await get(`${tip.shape}&offset=${tip.offset}&handle=gone`)
+    expect(moved.status).toBe(409)
+    expect(moved.headers.get('cache-control')).toBe(
+      'public, max-age=60, must-revalidate',
+    )
+    const bad = await get(`${tip.shape}&offset=x`)
+    expect(bad.status).toBe(400)
+    expect(bad.headers.get('cache-control')).toBe('no-store')
+    expect(bad.headers.get('surrogate-control')).toBe('no-store')
+  })
+
+  it('keeps a pinned tip a second and never stale, where the gateway serves', async () => {
+    const tip = await tipOf(3)
+    const atTip = await get(`${tip.at}&offset=${tip.offset}`, {}, pinnedUrl)
+    expect(atTip.headers.get('cache-control')).toBe('public, max-age=1')
+    const now = await get(`${tip.shape}&offset=now`, {}, pinnedUrl)
+    expect(now.headers.get('cache-control')).toBe('public, max-age=1')
+    const first = await get(`${tip.shape}&offset=-1`, {}, pinnedUrl)
+    expect(first.headers.get('cache-control')).toMatch(
+      /^public, max-age=604800/,
+    )
+  })
+})
+
+describe('ETag', () => {
+  it('revalidates a non-live answer at the tip: it has data as Electric says, and a 304 while nothing moved', async () => {
+    const tip = await tipOf(4)
+    const atTip = await get(`${tip.at}&offset=${tip.offset}`)
+    expect(atTip.headers.get('electric-has-data')).toBe('true')
+    const etag = atTip.headers.get('etag') ?? ''
+    expect(etag).toBe(`"${tip.handle}:${tip.offset}:${tip.offset}"`)
+    const again = await get(`${tip.at}&offset=${tip.offset}`, {
+      headers: { 'if-none-match': etag },
+    })
+    expect(again.status).toBe(304)
+    expect(again.headers.get('cache-control')).toBe(
+      atTip.headers.get('cache-control'),
+    )
+  })
+
+  it('never revalidates an empty live answer (a long-poll that timed out)', async () => {
+    const tip = await tipOf(5)
+    const live = await get(`${tip.at}&offset=${tip.offset}&live=true`)
+    expect(live.headers.get('electric-has-data')).toBe('false')
+    const etag = live.headers.get('etag') ?? ''
+    const again = await get(`${tip.at}&offset=${tip.offset}&live=true`, {
+      headers: { 'if-none-match': etag },
+    })
+    expect(again.status).toBe(200)
+    expect(again.headers.get('etag')).not.toBe(etag)
+  })
+
+  it('names the up-to-date’s LSN at a pinned tip, so a 304 never hands out an old one', async () => {
+    const tip = await tipOf(6)
+    const at = `${tip.at}&offset=${tip.offset}`
+    const first = await get(at, {}, pinnedUrl)
+    const etag = first.headers.get('etag') ?? ''
+    const [upToDate] = (await first.json()) as Message[]
+    const lsn = upToDate?.headers.global_last_seen_lsn ?? ''
+    expect(etag).toBe(`"${tip.handle}:${tip.offset}:${tip.offset}:${lsn}"`)
+    const same = await get(
+      at,
+      { headers: { 'if-none-match': etag } },
+      pinnedUrl,
+    )
+    expect(same.status).toBe(304)
+    // Another table's write moves the global LSN: the body changes, and so does its ETag.
+    await source.db.query(`insert into other values (1)`)
+    await waitUntil(
+      'the global LSN to move',
+      () => engine.database.globalLsn > BigInt(lsn),
+    )
+    const moved = await get(
+      at,
+      { headers: { 'if-none-match': etag } },
+      pinnedUrl,
+    )
+    expect(moved.status).toBe(200)
+    expect(moved.headers.get('etag')).not.toBe(etag)
   })
 })

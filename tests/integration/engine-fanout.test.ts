@@ -94,7 +94,7 @@ it(`costs the engine a handful of requests per change for ${CLIENTS} live client
   const url = `${proxy.origin}/v1/shape`
   const clients = Array.from({ length: CLIENTS }, () => follow(url))
   await allConverge(clients)
-  // The snapshot once, its tip (kept a second) and the first live request about once each.
+  // The snapshot once, its tip and the first live request about once each.
   expect(origin.initial).toBe(1)
   expect(origin.all).toBeLessThanOrEqual(10)
 

@@ -41,6 +41,9 @@ export async function startTestEngine(
     keepAliveMs?: number
     /** How long a live request waits for a change (engine default 20 s). */
     longPollMs?: number
+    /** Cache ages of non-live answers, in seconds (engine default: Electric's 60 and 300). */
+    cacheMaxAge?: number
+    cacheStaleAge?: number
     events?: SupervisorEvents
     /** When a transaction spills to disk (engine default: replication/spill.ts). */
     spillLimit?: SpillLimit
@@ -80,6 +83,8 @@ export async function startTestEngine(
       keepAliveMs: options.keepAliveMs,
       longPollMs: options.longPollMs,
       maxConcurrentRequests: options.maxConcurrentRequests,
+      cacheMaxAge: options.cacheMaxAge,
+      cacheStaleAge: options.cacheStaleAge,
     },
     { onRequest: options.onRequest },
   )

@@ -29,6 +29,14 @@ export type EngineAppOptions = {
    * (node-listener.ts), which sees each response close; the app alone does not count.
    */
   maxConcurrentRequests?: MaxConcurrentRequests
+  /**
+   * Seconds caches may keep non-live answers and serve them stale (Electric's
+   * ELECTRIC_CACHE_MAX_AGE and ELECTRIC_CACHE_STALE_AGE: 60 and 300 by default).
+   */
+  cacheMaxAge?: number
+  cacheStaleAge?: number
+  /** Answers that reach the tip kept this long instead (answer-headers.ts; unset: Electric's). */
+  tipMaxAge?: number
 }
 
 export function sameSecret(
@@ -45,6 +53,9 @@ export const tuningOf = (options: EngineAppOptions): QueryTuning => ({
   sseTimeoutMs: options.sseTimeoutMs,
   keepAliveMs: options.keepAliveMs,
   longPollMs: options.longPollMs,
+  cacheMaxAge: options.cacheMaxAge,
+  cacheStaleAge: options.cacheStaleAge,
+  tipMaxAge: options.tipMaxAge,
 })
 
 export function createEngineApp(options: EngineAppOptions): Hono {

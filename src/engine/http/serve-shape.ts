@@ -17,7 +17,14 @@ import {
 import type { Shape, WaitSignal } from '../shapes/shape.ts'
 import { NotReplicableError, TableNotFoundError } from '../shapes/table-info.ts'
 import { WhereError } from '../where/index.ts'
-import { cacheControl, etag, matches } from './answer-headers.ts'
+import {
+  CACHE_MAX_AGE,
+  CACHE_STALE_AGE,
+  cacheControl,
+  etag,
+  matches,
+  type CacheAges,
+} from './answer-headers.ts'
 import { ParkedPoll } from './long-poll.ts'
 import type { RequestParts } from './node-request.ts'
 import { mergeBody } from './merge-body.ts'
@@ -65,6 +72,14 @@ export type ServeOptions = {
   cors?: boolean
   /** A long-poll with nothing to answer yet is returned parked, for the caller to hold. */
   park?: boolean
+  /**
+   * Seconds a cache may keep non-live answers, and serve them stale while it asks again
+   * (Electric's ELECTRIC_CACHE_MAX_AGE and ELECTRIC_CACHE_STALE_AGE, 60 and 300 by default).
+   */
+  cacheMaxAge?: number
+  cacheStaleAge?: number
+  /** A pinned tip: answers that reach it kept this long instead (answer-headers.ts). */
+  tipMaxAge?: number
 }
 
 // Waits until the shape's snapshot is readable; false if the shape failed or was rotated.
@@ -92,7 +107,7 @@ export type PlainAnswer = {
 type Reply = Pick<
   ServeOptions,
   'database' | 'perUser' | 'cors' | 'longPollMs' | 'ifNoneMatch'
-> & { requested: ShapeRequest['offset']; cursor: string | null }
+> & { requested: ShapeRequest['offset']; cursor: string | null } & CacheAges
 
 const replyOf = (options: ServeOptions): Reply => ({
   database: options.database,
@@ -102,6 +117,9 @@ const replyOf = (options: ServeOptions): Reply => ({
   ifNoneMatch: options.ifNoneMatch,
   requested: options.request.offset,
   cursor: options.request.cursor,
+  maxAge: options.cacheMaxAge ?? CACHE_MAX_AGE,
+  staleAge: options.cacheStaleAge ?? CACHE_STALE_AGE,
+  tipMaxAge: options.tipMaxAge,
 })
 
 /** What a long-poll's answer is made from once its shape changes (resumeLongPoll). */
@@ -327,7 +345,11 @@ function answer(
 ): PlainAnswer {
   const { database } = reply
   shape.markRead()
-  if (isUpToDate) messages.push(upToDate(database.globalLsn))
+  // Electric's "no changes" answers (offset=now, a long-poll that timed out) say so, and the
+  // client can skip work for them; a non-live answer at the tip is not one of them.
+  const noChanges = reply.requested === 'now' || (live && messages.length === 0)
+  const lsn = database.globalLsn
+  if (isUpToDate) messages.push(upToDate(lsn))
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     ...corsHeaders(reply.cors),
@@ -335,7 +357,7 @@ function answer(
     'electric-offset': formatOffset(offset),
     'cache-control': reply.perUser
       ? 'private, no-store'
-      : cacheControl({ live, before, upToDate: isUpToDate }),
+      : cacheControl({ live, before, upToDate: isUpToDate }, reply),
   }
   if (!live) headers['electric-schema'] = shape.schema
   else
@@ -345,11 +367,11 @@ function answer(
       `${shape.handle}:${formatOffset(offset)}`,
     )
   if (isUpToDate) headers['electric-up-to-date'] = ''
-  // Electric's "no changes" answers (offset=now, a long-poll that timed out) say so, and
-  // the client can skip work for them.
-  const hasData = messages.length > (isUpToDate ? 1 : 0)
-  headers['electric-has-data'] = String(hasData)
-  headers.etag = etag(shape.handle, reply.requested, offset, hasData)
+  headers['electric-has-data'] = String(!noChanges)
+  headers.etag = etag(shape.handle, reply.requested, offset, {
+    noChanges,
+    lsn: isUpToDate && reply.tipMaxAge !== undefined ? lsn : null,
+  })
   if (matches(reply.ifNoneMatch, headers.etag))
     return { status: 304, headers, body: null }
   return { status: 200, headers, body: `[${messages.join(',')}]` }
@@ -357,7 +379,13 @@ function answer(
 
 export type QueryTuning = Pick<
   ServeOptions,
-  'chunkBytes' | 'sseTimeoutMs' | 'keepAliveMs' | 'longPollMs'
+  | 'chunkBytes'
+  | 'sseTimeoutMs'
+  | 'keepAliveMs'
+  | 'longPollMs'
+  | 'cacheMaxAge'
+  | 'cacheStaleAge'
+  | 'tipMaxAge'
 >
 
 /**

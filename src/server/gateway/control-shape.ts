@@ -3,6 +3,7 @@
 // client sends only protocol parameters.
 import type { Context } from 'hono'
 import {
+  HOSTED_TIP_MAX_AGE,
   parseProtocol,
   type Errors,
   invalid,
@@ -57,5 +58,7 @@ export async function serveControlShape(
     signal,
     perUser,
     ifNoneMatch: c.req.header('if-none-match') ?? null,
+    // The dashboard's pglite-sync reads several shapes at once (answer-headers.ts).
+    tipMaxAge: HOSTED_TIP_MAX_AGE,
   })
 }

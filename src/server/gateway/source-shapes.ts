@@ -12,6 +12,7 @@ import {
   parseProtocol,
   type ProtocolErrors,
   EXPOSED_HEADERS,
+  HOSTED_TIP_MAX_AGE,
   jsonResponse,
   serveShapeQuery,
   type WatchedRequest,
@@ -77,7 +78,10 @@ export const sourceShapeRoutes = new Hono<AppEnv>()
 async function serveSourceShape(c: Context<AppEnv>) {
   const opened = await openSource(c)
   if (opened instanceof Response) return opened
-  return serveShapeQuery(opened.database, opened.parts, c.req.raw)
+  // Apps may read several shapes at once through pglite-sync (answer-headers.ts).
+  return serveShapeQuery(opened.database, opened.parts, c.req.raw, {
+    tipMaxAge: HOSTED_TIP_MAX_AGE,
+  })
 }
 
 /** The source's engine and the query without its credentials, or the answer that refuses. */
