@@ -1,7 +1,7 @@
 // How shape answers cache, as Electric's do (docs/protocol.md, "Answers"): a shape's first answer
 // never changes once cached, every case's cache-control with the configured ages, ETags that
-// revalidate at the tip but never for an empty live answer. Raw HTTP against the engine's own
-// listener.
+// revalidate at the tip but never for an empty live answer, and offsets past the log's end held
+// for half a long-poll, then refused. Raw HTTP against the engine's own listener.
 import type { AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -10,9 +10,10 @@ import { createTestDatabase, type TestDatabase } from '../support/database.ts'
 import { startTestEngine, type TestEngine } from '../support/engine.ts'
 import { waitUntil } from '../support/wait.ts'
 
-// Short enough for the long-poll tests, long enough that a change committed while a request
-// waits reaches it before it times out in a loaded run (engine-long-poll.test.ts).
+// Short enough for the holding tests, long enough that a change committed while a request waits
+// reaches it before it times out in a loaded run (engine-long-poll.test.ts).
 const LONG_POLL_MS = 2_000
+const HOLD_MS = LONG_POLL_MS / 2
 const MAX_AGE = 7
 const STALE_AGE = 11
 
@@ -233,5 +234,83 @@ describe('ETag', () => {
     )
     expect(moved.status).toBe(200)
     expect(moved.headers.get('etag')).not.toBe(etag)
+  })
+})
+
+describe('offsets past the log', () => {
+  const refusal = {
+    message: 'Invalid request',
+    errors: { offset: ['out of bounds for this shape'] },
+  }
+
+  it('holds one for half a long-poll, then answers 400: live or not, SSE too', async () => {
+    const tip = await tipOf(7)
+    const queries = ['99999999999_0', '99999999999_inf', '99999999999_5']
+      .flatMap((offset) => [
+        `offset=${offset}`,
+        `offset=${offset}&live=true`,
+        `offset=${offset}&live=true&live_sse=true`,
+      ])
+      .map((query) => `${tip.at}&${query}`)
+    // All held at once: one hold's time for them all.
+    const started = performance.now()
+    const responses = await Promise.all(queries.map((query) => get(query)))
+    expect(performance.now() - started).toBeGreaterThanOrEqual(HOLD_MS - 50)
+    for (const response of responses) {
+      expect(response.status).toBe(400)
+      expect(response.headers.get('cache-control')).toBe('no-store')
+      expect(response.headers.has('etag')).toBe(false)
+      expect(await response.json()).toEqual(refusal)
+    }
+  })
+
+  it('refuses an op past the last transaction’s end', async () => {
+    const tip = await tipOf(30)
+    await source.db.query(`insert into notes values (30, 'x')`)
+    await published(tip.shape, tip.offset)
+    const next = await get(`${tip.at}&offset=${tip.offset}`)
+    await next.body?.cancel()
+    const [tx, op] = (next.headers.get('electric-offset') ?? '').split('_')
+    expect(Number(tx)).toBeGreaterThan(0)
+    const response = await get(`${tip.at}&offset=${tx}_${Number(op) + 1}`)
+    expect(response.status).toBe(400)
+    expect(await response.json()).toEqual(refusal)
+  })
+
+  it('answers one the log reaches while it is held', async () => {
+    const tip = await tipOf(40)
+    const { rows } = await source.db.query<{ lsn: string }>(
+      `select (pg_current_wal_lsn() - '0/0')::text as lsn`,
+    )
+    const ahead = `${rows[0]?.lsn}_1`
+    const held = get(`${tip.at}&offset=${ahead}`)
+    await waitUntil(
+      'the request to be held',
+      () => engine.database.byHandle(tip.handle)?.waitingRequests === 1,
+    )
+    await source.db.query(`insert into notes values (41, 'arrives')`)
+    const response = await held
+    expect(response.status).toBe(200)
+    const messages = (await response.json()) as Message[]
+    expect(messages.filter((m) => m.key).map((m) => m.key)).toEqual([
+      '"public"."notes"/"41"',
+    ])
+    expect(response.headers.has('electric-up-to-date')).toBe(true)
+  })
+
+  it('takes `<lsn>_0` up to the global LSN as in the log: where an SSE client resumes', async () => {
+    const tip = await tipOf(50)
+    await source.db.query(`insert into other values (2)`)
+    const [tx] = tip.offset.split('_')
+    await waitUntil(
+      'the global LSN to pass the shape',
+      () => engine.database.globalLsn > BigInt(tx ?? 0),
+    )
+    const resume = `${engine.database.globalLsn}_0`
+    const started = performance.now()
+    const response = await get(`${tip.at}&offset=${resume}`)
+    expect(performance.now() - started).toBeLessThan(HOLD_MS)
+    expect(response.status).toBe(200)
+    expect(response.headers.has('electric-up-to-date')).toBe(true)
   })
 })

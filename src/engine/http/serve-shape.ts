@@ -1,5 +1,6 @@
 // Answers one shape request as the Electric protocol says: snapshot chunks, log pages,
-// up-to-date, long-poll at the tail, 409 when the handle is not the live one.
+// up-to-date, long-poll at the tail, 409 when the handle is not the live one, 400 for an offset
+// the log never reaches.
 import type { ShapeDatabase } from '../database.ts'
 import { UnavailableError } from '../unavailable.ts'
 import {
@@ -26,6 +27,7 @@ import {
   type CacheAges,
 } from './answer-headers.ts'
 import { ParkedPoll } from './long-poll.ts'
+import { OUT_OF_BOUNDS, reachesLog, withinLog } from './out-of-bounds.ts'
 import type { RequestParts } from './node-request.ts'
 import { mergeBody } from './merge-body.ts'
 import { readJsonBody } from './read-body.ts'
@@ -222,6 +224,21 @@ async function answerShape(options: ServeOptions): Promise<Answer> {
   const reply = replyOf(options)
   if (request.offset === 'now')
     return answer(shape, reply, before, [], shape.lastOffset, true, false)
+  const longPollMs = options.longPollMs ?? LONG_POLL_MS
+  if (
+    !before &&
+    !withinLog(shape, request.offset, database.globalLsn) &&
+    !(await reachesLog(
+      shape,
+      request.offset,
+      () => database.globalLsn,
+      longPollMs / 2,
+      signal,
+    ))
+  )
+    return shape.failure
+      ? successor(database, definition, options)
+      : invalid({ offset: [OUT_OF_BOUNDS] })
   // An SSE client resumes from `<lsn>_0` (the global LSN of its last up-to-date): past that
   // whole transaction. Any other offset is exact: answers end at transaction ends, or inside a
   // transaction appended in parts (storage/log-store.ts), never at op 0, and go on from there.
@@ -242,7 +259,7 @@ async function answerShape(options: ServeOptions): Promise<Answer> {
       after,
       cursor: request.cursor,
       chunkBytes,
-      longPollMs: options.longPollMs ?? LONG_POLL_MS,
+      longPollMs,
       signal,
       timeoutMs: options.sseTimeoutMs,
       keepAliveMs: options.keepAliveMs,
@@ -270,7 +287,6 @@ async function answerShape(options: ServeOptions): Promise<Answer> {
       false,
     )
   if (page.messages.length === 0 && page.atEnd && request.live) {
-    const longPollMs = options.longPollMs ?? LONG_POLL_MS
     const poll = { reply, after, chunkBytes }
     if (options.park)
       return new ParkedPoll(
