@@ -43,13 +43,14 @@ export function etag(
   handle: string,
   requested: Offset | 'now',
   answered: Offset,
-  extra: { noChanges: boolean; lsn: bigint | null },
+  noChanges: boolean,
+  lsn: bigint | null,
 ): string {
   const from = requested === 'now' ? 'now' : formatOffset(requested)
-  const unique = extra.noChanges
+  const unique = noChanges
     ? `:${process.hrtime.bigint()}`
-    : extra.lsn !== null
-      ? `:${extra.lsn}`
+    : lsn !== null
+      ? `:${lsn}`
       : ''
   return `"${handle}:${from}:${formatOffset(answered)}${unique}"`
 }

@@ -384,10 +384,13 @@ function answer(
     )
   if (isUpToDate) headers['electric-up-to-date'] = ''
   headers['electric-has-data'] = String(!noChanges)
-  headers.etag = etag(shape.handle, reply.requested, offset, {
+  headers.etag = etag(
+    shape.handle,
+    reply.requested,
+    offset,
     noChanges,
-    lsn: isUpToDate && reply.tipMaxAge !== undefined ? lsn : null,
-  })
+    isUpToDate && reply.tipMaxAge !== undefined ? lsn : null,
+  )
   if (matches(reply.ifNoneMatch, headers.etag))
     return { status: 304, headers, body: null }
   return { status: 200, headers, body: `[${messages.join(',')}]` }
