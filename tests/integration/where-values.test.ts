@@ -130,6 +130,26 @@ greatest(1, 2.5, null) | least('b', 'B', 'a') | coalesce(null, 2, 3) | greatest(
 1 = any('{2,null}'::int[]) | 1 = all('{1,null}'::int[]) | 2 <> all('{1,null}'::int[])
 'ab' like 'a\_' | 'a_' like 'a\_' | 'a%' like 'a\%' | 'abc' like 'a%c%' | 'ABC' ilike '%b%'
 '' like '%' | '😀x' like '_x' | 'a\' like 'a\'
+|/ 2 | |/ 0 | |/ -0.0::float8 | |/ -1 | |/ 'NaN'::float8 | |/ 'Infinity'::float8 | |/ 2.25::numeric
+|/ 1e-320::float8 | |/ 16::int8 | |/ '4' | |/ 2::float4
+interval '1 mon 3 days' * 1.5 | 1.5 * interval '1 mon 3 days' | interval '1 mon' / 7
+interval '1 day' / 0 | interval 'infinity' * 0 | interval '1 day' * 'Infinity'::float8
+interval '-1 day' * 'Infinity'::float8 | interval '0' * 'Infinity'::float8 | interval '1 day' * 'NaN'::float8
+interval 'infinity' * -2 | interval '-infinity' / -0.5 | interval 'infinity' / 'Infinity'::float8
+interval '1 day' / 'Infinity'::float8 | interval 'P1Y2M3DT4H5M6.789S' * 0.3333 | interval '1 mon' * 0.1
+interval '1 day 23:59:59.999999' * 3 | interval '7 days' / 3 | interval '1 mon' / 3 | interval '1 mon' * 1e10
+interval '1 mon -1 day' * -2.5 | interval '10000000 days' * 300 | interval '1 hour' * 1e20 | 2 * interval '1 sec'
+interval '1 mon 1 day 1 sec' * 0.5 | interval '1 day' * -0.0::float8 | interval '29 days 23:59:59.999999' * 1.0000001
+justify_days(interval '65 days') | justify_days(interval '-65 days') | justify_days(interval '1 mon -65 days')
+justify_days(interval '-1 mon 15 days') | justify_days(interval 'infinity') | justify_days(null)
+justify_hours(interval '50 hours') | justify_hours(interval '-50 hours') | justify_hours(interval '1 day -50 hours')
+justify_hours(interval '-1 day 3 hours') | justify_hours(interval '-infinity') | justify_hours(interval '2147483647 days 24 hours')
+justify_interval(interval '1 mon -1 hour') | justify_interval(interval '-1 mon 1 hour') | justify_interval(interval '65 days 50 hours')
+justify_interval(interval '-65 days -50 hours') | justify_interval(interval '1 mon -30 days -1 us') | justify_interval(interval 'infinity')
+justify_interval(interval '2147483647 mons 30 days') | justify_days(interval '2147483647 mons 30 days') | justify_interval('1 day')
+like('abc', 'a%') | like('abc', 'b%') | like('ab '::bpchar, 'ab') | like('a'::name, 'a') | like(null, 'a')
+like('abc', null) | like(1, '1') | notlike('abc', 'a_c') | notlike('abc', 'a\_c') | like('a\', 'a\')
+ilike('abc', 'A%') | like('ABC'::varchar, '_B_') | like('abc', 'a%', 'x')
 `
   .split(/\||\n/)
   .map((s) => s.trim())

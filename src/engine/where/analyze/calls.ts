@@ -16,6 +16,7 @@ import { arrayOf, isArray, isEnum, readable, type PgType } from '../pg-types.ts'
 import { commonType, selectCandidate } from '../resolve.ts'
 import type { Expr, Node } from '../tree.ts'
 import { apply, coerce, fail, type Context } from './context.ts'
+import { checkedPattern } from './operators.ts'
 
 export function analyzeFuncCall(call: FuncCall, ctx: Context): Expr {
   const location = call.location
@@ -52,7 +53,10 @@ export function analyzeFuncCall(call: FuncCall, ctx: Context): Expr {
       location,
     )
   }
-  return apply(result.ok, args, ctx)
+  const applied = apply(result.ok, args, ctx)
+  return name === 'like' || name === 'notlike'
+    ? checkedPattern(applied, location)
+    : applied
 }
 
 function common(args: Node[], what: string, location?: number): PgType {

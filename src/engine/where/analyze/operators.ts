@@ -122,7 +122,7 @@ function quantified(e: A_Expr, all: boolean, ctx: Context): Expr {
 }
 
 // A constant pattern that Postgres would reject on the first row is refused now.
-function checkedPattern(like: Expr, location?: number): Expr {
+export function checkedPattern(like: Expr, location?: number): Expr {
   const pattern = like.kind === 'call' ? like.args[1] : undefined
   if (pattern && (pattern.kind === 'const' || pattern.kind === 'param')) {
     try {

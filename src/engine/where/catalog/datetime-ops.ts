@@ -1,5 +1,6 @@
 // Date and time arithmetic: date ± integer, date - date, date/timestamp[tz] ± interval,
-// timestamp differences, date + time, time ± interval and interval ± interval.
+// timestamp differences, date + time, time ± interval, interval ± interval, and interval
+// scaled by a float8 (`*` either way round, `/`).
 import type { Signature } from '../tree.ts'
 import {
   addDays,
@@ -15,6 +16,7 @@ import {
   timeAddInterval,
   type Interval,
 } from '../values/interval.ts'
+import { divideInterval, multiplyInterval } from '../values/interval-adjust.ts'
 import { binary, op, unary } from './sig.ts'
 
 const plusInterval = (stamp: bigint, i: Interval) => addInterval(stamp, i)
@@ -139,5 +141,17 @@ export function datetimeOperators(name: string, arity: number): Signature[] {
       : []
   if (name === '+') return additions()
   if (name === '-') return subtractions()
+  if (name === '*')
+    return [
+      op('*', ['interval', 'float8'], 'interval', binary(multiplyInterval)),
+      op(
+        '*',
+        ['float8', 'interval'],
+        'interval',
+        binary((f: number, i: Interval) => multiplyInterval(i, f)),
+      ),
+    ]
+  if (name === '/')
+    return [op('/', ['interval', 'float8'], 'interval', binary(divideInterval))]
   return []
 }

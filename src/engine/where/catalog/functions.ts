@@ -6,8 +6,14 @@ import type { Signature } from '../tree.ts'
 import { formatValue } from '../values/io.ts'
 import { asciiLower, asciiUpper } from '../values/text.ts'
 import type { Datum } from '../values/value.ts'
+import {
+  justifyDays,
+  justifyHours,
+  justifyInterval,
+} from '../values/interval-adjust.ts'
 import { arrayFunctions } from './array-ops.ts'
 import { fn, unary } from './sig.ts'
+import { like } from './text-ops.ts'
 
 export const VOLATILE = new Set([
   'now',
@@ -99,6 +105,18 @@ export function functionCandidates(
       ]
     case 'concat':
       return argTypes.length > 0 ? [concat(argTypes)] : []
+    // like(text, text) and like(name, text) are pg_proc's (no ilike(): ILIKE has no function).
+    case 'like':
+    case 'notlike':
+      return (['text', 'name'] as const).map((t) =>
+        fn(name, [t, 'text'], 'bool', like(false, name === 'notlike')),
+      )
+    case 'justify_days':
+      return [fn(name, ['interval'], 'interval', unary(justifyDays))]
+    case 'justify_hours':
+      return [fn(name, ['interval'], 'interval', unary(justifyHours))]
+    case 'justify_interval':
+      return [fn(name, ['interval'], 'interval', unary(justifyInterval))]
     case 'array_cat':
     case 'array_append':
     case 'array_prepend':

@@ -1,9 +1,15 @@
 // Arithmetic operators on int2/int4/int8, float4/float8 and numeric, with the cross-type
-// integer and float variants pg_operator has, and Postgres's overflow and division errors.
+// integer and float variants pg_operator has, and Postgres's overflow and division errors;
+// and the float8 square root `|/`.
 import { EvalError } from '../errors.ts'
 import { FLOAT_TYPES, INTEGER_TYPES } from '../pg-types.ts'
 import type { Signature } from '../tree.ts'
-import { floatArithmetic, powerFloat, type FloatKind } from '../values/float.ts'
+import {
+  floatArithmetic,
+  powerFloat,
+  sqrtFloat,
+  type FloatKind,
+} from '../values/float.ts'
 import {
   absNumeric,
   addNumeric,
@@ -183,6 +189,7 @@ function unaryOperators(name: string): Signature[] {
     for (const t of FLOAT_TYPES) out.push(op(name, [t], t, unary(float)))
   const numeric = NUMERIC_UNARY[name]
   if (numeric) out.push(op(name, ['numeric'], 'numeric', unary(numeric)))
+  if (name === '|/') out.push(op('|/', ['float8'], 'float8', unary(sqrtFloat)))
   return out
 }
 

@@ -1,5 +1,6 @@
 // String operators: || (text with text, or with any non-array value printed as by ::text)
-// and LIKE/ILIKE with their negations; ILIKE folds ASCII only, under COLLATE "C".
+// and LIKE/ILIKE with their negations; ILIKE folds ASCII only, under COLLATE "C". The
+// function forms like()/notlike() are in functions.ts.
 import { category, isArray, UNKNOWN, type PgType } from '../pg-types.ts'
 import type { Impl, Signature } from '../tree.ts'
 import { charge } from '../budget.ts'
@@ -15,7 +16,7 @@ const LIKE: Record<string, { sql: string; fold: boolean; negated: boolean }> = {
 }
 
 // Patterns are nearly always constants: keep the last compiled one.
-function like(fold: boolean, negated: boolean): Impl {
+export function like(fold: boolean, negated: boolean): Impl {
   let pattern: string | undefined
   let matches: (s: string) => boolean = () => false
   return binary((s: string, p: string) => {

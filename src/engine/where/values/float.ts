@@ -140,3 +140,9 @@ export function roundHalfEven(x: number): number {
   const r = Math.round(x)
   return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r
 }
+
+/** dsqrt: IEEE sqrt (correctly rounded, as C's), refusing negative numbers. */
+export function sqrtFloat(x: number): number {
+  if (x < 0) throw new EvalError('cannot take square root of a negative number')
+  return Math.sqrt(x)
+}

@@ -25,7 +25,8 @@ export const INTERVAL_NEG_INF: Interval = {
   usecs: -I64_MAX - 1n,
 }
 
-const infSign = (i: Interval): number =>
+/** 1 for +infinity, -1 for -infinity, 0 for a finite interval. */
+export const infSign = (i: Interval): number =>
   i.months === I32_MAX && i.days === I32_MAX && i.usecs === I64_MAX
     ? 1
     : i.months === -I32_MAX - 1 &&
