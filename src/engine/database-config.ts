@@ -5,11 +5,14 @@ import { LOCK_WAIT_MS } from './replication/publication.ts'
 import type { SpillLimit } from './replication/spill.ts'
 import type { SupervisorEvents } from './replication/supervisor.ts'
 
-// Postgres renders values with these settings for snapshots and replication alike. No statement
-// waits on a lock longer than LOCK_WAIT_MS (a snapshot behind the app's ALTER TABLE would make
-// the app's next statements queue behind it).
+// Postgres renders values with these settings for snapshots and replication alike; where
+// clauses read zone abbreviations (AT TIME ZONE 'EST') from the default set, as the evaluator
+// does (src/engine/where/values/tz-abbreviations.ts). No statement waits on a lock longer than
+// LOCK_WAIT_MS (a snapshot behind the app's ALTER TABLE would make the app's next statements
+// queue behind it).
 export const SESSION_OPTIONS =
   '-c DateStyle=ISO,DMY -c TimeZone=UTC -c bytea_output=hex -c IntervalStyle=iso_8601 -c extra_float_digits=1' +
+  ' -c timezone_abbreviations=Default' +
   ` -c lock_timeout=${LOCK_WAIT_MS}`
 
 /** When a shape's log passes both limits it is rotated: clients refetch a fresh snapshot. */

@@ -261,6 +261,14 @@ const CASES: Case[] = [
     "ts - '2024-01-01'::timestamp > interval '30 days'",
     "tz::text LIKE '2024-01-31%'",
     "iv::text = 'P1M'",
+    "timezone('America/New_York', ts) > '2024-01-01 05:00+00'",
+    "ts AT TIME ZONE 'Asia/Kolkata' < '2000-01-01'",
+    "tz AT TIME ZONE 'Europe/Paris' = '2024-06-15 12:30:00'",
+    "(tz AT TIME ZONE 'America/New_York')::date = '2024-02-29'",
+    "tz AT TIME ZONE 'EST' >= ts",
+    "ts AT TIME ZONE 'UTC+3' IS DISTINCT FROM tz",
+    "ts AT TIME ZONE interval '-02:30' < '2024-01-01'",
+    "timezone('UTC', ts) = ts",
     "iv * 1.5 > interval '30 days'",
     "0.5 * iv < interval '1 day'",
     "iv / 3 = interval '10 days'",
@@ -318,6 +326,11 @@ const CASES: Case[] = [
   { where: 'b = $1 AND i4 > $2', params: ['yes', '0'] },
   { where: '$1 IS NULL OR i4 = $1', params: ['3'] },
   { where: 'tx || $1 = $2', params: ['x', 'abcx'] },
+  {
+    where: 'ts AT TIME ZONE $1 > $2',
+    params: ['Australia/Sydney', '2024-01-31'],
+  },
+  { where: 'timezone($1, tz) < $2', params: ['-05:30', '2024-01-31 23:00'] },
 ]
 
 let database: TestDatabase

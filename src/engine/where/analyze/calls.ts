@@ -17,6 +17,7 @@ import { commonType, selectCandidate } from '../resolve.ts'
 import type { Expr, Node } from '../tree.ts'
 import { apply, coerce, fail, type Context } from './context.ts'
 import { checkedPattern } from './operators.ts'
+import { zoneNamed } from '../values/timezone.ts'
 
 export function analyzeFuncCall(call: FuncCall, ctx: Context): Expr {
   const location = call.location
@@ -54,9 +55,22 @@ export function analyzeFuncCall(call: FuncCall, ctx: Context): Expr {
     )
   }
   const applied = apply(result.ok, args, ctx)
-  return name === 'like' || name === 'notlike'
-    ? checkedPattern(applied, location)
-    : applied
+  if (name === 'like' || name === 'notlike')
+    return checkedPattern(applied, location)
+  if (name === 'timezone') checkedZone(applied, location)
+  return applied
+}
+
+// A constant zone name Postgres would reject on the first row is refused now.
+function checkedZone(call: Expr, location?: number): void {
+  const zone = call.kind === 'call' ? call.args[0] : undefined
+  if (!zone || (zone.kind !== 'const' && zone.kind !== 'param')) return
+  if (typeof zone.value !== 'string') return
+  try {
+    zoneNamed(zone.value)
+  } catch (error) {
+    fail((error as Error).message, location)
+  }
 }
 
 function common(args: Node[], what: string, location?: number): PgType {

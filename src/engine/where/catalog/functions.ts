@@ -14,6 +14,7 @@ import {
 import { arrayFunctions } from './array-ops.ts'
 import { fn, unary } from './sig.ts'
 import { like } from './text-ops.ts'
+import { zoneFunctions } from './zone-functions.ts'
 
 export const VOLATILE = new Set([
   'now',
@@ -111,6 +112,8 @@ export function functionCandidates(
       return (['text', 'name'] as const).map((t) =>
         fn(name, [t, 'text'], 'bool', like(false, name === 'notlike')),
       )
+    case 'timezone':
+      return zoneFunctions()
     case 'justify_days':
       return [fn(name, ['interval'], 'interval', unary(justifyDays))]
     case 'justify_hours':
