@@ -28,6 +28,8 @@ const SCALARS: Record<string, { category: string; preferred?: true }> = {
   timestamp: { category: 'D' },
   timestamptz: { category: 'D', preferred: true },
   interval: { category: 'T', preferred: true },
+  // What the output functions (int4out()) return: it only converts to the string types.
+  cstring: { category: 'P' },
 }
 
 // pg_cast entries with castcontext 'i' between the types above. enum → text is ours: enums
@@ -54,7 +56,10 @@ export const arrayOf = (t: PgType): PgType => `${t}[]`
 export const isEnum = (t: PgType): boolean => elementOf(t).startsWith('enum:')
 export const isOpaque = (t: PgType): boolean =>
   elementOf(t).startsWith('opaque:')
-export const isKnownScalar = (t: string): boolean => t in SCALARS
+export const isKnownScalar = (t: string): boolean => Object.hasOwn(SCALARS, t)
+/** A type whose name, called as a function on one argument, casts to it. */
+export const isCastTarget = (t: string): boolean =>
+  isKnownScalar(t) && t !== 'cstring'
 
 export const INTEGER_TYPES = ['int2', 'int4', 'int8'] as const
 export const FLOAT_TYPES = ['float4', 'float8'] as const

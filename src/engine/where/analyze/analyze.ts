@@ -16,7 +16,6 @@ import {
   columnType,
   type PgType,
 } from '../pg-types.ts'
-import { castBetween } from '../catalog/casts.ts'
 import type { Expr, Node } from '../tree.ts'
 import type { ColumnInfo } from '../types.ts'
 import { parseNumeric } from '../values/numeric.ts'
@@ -27,7 +26,7 @@ import {
   analyzeFuncCall,
   analyzeMinMax,
 } from './calls.ts'
-import { coerce, fail, type Context } from './context.ts'
+import { castTo, coerce, fail, type Context } from './context.ts'
 
 const INT4_MAX = 2147483647n
 const INT8 = 2n ** 63n
@@ -113,23 +112,6 @@ function typeOf(name: TypeName): PgType {
   return name.arrayBounds?.length ? arrayOf(base) : base
 }
 
-function analyzeCast(
-  arg: Node,
-  target: PgType,
-  ctx: Context,
-  location?: number,
-): Expr {
-  if (arg.kind === 'unknown' || arg.type === target)
-    return coerce(arg, target, ctx)
-  const impl = castBetween(arg.type, target)
-  if (!impl)
-    fail(
-      `cannot cast type ${readable(arg.type)} to ${readable(target)}`,
-      location,
-    )
-  return { kind: 'cast', type: target, arg, impl }
-}
-
 /** The argument of AND/OR/NOT/IS TRUE/WHERE, which must be boolean. */
 export function toBool(
   node: Node,
@@ -188,7 +170,7 @@ export function analyze(node: PgNode, ctx: Context): Node {
     const { arg, typeName, location } = node.TypeCast
     if (!arg || !typeName) fail('malformed cast', location)
     const target = typeOf(typeName)
-    return analyzeCast(analyze(arg, ctx), target, ctx, location)
+    return castTo(analyze(arg, ctx), target, ctx, location)
   }
   if ('BoolExpr' in node) {
     const { boolop, args = [], location } = node.BoolExpr

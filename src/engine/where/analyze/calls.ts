@@ -12,10 +12,17 @@ import {
   functionCandidates,
   VOLATILE,
 } from '../catalog/functions.ts'
-import { arrayOf, isArray, isEnum, readable, type PgType } from '../pg-types.ts'
+import {
+  arrayOf,
+  isArray,
+  isCastTarget,
+  isEnum,
+  readable,
+  type PgType,
+} from '../pg-types.ts'
 import { commonType, selectCandidate } from '../resolve.ts'
 import type { Expr, Node } from '../tree.ts'
-import { apply, coerce, fail, type Context } from './context.ts'
+import { apply, castTo, coerce, fail, type Context } from './context.ts'
 import { checkedPattern } from './operators.ts'
 import { zoneNamed } from '../values/timezone.ts'
 
@@ -42,6 +49,10 @@ export function analyzeFuncCall(call: FuncCall, ctx: Context): Expr {
   const args = (call.args ?? []).map((a) => ctx.analyze(a, ctx))
   const types = args.map((a) => a.type)
   const candidates = functionCandidates(name, types)
+  // `int4('12')`, `text(x)`: a type's name called on one argument is a cast (func_get_detail;
+  // where pg_proc also has a function of that name for the argument's type, it is the cast's).
+  if (!candidates && args.length === 1 && isCastTarget(name))
+    return castTo(args[0] as Node, name, ctx, location)
   if (!candidates)
     fail(`unknown or unsupported function ${name}/${args.length}`, location)
   const result = selectCandidate(types, candidates, false)

@@ -84,6 +84,24 @@ export function coerce(node: Node, target: PgType, ctx: Context): Expr {
   return { kind: 'const', type, value, literal: node.text }
 }
 
+/** An explicit cast (`x::type`, `CAST(x AS type)`, or a type name called as a function). */
+export function castTo(
+  arg: Node,
+  target: PgType,
+  ctx: Context,
+  location?: number,
+): Expr {
+  if (arg.kind === 'unknown' || arg.type === target)
+    return coerce(arg, target, ctx)
+  const impl = castBetween(arg.type, target)
+  if (!impl)
+    fail(
+      `cannot cast type ${readable(arg.type)} to ${readable(target)}`,
+      location,
+    )
+  return { kind: 'cast', type: target, arg, impl }
+}
+
 export function apply(sig: Signature, args: Node[], ctx: Context): Expr {
   const coerced = args.map((a, i) => coerce(a, sig.args[i] as PgType, ctx))
   return { kind: 'call', type: sig.result, sig, args: coerced }

@@ -37,7 +37,12 @@ export type Cast = (v: Value) => Datum
 export function textOf(from: PgType): (v: Value) => string {
   if (from === 'bool') return (v) => (v ? 'true' : 'false')
   if (from === 'bpchar') return (v) => trimBpchar(v as string)
-  if (isStringType(from) || isEnum(from) || isOpaque(from))
+  if (
+    isStringType(from) ||
+    isEnum(from) ||
+    isOpaque(from) ||
+    from === 'cstring'
+  )
     return (v) => v as string
   return (v) => formatValue(from, v)
 }
@@ -108,6 +113,10 @@ const DATETIME_CASTS: Record<string, Cast> = {
 
 function scalarCast(from: PgType, to: PgType): Cast | undefined {
   if (from === to) return (v) => v
+  // cstring converts to and from the string types only, its text kept as it is.
+  if (to === 'cstring')
+    return isStringType(from) ? (v) => v as string : undefined
+  if (from === 'cstring' && !isStringType(to)) return undefined
   if (isStringType(to)) {
     // Anything prints as text; bpchar, varchar and name without a length keep the value.
     const text = textOf(from)

@@ -5,7 +5,7 @@ import { UNKNOWN, type PgType } from '../pg-types.ts'
 import type { Signature } from '../tree.ts'
 import { formatValue } from '../values/io.ts'
 import { asciiLower, asciiUpper } from '../values/text.ts'
-import type { Datum } from '../values/value.ts'
+import type { Datum, Value } from '../values/value.ts'
 import {
   justifyDays,
   justifyHours,
@@ -90,6 +90,35 @@ function concat(argTypes: PgType[]): Signature {
   return fn('concat', types, 'text', impl, { strict: false })
 }
 
+// The output functions pg_proc has (Postgres spells some with an underscore): each returns
+// its argument's text as cstring.
+const OUTPUT_FUNCTIONS: Record<string, PgType> = {
+  boolout: 'bool',
+  int2out: 'int2',
+  int4out: 'int4',
+  int8out: 'int8',
+  float4out: 'float4',
+  float8out: 'float8',
+  numeric_out: 'numeric',
+  textout: 'text',
+  varcharout: 'varchar',
+  bpcharout: 'bpchar',
+  nameout: 'name',
+  uuid_out: 'uuid',
+  date_out: 'date',
+  time_out: 'time',
+  timestamp_out: 'timestamp',
+  timestamptz_out: 'timestamptz',
+  interval_out: 'interval',
+}
+
+function outputFunction(name: string): Signature[] | undefined {
+  if (!Object.hasOwn(OUTPUT_FUNCTIONS, name)) return undefined
+  const type = OUTPUT_FUNCTIONS[name] as PgType
+  const out = (args: Datum[]): Datum => formatValue(type, args[0] as Value)
+  return [fn(name, [type], 'cstring', out)]
+}
+
 /** Candidates for a supported function, or undefined when the name is not one. */
 export function functionCandidates(
   name: string,
@@ -126,5 +155,7 @@ export function functionCandidates(
     case 'array_ndims':
       return arrayFunctions(name, argTypes)
   }
-  return undefined
+  return Object.hasOwn(OUTPUT_FUNCTIONS, name)
+    ? outputFunction(name)
+    : undefined
 }

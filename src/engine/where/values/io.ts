@@ -91,6 +91,7 @@ function parseScalar(type: PgType, text: string): Value | undefined {
     case 'text':
     case 'varchar':
     case 'bpchar':
+    case 'cstring':
       return text
     case 'name':
       return truncateName(text)
