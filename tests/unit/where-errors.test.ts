@@ -105,7 +105,15 @@ describe('refused constructs', () => {
     ["d = '2024-02-30'", 'invalid input syntax for type date: "2024-02-30"'],
     ['case when true then true end', 'CASE is not supported'],
     ['(id, id) = (1, 1)', 'row expressions are not supported'],
-    ["tags[1] = 'a'", 'array subscripts and field selection are not supported'],
+    [
+      "name[1] = 'a'",
+      'cannot subscript type text because it does not support subscripting',
+    ],
+    ["tags[true] = 'a'", 'array subscript must have type integer, not bool'],
+    [
+      "tags[1][1][1][1][1][1][1] = 'a'",
+      'number of array dimensions (7) exceeds the maximum allowed (6)',
+    ],
     ['name collate "C" = \'a\'', 'COLLATE is not supported'],
     ["id::varchar(3) = '1'", 'type modifiers are not supported'],
     ['id::money > 1', 'type "money" is not supported'],

@@ -85,5 +85,12 @@ export function toSql(e: Expr, paramBase = 0): string {
     }
     case 'array':
       return `ARRAY[${list(e.elements)}]`
+    case 'subscript': {
+      const at = (b?: Expr) => (b ? toSqlAt(b) : '')
+      const subscripts = e.indices.map((i) =>
+        e.slice ? `[${at(i.lower)}:${at(i.upper)}]` : `[${at(i.upper)}]`,
+      )
+      return `(${toSqlAt(e.arg)})${subscripts.join('')}`
+    }
   }
 }

@@ -3,6 +3,7 @@
 // and constant subtrees folded at compile time (their errors become compile errors).
 import { EvalError, WhereError } from './errors.ts'
 import type { Expr } from './tree.ts'
+import { arrayElement, arraySlice } from './values/array-subscript.ts'
 import { parseValue } from './values/io.ts'
 import type { Datum, PgArray, Value } from './values/value.ts'
 
@@ -105,6 +106,42 @@ function inList(
   }
 }
 
+/** `a[i]...` or `a[l:u]...`: a NULL array or subscript makes NULL. */
+function subscript(e: Extract<Expr, { kind: 'subscript' }>): Eval {
+  const arg = compile(e.arg)
+  const bound = (b?: Expr) => (b ? compile(b) : undefined)
+  const bounds = e.indices.map((i) => ({
+    lower: bound(i.lower),
+    upper: bound(i.upper),
+  }))
+  const read = (f: Eval | undefined, row: Row): number | null | undefined =>
+    f ? (f(row) as number | null) : undefined
+  if (!e.slice)
+    return (row) => {
+      const a = arg(row) as PgArray | null
+      if (a === null) return null
+      const indices: number[] = []
+      for (const b of bounds) {
+        const i = read(b.upper, row)
+        if (i === null || i === undefined) return null
+        indices.push(i)
+      }
+      return arrayElement(a, indices)
+    }
+  return (row) => {
+    const a = arg(row) as PgArray | null
+    if (a === null) return null
+    const ranges: { lower?: number; upper?: number }[] = []
+    for (const b of bounds) {
+      const lower = read(b.lower, row)
+      const upper = read(b.upper, row)
+      if (lower === null || upper === null) return null
+      ranges.push({ lower, upper })
+    }
+    return arraySlice(a, ranges)
+  }
+}
+
 const BOOL_TESTS: Record<string, (v: Datum) => boolean> = {
   IS_TRUE: (v) => v === true,
   IS_NOT_TRUE: (v) => v !== true,
@@ -194,6 +231,8 @@ function build(e: Expr): Eval {
         return best
       }
     }
+    case 'subscript':
+      return subscript(e)
     case 'array': {
       const elements = e.elements.map(compile)
       return (row) => {
@@ -220,6 +259,15 @@ function isConstant(e: Expr): boolean {
       return isConstant(e.left) && e.items.every(isConstant)
     case 'array':
       return e.elements.every(isConstant)
+    case 'subscript':
+      return (
+        isConstant(e.arg) &&
+        e.indices.every(
+          (i) =>
+            (!i.lower || isConstant(i.lower)) &&
+            (!i.upper || isConstant(i.upper)),
+        )
+      )
     default:
       return e.args.every(isConstant)
   }

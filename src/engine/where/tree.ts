@@ -60,6 +60,13 @@ export type Expr =
       compare: Compare
     }>
   | Typed<{ kind: 'array'; elements: Expr[] }>
+  /** `arg[i]...` (elements) or `arg[l:u]...` (a slice; a missing bound is undefined). */
+  | Typed<{
+      kind: 'subscript'
+      arg: Expr
+      indices: { lower?: Expr; upper?: Expr }[]
+      slice: boolean
+    }>
 
 export type Compare = (a: Value, b: Value) => number
 

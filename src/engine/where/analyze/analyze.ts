@@ -27,6 +27,7 @@ import {
   analyzeMinMax,
 } from './calls.ts'
 import { castTo, coerce, fail, type Context } from './context.ts'
+import { analyzeIndirection } from './subscripts.ts'
 
 const INT4_MAX = 2147483647n
 const INT8 = 2n ** 63n
@@ -134,7 +135,6 @@ const UNSUPPORTED: Record<string, string> = {
     'non-deterministic functions (CURRENT_DATE, CURRENT_USER...) are not supported',
   CaseExpr: 'CASE is not supported',
   RowExpr: 'row expressions are not supported',
-  A_Indirection: 'array subscripts and field selection are not supported',
   CollateClause: 'COLLATE is not supported',
   A_Star: '* is not supported',
   GroupingFunc: 'GROUPING is not supported',
@@ -166,6 +166,8 @@ export function analyze(node: PgNode, ctx: Context): Node {
   if ('CoalesceExpr' in node) return analyzeCoalesce(node.CoalesceExpr, ctx)
   if ('MinMaxExpr' in node) return analyzeMinMax(node.MinMaxExpr, ctx)
   if ('A_ArrayExpr' in node) return analyzeArray(node.A_ArrayExpr, ctx)
+  if ('A_Indirection' in node)
+    return analyzeIndirection(node.A_Indirection, ctx)
   if ('TypeCast' in node) {
     const { arg, typeName, location } = node.TypeCast
     if (!arg || !typeName) fail('malformed cast', location)
