@@ -280,6 +280,9 @@ const CASES: Case[] = [
     "ts AT TIME ZONE 'UTC+3' IS DISTINCT FROM tz",
     "ts AT TIME ZONE interval '-02:30' < '2024-01-01'",
     "timezone('UTC', ts) = ts",
+    // A zone read per row (not a constant).
+    "timezone((ARRAY['UTC', 'Europe/Paris', 'EST', '-05:30'])[@ (i4 % 4) + 1], ts) < '2024-01-31 12:00+00'",
+    "(tz AT TIME ZONE (ARRAY['Asia/Kolkata', 'CET', 'UTC+3', 'America/New_York'])[@ (i2 % 4) + 1])::text LIKE '2024-0%'",
     "iv * 1.5 > interval '30 days'",
     "0.5 * iv < interval '1 day'",
     "iv / 3 = interval '10 days'",
