@@ -227,6 +227,13 @@ int4out(5) IS NULL | int4out(null) IS NULL | 'x'::cstring | 'x'::text::cstring |
 ('{}'::int[])[1:2] | ('{a,NULL,c}'::text[])[2] | ('{a,b}'::text[])['2'] | ('{a,b}'::text[])[1.6] | ('{a,b}'::text[])[2::int8]
 ('{a,b}'::text[])[1.5::float8] | ('{a,b}'::text[])[true] | ('{a,b}'::text[])[3000000000] | (ARRAY[1,2,3])[1] + 1
 ('{1,2,3}'::int[])[1][1][1][1][1][1][1] | ('{1.5,2}'::numeric[])[1:1] = '{1.5}' | ('{1,2,3}'::int[])[2:3] @> '{3}'
+concat(VARIADIC ARRAY['a',null,'c']) | concat(VARIADIC null::text[]) | concat(VARIADIC '{1,2}'::int[]) | concat('a', VARIADIC ARRAY['b'])
+concat(VARIADIC '{}'::text[]) | concat(VARIADIC '{{1,2},{3,4}}'::int[]) | concat(VARIADIC 'x') | concat(VARIADIC '{a,b}') | concat(VARIADIC 1)
+concat(VARIADIC '{1.50,2}'::numeric[]) | concat(VARIADIC '{t,f}'::bool[]) | concat(VARIADIC '{2024-01-01}'::date[]) | lower(VARIADIC '{A}'::text[])
+'{1,2}'::int[] < '{1,3}' | '{1,null}'::int[] > '{1,2}' | '{1,2}'::int[] < '{1,2,0}' | '{{1,2}}'::int[] > '{1,2}'
+'[0:1]={1,2}'::int[] < '{1,2}' | '{b}'::text[] < '{a,c}' | '{B}'::text[] < '{a}' | greatest('{1}'::int[], '{0,5}') | least('{}'::int[], '{1}')
+'{null}'::int[] <= '{null}' | '{null,1}'::int[] < '{null,2}' | '{1.5}'::numeric[] >= '{1.50}' | '{NaN}'::float8[] > '{Infinity}'
+'{2024-01-01}'::date[] < '{2024-01-02}'::date[] | '{1}'::int[] < '{1}'::int8[] | '{ab }'::bpchar[] = '{ab}'::bpchar[] | '{a}'::json[] < '{b}'
 `
   .split(/\||\n/)
   .map((s) => s.trim())

@@ -2,7 +2,13 @@
 // deparse the parser's AST: every literal and param carries its resolved type and every
 // implicit coercion is an explicit cast, so Postgres has nothing left to resolve and runs
 // exactly what the evaluator runs; and only validated constructs can reach the database.
-import { isEnum, isOpaque, isStringType, type PgType } from './pg-types.ts'
+import {
+  elementOf,
+  isEnum,
+  isOpaque,
+  isStringType,
+  type PgType,
+} from './pg-types.ts'
 import type { Expr, SqlForm } from './tree.ts'
 
 function quoteIdentifier(name: string): string {
@@ -24,7 +30,7 @@ function typeName(t: PgType): string {
 }
 
 const collate = (sql: string, type: PgType, form?: SqlForm) =>
-  form?.collateC && isStringType(type) ? `${sql} COLLATE "C"` : sql
+  form?.collateC && isStringType(elementOf(type)) ? `${sql} COLLATE "C"` : sql
 
 function constant(e: Extract<Expr, { kind: 'const' }>): string {
   if (e.literal === null) return `NULL::${typeName(e.type)}`
@@ -51,7 +57,7 @@ export function toSql(e: Expr, paramBase = 0): string {
         i === 0 ? collate(toSqlAt(a), a.type, e.sig.sql) : toSqlAt(a),
       )
       if (e.sig.sql.kind === 'fn')
-        return `${e.sig.sql.text}(${[first, ...rest].join(', ')})`
+        return `${e.sig.sql.text}(${e.sig.sql.variadic ? 'VARIADIC ' : ''}${[first, ...rest].join(', ')})`
       return rest.length
         ? `(${first} ${e.sig.sql.text} ${rest[0]})`
         : `(${e.sig.sql.text} ${first})`
@@ -77,7 +83,7 @@ export function toSql(e: Expr, paramBase = 0): string {
       return `COALESCE(${list(e.args)})`
     case 'min-max': {
       const args = e.args.map((a, i) =>
-        i === 0 && isStringType(e.type)
+        i === 0 && isStringType(elementOf(e.type))
           ? `${toSqlAt(a)} COLLATE "C"`
           : toSqlAt(a),
       )

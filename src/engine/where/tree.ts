@@ -7,8 +7,16 @@ import type { Datum, Value } from './values/value.ts'
 /** An operator or function body; strict ones are only called with non-null arguments. */
 export type Impl = (args: Datum[]) => Datum
 
-/** How the snapshot SQL writes a call: `(a op b)`, `(op a)` or `name(a, b)`. */
-export type SqlForm = { kind: 'op' | 'fn'; text: string; collateC?: boolean }
+/**
+ * How the snapshot SQL writes a call: `(a op b)`, `(op a)` or `name(a, b)`, with `VARIADIC`
+ * before a function's last argument when it is an array spread into a variadic parameter.
+ */
+export type SqlForm = {
+  kind: 'op' | 'fn'
+  text: string
+  collateC?: boolean
+  variadic?: boolean
+}
 
 export type Signature = {
   args: PgType[]

@@ -9,6 +9,7 @@ import type {
 import { orderingOf } from '../catalog/compare.ts'
 import {
   AGGREGATES,
+  concatVariadic,
   functionCandidates,
   VOLATILE,
 } from '../catalog/functions.ts'
@@ -45,8 +46,8 @@ export function analyzeFuncCall(call: FuncCall, ctx: Context): Expr {
     fail(`aggregate functions are not supported: ${name}()`, location)
   if (VOLATILE.has(name))
     fail(`non-deterministic functions are not supported: ${name}()`, location)
-  if (call.func_variadic) fail('VARIADIC is not supported', location)
   const args = (call.args ?? []).map((a) => ctx.analyze(a, ctx))
+  if (call.func_variadic) return variadicCall(name, args, location)
   const types = args.map((a) => a.type)
   const candidates = functionCandidates(name, types)
   // `int4('12')`, `text(x)`: a type's name called on one argument is a cast (func_get_detail;
@@ -82,6 +83,22 @@ function checkedZone(call: Expr, location?: number): void {
   } catch (error) {
     fail((error as Error).message, location)
   }
+}
+
+// `concat(VARIADIC array)`, the one variadic function we have; concat takes nothing else then.
+function variadicCall(name: string, args: Node[], location?: number): Expr {
+  if (name !== 'concat')
+    fail(`VARIADIC is not supported with ${name}()`, location)
+  const [arg] = args
+  if (args.length !== 1 || !arg)
+    fail(
+      `function concat(${args.map((a) => readable(a.type)).join(', ')}) does not exist`,
+      location,
+    )
+  if (arg.kind === 'unknown' || !isArray(arg.type))
+    fail('VARIADIC argument must be an array', location)
+  const sig = concatVariadic(arg.type)
+  return { kind: 'call', type: 'text', sig, args: [arg] }
 }
 
 function common(args: Node[], what: string, location?: number): PgType {

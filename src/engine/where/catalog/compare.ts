@@ -1,5 +1,6 @@
-// Comparison per type: orderings for the types Postgres can sort (btree opclasses), equality
-// for the rest (jsonb, enums, arrays, whose NULL elements count as equal, as in array_eq).
+// Comparison per type: orderings for the types Postgres can sort (btree opclasses; arrays of
+// them as array_cmp sorts), equality for the rest (jsonb, enums, and arrays, whose NULL
+// elements count as equal, as in array_eq).
 import { elementOf, isArray, isEnum, type PgType } from '../pg-types.ts'
 import type { Compare } from '../tree.ts'
 import { compareFloat } from '../values/float.ts'
@@ -9,6 +10,7 @@ import { compareNumeric, type Decimal } from '../values/numeric.ts'
 import { compareText, trimBpchar } from '../values/text.ts'
 import { dateToTimestamp } from '../values/datetime.ts'
 import type { PgArray, Value } from '../values/value.ts'
+import { charge } from '../budget.ts'
 
 // number/bigint mix freely in JS relational operators, which covers int2/int4/int8.
 const plain = (a: Value, b: Value): number => (a < b ? -1 : a > b ? 1 : 0)
@@ -34,9 +36,47 @@ const ORDERINGS: Record<string, Compare> = {
   interval: (a, b) => compareInterval(a as Interval, b as Interval),
 }
 
+/**
+ * array_cmp: element by element (a NULL after any value), then the number of elements, the
+ * number of dimensions, the dimensions and the lower bounds.
+ */
+function arrayOrdering(element: PgType): Compare | undefined {
+  const cmp = isEnum(element) ? undefined : ORDERINGS[element]
+  if (!cmp) return undefined
+  return (x, y) => {
+    const a = x as PgArray
+    const b = y as PgArray
+    const n = Math.min(a.items.length, b.items.length)
+    charge(PAIR_COST * n)
+    for (let i = 0; i < n; i++) {
+      const v = a.items[i] ?? null
+      const w = b.items[i] ?? null
+      if (v === null || w === null) {
+        if (v !== w) return v === null ? 1 : -1
+        continue
+      }
+      const c = cmp(v, w)
+      if (c !== 0) return c
+    }
+    const lists: [number[], number[]][] = [
+      [[a.items.length], [b.items.length]],
+      [[a.dims.length], [b.dims.length]],
+      [a.dims, b.dims],
+      [a.lbounds, b.lbounds],
+    ]
+    for (const [p, q] of lists)
+      for (let i = 0; i < p.length; i++)
+        if (p[i] !== q[i]) return (p[i] as number) < (q[i] as number) ? -1 : 1
+    return 0
+  }
+}
+
+// Budget units per pair of elements compared.
+const PAIR_COST = 8
+
 /** The btree ordering of a type, if it has one we support. */
 export function orderingOf(t: PgType): Compare | undefined {
-  return ORDERINGS[t]
+  return isArray(t) ? arrayOrdering(elementOf(t)) : ORDERINGS[t]
 }
 
 /** Compares values of two types for which Postgres has cross-type comparison operators. */

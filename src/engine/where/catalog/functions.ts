@@ -1,11 +1,11 @@
 // The functions a where clause may call. Anything else is refused, with a clearer message for
 // the ones people try most: volatile ones (now(), random()) and aggregates.
 import { charge } from '../budget.ts'
-import { UNKNOWN, type PgType } from '../pg-types.ts'
+import { elementOf, UNKNOWN, type PgType } from '../pg-types.ts'
 import type { Signature } from '../tree.ts'
 import { formatValue } from '../values/io.ts'
 import { asciiLower, asciiUpper } from '../values/text.ts'
-import type { Datum, Value } from '../values/value.ts'
+import type { Datum, PgArray, Value } from '../values/value.ts'
 import {
   justifyDays,
   justifyHours,
@@ -117,6 +117,20 @@ function outputFunction(name: string): Signature[] | undefined {
   const type = OUTPUT_FUNCTIONS[name] as PgType
   const out = (args: Datum[]): Datum => formatValue(type, args[0] as Value)
   return [fn(name, [type], 'cstring', out)]
+}
+
+/** concat(VARIADIC array): the elements by their output function, NULLs skipped. */
+export function concatVariadic(arrayType: PgType): Signature {
+  const element = elementOf(arrayType)
+  const impl = (args: Datum[]): Datum => {
+    const parts = (args[0] as PgArray).items.map((v) =>
+      v === null ? '' : formatValue(element, v),
+    )
+    charge(parts.reduce((n, s) => n + s.length, parts.length))
+    return parts.join('')
+  }
+  const sig = fn('concat', [arrayType], 'text', impl)
+  return { ...sig, sql: { ...sig.sql, variadic: true } }
 }
 
 /** Candidates for a supported function, or undefined when the name is not one. */

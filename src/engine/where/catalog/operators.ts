@@ -3,6 +3,7 @@
 // text and array families. String orderings are written with COLLATE "C" so the snapshot sorts
 // by code point, as the evaluator does, whatever the database's collation.
 import {
+  elementOf,
   FLOAT_TYPES,
   INTEGER_TYPES,
   isArray,
@@ -15,7 +16,7 @@ import {
 import type { Compare, Signature } from '../tree.ts'
 import type { Value } from '../values/value.ts'
 import { arrayOperators } from './array-ops.ts'
-import { crossOrdering, equalityOf } from './compare.ts'
+import { crossOrdering, equalityOf, orderingOf } from './compare.ts'
 import { datetimeOperators } from './datetime-ops.ts'
 import { numericOperators } from './numeric-ops.ts'
 import { binary, op } from './sig.ts'
@@ -63,7 +64,7 @@ function ordered(
   compare: Compare,
 ): Signature {
   const test = TESTS[name] as (c: number) => boolean
-  const collateC = name !== '=' && name !== '<>' && isStringType(l)
+  const collateC = name !== '=' && name !== '<>' && isStringType(elementOf(l))
   return op(
     name,
     [l, r],
@@ -93,7 +94,14 @@ function comparisons(name: string, argTypes: PgType[]): Signature[] {
   const out = PAIRS.map(([l, r]) =>
     ordered(name, l, r, crossOrdering(l, r) as Compare),
   )
-  if (name !== '=' && name !== '<>') return out
+  if (name !== '=' && name !== '<>') {
+    // Arrays order as array_cmp does (not arrays of enums, which only compare for equality).
+    for (const t of new Set(argTypes)) {
+      const order = isArray(t) && !isOpaque(t) ? orderingOf(t) : undefined
+      if (order) out.push(ordered(name, t, t, order))
+    }
+    return out
+  }
   out.push(...equality(name, 'jsonb'))
   const [l, r] = argTypes
   // enum = enum only between two values of the same enum; with anything else enums are text.
