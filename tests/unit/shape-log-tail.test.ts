@@ -9,6 +9,8 @@ import { LogTail } from '../../src/engine/storage/log-tail.ts'
 import { BEFORE_ALL, type Offset } from '../../src/engine/storage/offset.ts'
 
 const dirs: string[] = []
+/** Reads to the published end: no chunk ends on the way. */
+const noCut = () => ({ boundary: Infinity, inside: Infinity })
 afterEach(() => {
   for (const dir of dirs.splice(0))
     rmSync(dir, { recursive: true, force: true })
@@ -115,13 +117,13 @@ it('shares one budget among every open tail, and a closed one gives its share ba
   const others = Array.from({ length: 2_000 }, () => new LogTail())
   const tail = new LogTail()
   const first = lines(1, 40)
-  tail.push(first.records, first.buffer)
+  tail.push(first.records, first.buffer, 0)
   // 16 MiB among 2,001 tails: about 8 KiB each.
   expect(tail.size.bytes).toBeLessThanOrEqual(8_400)
   expect(tail.size.bytes).toBeGreaterThan(4_096)
   for (const other of others) other.release()
   const more = lines(41, 40)
-  tail.push(more.records, more.buffer)
+  tail.push(more.records, more.buffer, 0)
   expect(tail.size.bytes).toBeGreaterThan(12 * 1024)
   expect(tail.size.bytes).toBeLessThanOrEqual(16 * 1024)
   tail.release()
@@ -130,12 +132,12 @@ it('shares one budget among every open tail, and a closed one gives its share ba
 it('holds only the part of a large append it keeps, not the whole buffer', () => {
   const tail = new LogTail()
   const big = lines(1, 100)
-  tail.push(big.records, big.buffer)
+  tail.push(big.records, big.buffer, 0)
   expect(tail.size.capacity).toBeLessThan(big.buffer.length / 2)
   const kept = tail.size.records
   expect(kept).toBeGreaterThan(0)
   expect(
-    tail.read({ tx: 0n, op: 0 }, { tx: 100n, op: 0 }, null).messages,
+    tail.read({ tx: 0n, op: 0 }, { tx: 100n, op: 0 }, noCut).messages,
   ).toEqual(big.records.slice(-kept).map((r) => r.json))
   tail.release()
 })
@@ -162,7 +164,7 @@ it('reads exactly what was appended through many small appends, as its buffer fi
         (r) => `${r.offset.tx}_${r.offset.op}\t${r.last ? 1 : 0}\t${r.json}\n`,
       )
       .join('')
-    tail.push(records, Buffer.from(text))
+    tail.push(records, Buffer.from(text), 0)
     all.push(...records)
     const held = tail.size.records
     expect(held).toBeGreaterThan(0)
@@ -171,7 +173,7 @@ it('reads exactly what was appended through many small appends, as its buffer fi
     for (const back of [1, 2, Math.min(held, 5), held]) {
       const from = all.length - back
       const after = all[from]?.offset as Offset
-      const page = tail.read(after, newest, null)
+      const page = tail.read(after, newest, noCut)
       expect(page.messages).toEqual(
         all.slice(from + 1).flatMap((r) => (r.json ? [r.json] : [])),
       )

@@ -9,12 +9,7 @@ import {
   UnreplicableTableError,
 } from '../replication/publication.ts'
 import { DefinitionError, type ShapeDefinition } from '../shapes/definition.ts'
-import {
-  BEFORE_ALL,
-  SNAPSHOT_END,
-  formatOffset,
-  type Offset,
-} from '../storage/offset.ts'
+import { BEFORE_ALL, formatOffset, type Offset } from '../storage/offset.ts'
 import type { Shape, WaitSignal } from '../shapes/shape.ts'
 import { NotReplicableError, TableNotFoundError } from '../shapes/table-info.ts'
 import { WhereError } from '../where/index.ts'
@@ -265,17 +260,13 @@ async function answerShape(options: ServeOptions): Promise<Answer> {
       keepAliveMs: options.keepAliveMs,
       cors: options.cors,
     })
-  // A shared shape's first answer is its first chunk, ended at the snapshot's end: caches keep
-  // it for a week, so the same URL must always answer the same, whatever was written since.
-  // Nor does it say up-to-date, which would claim a moment; the client asks again and learns
-  // it then. A signed-in user's shape is never cached: its first answer goes on past the
-  // snapshot, and says up-to-date when it reaches the end, a round trip less before its rows
+  // A first answer is the snapshot's first chunk: the snapshot's end always ends a chunk
+  // (storage/chunks.ts), so caches that keep it for a week see the same answer for the same URL,
+  // whatever was written since. Nor does a shared shape's say up-to-date, which would claim a
+  // moment; the client asks again and learns it then. A signed-in user's shape is never cached:
+  // its first answer says up-to-date when it reaches the end, a round trip less before its rows
   // count as synced (the dashboard's shapes wait on each other's rows).
-  const page = shape.log.read(
-    after,
-    chunkBytes,
-    before && !options.perUser ? SNAPSHOT_END : undefined,
-  )
+  const page = shape.log.read(after, chunkBytes)
   if (before)
     return answer(
       shape,

@@ -12,7 +12,15 @@ import {
 } from 'node:fs'
 import type { LogRecord } from './log-tail.ts'
 import { PRIVATE_FILE } from './private-files.ts'
-import { BEFORE_ALL, formatOffset, parseOffset, type Offset } from './offset.ts'
+import type { SnapshotBounds } from './chunks.ts'
+import {
+  BEFORE_ALL,
+  SNAPSHOT_END,
+  compareOffsets,
+  formatOffset,
+  parseOffset,
+  type Offset,
+} from './offset.ts'
 
 const READ_BLOCK = 256 * 1024
 
@@ -151,6 +159,42 @@ function rowDelta(json: string): number {
     : headers?.operation === 'delete'
       ? -1
       : 0
+}
+
+/**
+ * Where a reopened log's snapshot ends: its end record (`0_inf`) is found by reading from the
+ * last index point before it, a step of the index at most. Null if the log has none.
+ */
+export function findSnapshotEnd(
+  index: IndexPoint[],
+  readAt: (pos: number, size: number) => Buffer,
+  size: number,
+): SnapshotBounds | null {
+  const start =
+    index.findLast((point) => compareOffsets(point.offset, SNAPSHOT_END) < 0) ??
+    FIRST_POINT
+  let dataPos = start.pos
+  let readPos = start.pos
+  let data: Buffer = Buffer.alloc(0)
+  while (readPos < size) {
+    const block = readAt(readPos, Math.min(READ_BLOCK, size - readPos))
+    readPos += block.length
+    data = data.length > 0 ? Buffer.concat([data, block]) : block
+    let at = 0
+    for (;;) {
+      const newline = data.indexOf(10, at)
+      if (newline < 0) break
+      const record = parseRecord(data.toString('utf8', at, newline))
+      if (record && compareOffsets(record.offset, SNAPSHOT_END) >= 0)
+        return compareOffsets(record.offset, SNAPSHOT_END) === 0
+          ? { rows: dataPos + at, end: dataPos + newline + 1 }
+          : null
+      at = newline + 1
+    }
+    data = data.subarray(at)
+    dataPos += at
+  }
+  return null
 }
 
 export function indexLine(point: IndexPoint): string {

@@ -3,7 +3,8 @@
 // live readers. Appends become visible only at publish(), so a transaction appears on all its
 // shapes at once. It counts the rows the shape holds in memory; after a restart the count is
 // the last index point's plus what recovery (log-recovery.ts) reads past it, so no read ever
-// rescans the log. The rest of the engine sees it only as shape-log.ts's ShapeLog.
+// rescans the log. Answers end at chunk ends found from byte positions (chunks.ts). The rest of
+// the engine sees it only as shape-log.ts's ShapeLog.
 import { appendFileSync, mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { flat } from '../flat.ts'
@@ -11,12 +12,19 @@ import { PRIVATE_DIR, PRIVATE_FILE } from './private-files.ts'
 import { fdCache } from './fd-cache.ts'
 import {
   FIRST_POINT,
+  findSnapshotEnd,
   indexLine,
   parseRecord,
   recoverLog,
   type IndexPoint,
 } from './log-recovery.ts'
-import { LogTail, type LogRecord } from './log-tail.ts'
+import { chunkBoundary, type SnapshotBounds } from './chunks.ts'
+import {
+  LogTail,
+  type ChunkCut,
+  type LogRecord,
+  type TailPage,
+} from './log-tail.ts'
 import { LogWriter, type JournalTake } from './log-writer.ts'
 import {
   BEFORE_ALL,
@@ -30,6 +38,7 @@ import type { LogStorage, ReadResult, ShapeLog } from './shape-log.ts'
 
 const INDEX_EVERY_BYTES = 64 * 1024
 const READ_BLOCK = 256 * 1024
+const NEWLINE = 10
 /** Appends a transaction applied in parts may leave waiting for their write. */
 const WRITER_BACKLOG_BYTES = 4 * 1024 * 1024
 
@@ -37,13 +46,8 @@ export class FileShapeLog implements ShapeLog {
   private readonly logPath: string
   private readonly indexPath: string
   private index: IndexPoint[] = [FIRST_POINT]
-  /** The chunk ends found so far in `index`, for one threshold (chunkEnd). */
-  private chunks = {
-    threshold: 0,
-    scanned: 0,
-    lastPos: 0,
-    ends: [] as Offset[],
-  }
+  /** Where the snapshot ends, once it is complete (chunks.ts); null before. */
+  private snapshot: SnapshotBounds | null = null
   private endPos = 0
   private endOffset: Offset = BEFORE_ALL
   private endRows = 0
@@ -80,6 +84,11 @@ export class FileShapeLog implements ShapeLog {
     log.endPos = log.visiblePos = end.pos
     log.endOffset = log.visibleOffset = end.offset
     log.endRows = log.visibleRows = end.rows
+    log.snapshot = findSnapshotEnd(
+      log.index,
+      (pos, size) => log.writer.readAt(pos, size),
+      end.pos,
+    )
     return log
   }
 
@@ -119,12 +128,13 @@ export class FileShapeLog implements ShapeLog {
       .join('')
     const buffer = Buffer.from(text)
     this.writer.append(buffer)
+    const base = this.endPos
     this.endPos += buffer.length
     this.endRows += rowDelta
     this.sinceIndex += buffer.length
     const lastRecord = records[records.length - 1]
     if (lastRecord) this.endOffset = lastRecord.offset
-    this.tail.push(records, buffer)
+    this.tail.push(records, buffer, base)
     // Never inside at op 0: a client's `<lsn>_0` means past that whole transaction (serve-shape).
     if (
       lastRecord &&
@@ -149,7 +159,7 @@ export class FileShapeLog implements ShapeLog {
 
   /**
    * Snapshot rows (each one record and one row): appended in pieces of about one index step,
-   * so the index, and the chunk ends that follow from it, fall inside a batch of thousands.
+   * so the index falls inside a batch of thousands (a reader seeks to a point near its start).
    */
   appendSnapshotRows(records: LogRecord[]): void {
     let start = 0
@@ -168,7 +178,9 @@ export class FileShapeLog implements ShapeLog {
    * the snapshot-end control message clients read there (logs written before it had none).
    */
   appendSnapshotEnd(json: string): void {
+    const rows = this.endPos
     this.append([{ offset: SNAPSHOT_END, json, last: true }])
+    this.snapshot = { rows, end: this.endPos }
   }
 
   publish(): void {
@@ -179,45 +191,45 @@ export class FileShapeLog implements ShapeLog {
 
   /**
    * The records after `after`, up to the end of the chunk that holds the first of them (chunks
-   * of about `chunkBytes`, below) or the published end; none past `upTo` when given.
+   * of about `chunkBytes`, chunks.ts) or the published end.
    */
-  read(after: Offset, chunkBytes: number, upTo?: Offset): ReadResult {
-    const end = this.chunkEnd(after, chunkBytes)
-    // A bounded read is a shape's first answer, from the start: the file holds it.
-    if (upTo) return this.readFile(after, end, upTo)
+  read(after: Offset, chunkBytes: number): ReadResult {
+    const cut = (from: number) => this.cutFrom(from, chunkBytes)
     // Every live request reads here: the tail's answer as it is, no copy.
-    if (this.tail.covers(after))
-      return this.tail.read(after, this.visibleOffset, end)
-    return this.readFile(after, end)
+    const page = this.tail.covers(after)
+      ? this.tail.read(after, this.visibleOffset, cut)
+      : this.readFile({ after }, cut)
+    return {
+      messages: page.messages,
+      lastOffset: page.lastOffset,
+      atEnd: page.atEnd,
+    }
+  }
+
+  /** Where the chunk that starts at `from` ends (chunks.ts), and the inside point that may. */
+  private cutFrom(
+    from: number,
+    threshold: number,
+  ): { boundary: number; inside: number } {
+    const boundary = chunkBoundary(from, threshold, this.snapshot)
+    return { boundary, inside: this.insidePointFrom(boundary) }
   }
 
   /**
-   * Electric's log chunks: a chunk ends at the first index point (a transaction end) where the
-   * bytes since the previous chunk's end reach the threshold. They follow from the index alone,
-   * so every reader, whatever offset it resumes from, is cut at the same places, and a cache
-   * can share the answers. (After a restart the index may thin out past its last saved point,
-   * so later cuts can move; answers stay correct, only less shared.)
+   * The first point inside a transaction appended in parts at or past `pos` (Infinity if none):
+   * such a transaction is answered in chunks there, not in one answer of a gigabyte.
    */
-  private chunkEnd(after: Offset, threshold: number): Offset | null {
-    if (this.chunks.threshold !== threshold)
-      this.chunks = { threshold, scanned: 0, lastPos: 0, ends: [] }
-    const c = this.chunks
-    for (; c.scanned < this.index.length; c.scanned++) {
-      const point = this.index[c.scanned]
-      if (point && point.pos - c.lastPos >= threshold) {
-        c.ends.push(point.offset)
-        c.lastPos = point.pos
-      }
-    }
+  private insidePointFrom(pos: number): number {
     let lo = 0
-    let hi = c.ends.length
+    let hi = this.index.length
     while (lo < hi) {
       const mid = (lo + hi) >> 1
-      const end = c.ends[mid]
-      if (end && compareOffsets(end, after) <= 0) lo = mid + 1
+      if ((this.index[mid]?.pos ?? 0) < pos) lo = mid + 1
       else hi = mid
     }
-    return c.ends[lo] ?? null
+    // A transaction end (a whole point) there comes before any inside point further on.
+    const point = this.index[lo]
+    return point?.inside ? point.pos : Infinity
   }
 
   /** The log file's path, as the journal names it. */
@@ -272,43 +284,79 @@ export class FileShapeLog implements ShapeLog {
     rmSync(this.dir, { recursive: true, force: true })
   }
 
+  /**
+   * The records from the file (and what the writer still holds): those after `after`, or
+   * those that start at or past byte `pos`; up to the end of their chunk (`cut`).
+   */
   private readFile(
-    after: Offset,
-    end: Offset | null,
-    upTo?: Offset,
-  ): ReadResult {
-    let lo = 0
-    let hi = this.index.length - 1
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1
-      if (compareOffsets(this.index[mid]?.offset ?? BEFORE_ALL, after) <= 0)
-        lo = mid
-      else hi = mid - 1
-    }
-    let pos = this.index[lo]?.pos ?? 0
+    start: { after: Offset } | { pos: number },
+    cut: ChunkCut,
+  ): TailPage {
+    const point = this.index[this.pointBefore(start)] ?? FIRST_POINT
     const messages: string[] = []
-    let lastOffset = after
-    let pending = ''
-    scan: while (pos < this.visiblePos) {
-      const size = Math.min(READ_BLOCK, this.visiblePos - pos)
-      const block = this.writer.readAt(pos, size)
-      pos += size
-      const lines = (pending + block.toString('utf8')).split('\n')
-      pending = lines.pop() ?? ''
-      for (const line of lines) {
-        const record = parseRecord(line)
-        if (!record || compareOffsets(record.offset, after) <= 0) continue
-        if (upTo && compareOffsets(record.offset, upTo) > 0) break scan
+    let lastOffset = 'after' in start ? start.after : point.offset
+    let from: number | null = null
+    let boundary = Infinity
+    let inside = Infinity
+    // The file position of data[0], and where the last line looked at ends.
+    let dataPos = point.pos
+    let readPos = point.pos
+    let consumed = point.pos
+    let data: Buffer = Buffer.alloc(0)
+    scan: while (readPos < this.visiblePos) {
+      const size = Math.min(READ_BLOCK, this.visiblePos - readPos)
+      const block = this.writer.readAt(readPos, size)
+      readPos += size
+      data = data.length > 0 ? Buffer.concat([data, block]) : block
+      let at = 0
+      for (;;) {
+        const newline = data.indexOf(NEWLINE, at)
+        if (newline < 0) break
+        const lineStart = dataPos + at
+        const record = parseRecord(data.toString('utf8', at, newline))
+        at = newline + 1
+        consumed = dataPos + at
+        if (!record) continue
+        if (from === null) {
+          const before =
+            'after' in start
+              ? compareOffsets(record.offset, start.after) <= 0
+              : lineStart < start.pos
+          if (before) continue
+          from = lineStart
+          ;({ boundary, inside } = cut(from))
+        }
         if (record.json) messages.push(record.json)
         lastOffset = record.offset
-        if (end && compareOffsets(record.offset, end) >= 0) break scan
+        if (consumed >= boundary && (record.last || consumed === inside))
+          break scan
       }
+      data = data.subarray(at)
+      dataPos += at
     }
     return {
       messages,
       lastOffset,
-      atEnd: compareOffsets(lastOffset, this.visibleOffset) >= 0,
+      atEnd: consumed >= this.visiblePos,
+      from,
     }
+  }
+
+  /** The last index point at or before where a read starts. */
+  private pointBefore(start: { after: Offset } | { pos: number }): number {
+    let lo = 0
+    let hi = this.index.length - 1
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1
+      const point = this.index[mid] as IndexPoint
+      const at =
+        'after' in start
+          ? compareOffsets(point.offset, start.after) <= 0
+          : point.pos <= start.pos
+      if (at) lo = mid
+      else hi = mid - 1
+    }
+    return lo
   }
 
   private addIndexPoint(point: IndexPoint) {

@@ -16,6 +16,20 @@ import { compareOffsets, type Offset } from './offset.ts'
 /** One record of a shape's log: a message's JSON at its offset (`last`: its transaction's last). */
 export type LogRecord = { offset: Offset; json: string; last: boolean }
 
+/**
+ * For the file position an answer starts at: the position its chunk ends at or past, and a
+ * point inside a transaction appended in parts that may end it too (Infinity when none).
+ */
+export type ChunkCut = (from: number) => { boundary: number; inside: number }
+
+/** Records read: `from`, the file position the first one starts at (null when none was read). */
+export type TailPage = {
+  messages: string[]
+  lastOffset: Offset
+  atEnd: boolean
+  from: number | null
+}
+
 const MAX_RECORDS = 1024
 /**
  * What all tails hold together at most: each open tail gets an equal share, between the two
@@ -43,6 +57,9 @@ export class LogTail {
   private op: number[] = []
   private start: number[] = []
   private end: number[] = []
+  /** Where each record's line ends in the log file, and whether it ends its transaction. */
+  private ends: number[] = []
+  private lasts: boolean[] = []
   private head = 0
   private arena = EMPTY
   /** Where the next record's bytes go in the arena. */
@@ -87,18 +104,20 @@ export class LogTail {
 
   /**
    * `lines`: what the append wrote for these records, in order, one line each:
-   * `<offset>\t<last>\t<json>\n` (JSON holds no raw tab or newline).
+   * `<offset>\t<last>\t<json>\n` (JSON holds no raw tab or newline), from file position `base`.
    */
-  push(records: LogRecord[], lines: Buffer): void {
+  push(records: LogRecord[], lines: Buffer, base: number): void {
     if (records.length === 0) return
     // Of a large append, only its newest records that fit the share are copied: a snapshot's
     // piece or a spilled transaction's chunk can hold far more than the tail keeps.
     const limit = shareBytes()
     const ranges: number[] = []
+    const lineEnds: number[] = []
     let pos = 0
     for (let i = 0; i < records.length; i++) {
       const lineEnd = lines.indexOf(NEWLINE, pos)
       ranges.push(lines.indexOf(TAB, lines.indexOf(TAB, pos) + 1) + 1, lineEnd)
+      lineEnds.push(lineEnd)
       pos = lineEnd + 1
     }
     let from = records.length - 1
@@ -118,9 +137,11 @@ export class LogTail {
     for (let i = from; i < records.length; i++) {
       const s = ranges[2 * i] as number
       const e = ranges[2 * i + 1] as number
-      const { offset } = records[i] as LogRecord
+      const { offset, last } = records[i] as LogRecord
       this.tx.push(offset.tx)
       this.op.push(offset.op)
+      this.ends.push(base + (lineEnds[i] as number) + 1)
+      this.lasts.push(last)
       this.start.push(this.used)
       lines.copy(this.arena, this.used, s, e)
       this.used += e - s
@@ -131,14 +152,10 @@ export class LogTail {
   }
 
   /**
-   * The records after `after`, up to `visible` (published) and `end` (a chunk's end), and
-   * whether they reach `visible`.
+   * The records after `after`, up to `visible` (published) and the end of their chunk: `cut`
+   * says, for the position the answer starts at, where its chunk ends (chunks.ts).
    */
-  read(
-    after: Offset,
-    visible: Offset,
-    end: Offset | null,
-  ): { messages: string[]; lastOffset: Offset; atEnd: boolean } {
+  read(after: Offset, visible: Offset, cut: ChunkCut): TailPage {
     const messages: string[] = []
     // Found by halving, not by comparing from the start on every request.
     let lo = this.head
@@ -148,6 +165,9 @@ export class LogTail {
       if (this.compareAt(mid, after) <= 0) lo = mid + 1
       else hi = mid
     }
+    // covers() holds: the record at or before `after` is here, and the answer starts past it.
+    const from = this.ends[lo - 1] as number
+    const { boundary, inside } = cut(from)
     let last = -1
     for (let i = lo; i < this.tx.length; i++) {
       if (this.compareAt(i, visible) > 0) break
@@ -155,13 +175,15 @@ export class LogTail {
       const e = this.end[i] as number
       if (e > s) messages.push(this.arena.toString('utf8', s, e))
       last = i
-      if (end && this.compareAt(i, end) >= 0) break
+      const lineEnd = this.ends[i] as number
+      if (lineEnd >= boundary && (this.lasts[i] || lineEnd === inside)) break
     }
     const lastOffset = last < 0 ? after : this.offsetAt(last)
     return {
       messages,
       lastOffset,
       atEnd: compareOffsets(lastOffset, visible) >= 0,
+      from: last < 0 ? null : from,
     }
   }
 
@@ -228,6 +250,6 @@ export class LogTail {
   }
 
   private lists(): Array<unknown[]> {
-    return [this.tx, this.op, this.start, this.end]
+    return [this.tx, this.op, this.start, this.end, this.ends, this.lasts]
   }
 }

@@ -41,10 +41,10 @@ export interface ShapeLog {
   /** Waits while the writes of appends fall far behind. */
   writesCaughtUp(): Promise<void>
   /**
-   * The published records after `after`, up to the end of a chunk of about `chunkBytes`, and
-   * none past `upTo` when given (a shape's first answer ends with its snapshot: serve-shape.ts).
+   * The published records after `after`, up to the end of a chunk of about `chunkBytes`; the
+   * snapshot's end always ends one (a shape's first answer is the snapshot alone).
    */
-  read(after: Offset, chunkBytes: number, upTo?: Offset): ReadResult
+  read(after: Offset, chunkBytes: number): ReadResult
   /** What the journal must hold of this log since the last flush. */
   takeJournal(): JournalTake
   /** The journal failed to hold what was taken from `pos`: take it again as `sync`. */

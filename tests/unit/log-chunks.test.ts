@@ -1,0 +1,147 @@
+// Log chunks (storage/chunks.ts): answers end within a fifth of any threshold from 10 kB up, the
+// snapshot's end ends one, a transaction larger than the threshold is one answer, and a reader
+// resuming from any offset inside a chunk is cut where a reader from the start was.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { FileShapeLog } from '../../src/engine/storage/log-store.ts'
+import {
+  BEFORE_ALL,
+  compareOffsets,
+  type Offset,
+} from '../../src/engine/storage/offset.ts'
+
+const dirs: string[] = []
+afterEach(() => {
+  for (const dir of dirs.splice(0))
+    rmSync(dir, { recursive: true, force: true })
+})
+
+function newLog(): { log: FileShapeLog; dir: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'sluice-chunks-'))
+  dirs.push(dir)
+  return { log: FileShapeLog.create(dir), dir }
+}
+
+/** A message of about `size` bytes, varied so cuts never line up by chance. */
+const message = (key: string, size: number) =>
+  JSON.stringify({
+    key,
+    value: { pad: 'x'.repeat(size) },
+    headers: { operation: 'insert' },
+  })
+
+/** A snapshot of `rows` rows, then `txs` transactions of 1-4 records, all published. */
+function fill(log: FileShapeLog, rows: number, txs: number) {
+  log.appendSnapshotRows(
+    Array.from({ length: rows }, (_, i) => ({
+      offset: { tx: 0n, op: i },
+      json: message(`s${i}`, 100 + ((i * 37) % 300)),
+      last: true,
+    })),
+  )
+  log.appendSnapshotEnd('{"headers":{"control":"snapshot-end"}}')
+  for (let t = 0; t < txs; t++) {
+    const count = 1 + (t % 4)
+    log.append(
+      Array.from({ length: count }, (_, op) => ({
+        offset: { tx: BigInt(1000 + t), op },
+        json: message(`t${t}/${op}`, 50 + ((t * 53 + op * 11) % 250)),
+        last: op === count - 1,
+      })),
+      count,
+    )
+  }
+  log.publish()
+}
+
+type Page = { bytes: number; end: Offset; messages: string[] }
+
+/** Every answer from `after` on, as a client takes them. */
+function pages(log: FileShapeLog, after: Offset, threshold: number): Page[] {
+  const out: Page[] = []
+  let at = after
+  for (let i = 0; i < 100_000; i++) {
+    const page = log.read(at, threshold)
+    // The body a client receives: the messages as a JSON array.
+    const bytes = Buffer.byteLength(`[${page.messages.join(',')}]`)
+    out.push({ bytes, end: page.lastOffset, messages: page.messages })
+    at = page.lastOffset
+    if (page.atEnd) return out
+  }
+  throw new Error('never reached the end')
+}
+
+describe.each([10_000, 64 * 1024])(
+  'at a threshold of %i bytes',
+  (threshold) => {
+    it('ends every answer within a fifth of it, and the snapshot apart from the log', () => {
+      const { log } = newLog()
+      fill(log, 3_000, 6_000)
+      const all = pages(log, BEFORE_ALL, threshold)
+      const snapshotEnd = all.findIndex((p) => p.end.tx > 0n) - 1
+      expect(snapshotEnd).toBeGreaterThan(2)
+      // The snapshot's last answer ends with its end; the next holds only transactions.
+      expect(all[snapshotEnd]?.messages.at(-1)).toContain('snapshot-end')
+      const full = all.filter(
+        (_, i) => i !== snapshotEnd && i !== all.length - 1,
+      )
+      expect(full.length).toBeGreaterThan(10)
+      for (const page of full) {
+        expect(page.bytes).toBeGreaterThan(threshold * 0.8)
+        expect(page.bytes).toBeLessThan(threshold * 1.2)
+      }
+    })
+
+    it('cuts a reader resuming from any offset inside a chunk where a reader from the start was', () => {
+      const { log } = newLog()
+      fill(log, 0, 3_000)
+      const ends = pages(log, BEFORE_ALL, threshold).map((p) => p.end)
+      // Every transaction end is an offset some client may hold.
+      for (let t = 0; t < 3_000; t += 7) {
+        const after: Offset = { tx: BigInt(1000 + t), op: t % 4 }
+        const end = log.read(after, threshold).lastOffset
+        const expected = ends.find((e) => compareOffsets(e, after) > 0)
+        expect(end).toEqual(expected)
+      }
+    })
+  },
+)
+
+it('ends every answer within a fifth of a 10 MiB threshold', () => {
+  const { log } = newLog()
+  // About 35 MB of snapshot rows: three full answers and a part.
+  fill(log, 100_000, 0)
+  const all = pages(log, BEFORE_ALL, 10 * 1024 * 1024)
+  expect(all.length).toBeGreaterThan(3)
+  for (const page of all.slice(0, -2)) {
+    expect(page.bytes).toBeGreaterThan(10 * 1024 * 1024 * 0.8)
+    expect(page.bytes).toBeLessThan(10 * 1024 * 1024 * 1.2)
+  }
+})
+
+it('answers a transaction larger than the threshold whole', () => {
+  const { log } = newLog()
+  fill(log, 10, 0)
+  const big = Array.from({ length: 200 }, (_, op) => ({
+    offset: { tx: 5000n, op },
+    json: message(`big/${op}`, 200),
+    last: op === 199,
+  }))
+  log.append(big, 200)
+  log.publish()
+  const all = pages(log, BEFORE_ALL, 10_000)
+  expect(all.at(-1)?.messages).toHaveLength(200)
+})
+
+it('cuts a reopened log as before', async () => {
+  const { log, dir } = newLog()
+  fill(log, 1_000, 2_000)
+  const before = pages(log, BEFORE_ALL, 10_000).map((p) => p.end)
+  await log.sync()
+  log.close()
+  const reopened = FileShapeLog.open(dir)
+  expect(pages(reopened, BEFORE_ALL, 10_000).map((p) => p.end)).toEqual(before)
+  reopened.close()
+})
