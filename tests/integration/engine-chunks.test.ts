@@ -64,7 +64,7 @@ describe('chunked large shapes', () => {
     )
   })
 
-  it('ends each answer at a chunk end fixed by the log, from any offset inside a chunk', async () => {
+  it('ends each answer at a chunk end fixed by the log', async () => {
     let response = await get('offset=-1')
     const handle = response.headers.get('electric-handle') ?? ''
     const ends: string[] = []
@@ -85,10 +85,10 @@ describe('chunked large shapes', () => {
       response = await get(`offset=${offset}&handle=${handle}`)
     }
     expect(ends.length).toBeGreaterThan(5)
-    // Resume a few rows into the second chunk (snapshot rows sit at 0_<n>): the answer still
-    // ends where the second chunk ends.
-    const firstEnd = Number(ends[0]?.split('_')[1])
-    const inside = await get(`offset=0_${firstEnd + 3}&handle=${handle}`)
-    expect(inside.headers.get('electric-offset')).toBe(ends[1])
+    // Snapshot chunks are numbered as Electric numbers them; 0_k goes on after chunk k, the
+    // same answer every time.
+    expect(ends).toEqual(ends.map((_, i) => `0_${i}`))
+    const again = await get(`offset=0_0&handle=${handle}`)
+    expect(again.headers.get('electric-offset')).toBe('0_1')
   })
 })

@@ -145,3 +145,97 @@ it('cuts a reopened log as before', async () => {
   expect(pages(reopened, BEFORE_ALL, 10_000).map((p) => p.end)).toEqual(before)
   reopened.close()
 })
+
+describe('snapshot offsets, numbered as Electric numbers them', () => {
+  it('ends a snapshot of one chunk at 0_0, and goes on from there with the log', () => {
+    const { log } = newLog()
+    fill(log, 5, 3)
+    const first = log.read(BEFORE_ALL, 10_000)
+    expect(first.lastOffset).toEqual({ tx: 0n, op: 0 })
+    expect(first.messages).toHaveLength(6)
+    expect(log.caughtUp(first.lastOffset, 10_000)).toBe(false)
+    const rest = log.read(first.lastOffset, 10_000)
+    expect(rest.messages).toHaveLength(1 + 2 + 3)
+    expect(rest.lastOffset).toEqual({ tx: 1002n, op: 2 })
+    expect(rest.atEnd).toBe(true)
+  })
+
+  it('numbers the chunks 0_0, 0_1, .. and resumes after each', () => {
+    const { log } = newLog()
+    fill(log, 1_000, 0)
+    const all = pages(log, BEFORE_ALL, 10_000)
+    expect(log.tipOffset(10_000)).toEqual(all.at(-1)?.end)
+    expect(all.map((p) => p.end)).toEqual(
+      all.map((_, i) => ({ tx: 0n, op: i })),
+    )
+    expect(all.flatMap((p) => p.messages)).toHaveLength(1_001)
+    // Read again from any chunk's number, the same answers follow.
+    const again = pages(log, { tx: 0n, op: 3 }, 10_000)
+    expect(again).toEqual(all.slice(4))
+  })
+
+  it('names the tip as the last answer does, also with rows larger than the threshold', () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const { log } = newLog()
+      log.appendSnapshotRows(
+        Array.from({ length: 40 + seed }, (_, i) => ({
+          offset: { tx: 0n, op: i },
+          // Mostly small; every few rows one of up to 2.5 thresholds.
+          json: message(
+            `s${i}`,
+            (i * seed * 7919) % 5 === 0 ? (i * seed * 131) % 25_000 : 300,
+          ),
+          last: true,
+        })),
+      )
+      log.appendSnapshotEnd('{"headers":{"control":"snapshot-end"}}')
+      log.publish()
+      const all = pages(log, BEFORE_ALL, 10_000)
+      expect(log.tipOffset(10_000)).toEqual(all.at(-1)?.end)
+      expect(all.flatMap((p) => p.messages)).toHaveLength(40 + seed + 1)
+      for (const [i, page] of all.slice(0, -1).entries())
+        expect(pages(log, page.end, 10_000)).toEqual(all.slice(i + 1))
+      log.close()
+    }
+  })
+
+  it('says a reader at the snapshot end has read everything, until the log has more', () => {
+    const { log } = newLog()
+    fill(log, 100, 0)
+    const all = pages(log, BEFORE_ALL, 10_000)
+    const end = all.at(-1)?.end as Offset
+    expect(end.op).toBeGreaterThan(1)
+    expect(log.tipOffset(10_000)).toEqual(end)
+    expect(log.caughtUp(end, 10_000)).toBe(true)
+    expect(log.caughtUp({ tx: 0n, op: end.op - 1 }, 10_000)).toBe(false)
+    expect(log.caughtUp({ tx: 0n, op: Infinity }, 10_000)).toBe(true)
+    log.append(
+      [{ offset: { tx: 9n, op: 0 }, json: message('x', 10), last: true }],
+      1,
+    )
+    log.publish()
+    expect(log.caughtUp(end, 10_000)).toBe(false)
+    expect(log.read(end, 10_000).lastOffset).toEqual({ tx: 9n, op: 0 })
+    expect(log.tipOffset(10_000)).toEqual({ tx: 9n, op: 0 })
+  })
+
+  it('keeps 0_inf, what clients of a log without changes held before, past the snapshot', () => {
+    const { log } = newLog()
+    fill(log, 100, 2)
+    const page = log.read({ tx: 0n, op: Infinity }, 10_000)
+    expect(page.messages).toHaveLength(1 + 2)
+    expect(page.lastOffset).toEqual({ tx: 1001n, op: 1 })
+  })
+
+  it('numbers a reopened log as before: offsets handed out stay good across a restart', async () => {
+    const { log, dir } = newLog()
+    fill(log, 1_000, 100)
+    const before = pages(log, BEFORE_ALL, 10_000)
+    await log.sync()
+    log.close()
+    const reopened = FileShapeLog.open(dir)
+    expect(pages(reopened, BEFORE_ALL, 10_000)).toEqual(before)
+    expect(pages(reopened, { tx: 0n, op: 2 }, 10_000)).toEqual(before.slice(3))
+    reopened.close()
+  })
+})

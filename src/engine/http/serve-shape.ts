@@ -45,7 +45,7 @@ import {
 
 export const LONG_POLL_MS = 20_000
 /** Electric's default log chunk: an answer ends at a chunk's end (storage/log-store.ts). */
-const CHUNK_BYTES = 10 * 1024 * 1024
+export const CHUNK_BYTES = 10 * 1024 * 1024
 
 export type ServeOptions = {
   database: ShapeDatabase
@@ -217,8 +217,17 @@ async function answerShape(options: ServeOptions): Promise<Answer> {
       cors: options.cors,
     })
   const reply = replyOf(options)
+  const chunkBytes = options.chunkBytes ?? CHUNK_BYTES
   if (request.offset === 'now')
-    return answer(shape, reply, before, [], shape.lastOffset, true, false)
+    return answer(
+      shape,
+      reply,
+      before,
+      [],
+      shape.log.tipOffset(chunkBytes),
+      true,
+      false,
+    )
   const longPollMs = options.longPollMs ?? LONG_POLL_MS
   if (
     !before &&
@@ -242,7 +251,6 @@ async function answerShape(options: ServeOptions): Promise<Answer> {
     : request.offset.tx > 0n && request.offset.op === 0
       ? { tx: request.offset.tx, op: Infinity }
       : request.offset
-  const chunkBytes = options.chunkBytes ?? CHUNK_BYTES
   // A signed-in user's shape is answered as a long-poll even to an SSE client: its caller
   // checks the session when the answer is ready, and a stream would outlive a logout. (The
   // client falls back to long-polling after a few such answers.)

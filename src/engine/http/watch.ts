@@ -4,7 +4,7 @@
 // hold them all and queue every other request behind a poll's timeout.
 import type { ShapeDatabase } from '../database.ts'
 import type { ShapeDefinition } from '../shapes/definition.ts'
-import { compareOffsets } from '../storage/offset.ts'
+import { CHUNK_BYTES } from './serve-shape.ts'
 import type { Shape, WaitSignal, Waiter } from '../shapes/shape.ts'
 import type { ShapeRequest } from './request.ts'
 
@@ -35,7 +35,9 @@ function waitsOn({
     request.offset.tx > 0n && request.offset.op === 0
       ? { tx: request.offset.tx, op: Infinity }
       : request.offset
-  return compareOffsets(shape.lastOffset, after) > 0 ? null : shape
+  // The server's shapes are answered in chunks of the default size, which numbers snapshot
+  // offsets (storage/chunks.ts).
+  return shape.log.caughtUp(after, CHUNK_BYTES) ? shape : null
 }
 
 /** Whether serving the request now would answer without waiting. */

@@ -18,7 +18,14 @@ import {
   recoverLog,
   type IndexPoint,
 } from './log-recovery.ts'
-import { chunkBoundary, type SnapshotBounds } from './chunks.ts'
+import {
+  chunkBoundary,
+  lastSnapshotChunk,
+  namesSnapshotChunk,
+  snapshotChunkOffset,
+  snapshotChunkResume,
+  type SnapshotBounds,
+} from './chunks.ts'
 import {
   LogTail,
   type ChunkCut,
@@ -195,15 +202,49 @@ export class FileShapeLog implements ShapeLog {
    */
   read(after: Offset, chunkBytes: number): ReadResult {
     const cut = (from: number) => this.cutFrom(from, chunkBytes)
-    // Every live request reads here: the tail's answer as it is, no copy.
-    const page = this.tail.covers(after)
-      ? this.tail.read(after, this.visibleOffset, cut)
-      : this.readFile({ after }, cut)
+    const snapshot = this.snapshot
+    const page =
+      snapshot && namesSnapshotChunk(after)
+        ? this.readFile(
+            { pos: snapshotChunkResume(after.op, chunkBytes, snapshot) },
+            cut,
+          )
+        : // Every live request reads here: the tail's answer as it is, no copy.
+          this.tail.covers(after)
+          ? this.tail.read(after, this.visibleOffset, cut)
+          : this.readFile({ after }, cut)
+    const inSnapshot =
+      snapshot && page.from !== null && page.lastOffset.tx === 0n
     return {
       messages: page.messages,
-      lastOffset: page.lastOffset,
+      lastOffset: inSnapshot
+        ? snapshotChunkOffset(page.from ?? 0, chunkBytes)
+        : page.from === null
+          ? after
+          : page.lastOffset,
       atEnd: page.atEnd,
     }
+  }
+
+  /** Where a reader that has read everything published is, numbered as read() numbers. */
+  tipOffset(chunkBytes: number): Offset {
+    const snapshot = this.snapshot
+    return snapshot && this.visiblePos === snapshot.end
+      ? lastSnapshotChunk(snapshot, chunkBytes)
+      : this.visibleOffset
+  }
+
+  /**
+   * Whether a reader after `after` has read everything published (`chunkBytes`: the threshold
+   * its snapshot offsets are numbered with): a snapshot chunk's number alone does not say.
+   */
+  caughtUp(after: Offset, chunkBytes: number): boolean {
+    const snapshot = this.snapshot
+    if (!snapshot || !namesSnapshotChunk(after))
+      return compareOffsets(this.visibleOffset, after) <= 0
+    // Past its rows: the snapshot's end is where it goes on; otherwise a row is still ahead.
+    const resume = snapshotChunkResume(after.op, chunkBytes, snapshot)
+    return resume > snapshot.rows && snapshot.end >= this.visiblePos
   }
 
   /** Where the chunk that starts at `from` ends (chunks.ts), and the inside point that may. */

@@ -42,9 +42,14 @@ export interface ShapeLog {
   writesCaughtUp(): Promise<void>
   /**
    * The published records after `after`, up to the end of a chunk of about `chunkBytes`; the
-   * snapshot's end always ends one (a shape's first answer is the snapshot alone).
+   * snapshot's end always ends one (a shape's first answer is the snapshot alone). Offsets
+   * within the snapshot are its chunks' numbers for that threshold (chunks.ts).
    */
   read(after: Offset, chunkBytes: number): ReadResult
+  /** Where a reader that has read everything published is (read's numbering). */
+  tipOffset(chunkBytes: number): Offset
+  /** Whether a reader after `after` has read everything published (read's numbering). */
+  caughtUp(after: Offset, chunkBytes: number): boolean
   /** What the journal must hold of this log since the last flush. */
   takeJournal(): JournalTake
   /** The journal failed to hold what was taken from `pos`: take it again as `sync`. */
