@@ -3,8 +3,9 @@
 // live readers. Appends become visible only at publish(), so a transaction appears on all its
 // shapes at once. It counts the rows the shape holds in memory; after a restart the count is
 // the last index point's plus what recovery (log-recovery.ts) reads past it, so no read ever
-// rescans the log. Answers end at chunk ends found from byte positions (chunks.ts). The rest of
-// the engine sees it only as shape-log.ts's ShapeLog.
+// rescans the log. Answers end at chunk ends found from byte positions (chunks.ts); once the log
+// grows far past its snapshot, readers in the span compacted read a compacted segment of it
+// instead (log-compaction.ts). The rest of the engine sees it only as shape-log.ts's ShapeLog.
 import { appendFileSync, mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { flat } from '../flat.ts'
@@ -14,7 +15,6 @@ import {
   FIRST_POINT,
   findSnapshotEnd,
   indexLine,
-  parseRecord,
   recoverLog,
   type IndexPoint,
 } from './log-recovery.ts'
@@ -33,6 +33,8 @@ import {
   type TailPage,
 } from './log-tail.ts'
 import { LogWriter, type JournalTake } from './log-writer.ts'
+import { scanRecords, type ScanStart } from './record-scan.ts'
+import { LogCompaction } from './log-compaction.ts'
 import {
   BEFORE_ALL,
   SNAPSHOT_END,
@@ -44,8 +46,6 @@ import {
 import type { LogStorage, ReadResult, ShapeLog } from './shape-log.ts'
 
 const INDEX_EVERY_BYTES = 64 * 1024
-const READ_BLOCK = 256 * 1024
-const NEWLINE = 10
 /** Appends a transaction applied in parts may leave waiting for their write. */
 const WRITER_BACKLOG_BYTES = 4 * 1024 * 1024
 
@@ -55,6 +55,8 @@ export class FileShapeLog implements ShapeLog {
   private index: IndexPoint[] = [FIRST_POINT]
   /** Where the snapshot ends, once it is complete (chunks.ts); null before. */
   private snapshot: SnapshotBounds | null = null
+  /** Its compacted segment, once the log grew far past its snapshot (log-compaction.ts). */
+  private readonly compaction: LogCompaction
   private endPos = 0
   private endOffset: Offset = BEFORE_ALL
   private endRows = 0
@@ -75,6 +77,24 @@ export class FileShapeLog implements ShapeLog {
     this.indexPath = flat(join(dir, 'index'))
     fdCache.use(this.logPath)
     this.writer = new LogWriter(this.logPath, 0)
+    // The log is its own view for the compaction: no closures per shape (at 10,000 shapes every
+    // old-generation collection marks what each keeps).
+    this.compaction = new LogCompaction(this)
+  }
+
+  /** Where the snapshot ends; null until it is complete (log-compaction.ts reads it). */
+  snapshotBounds(): SnapshotBounds | null {
+    return this.snapshot
+  }
+
+  /** The published end's byte position (log-compaction.ts reads it). */
+  get publishedPos(): number {
+    return this.visiblePos
+  }
+
+  /** `size` bytes of the log at `pos`, on file or still in memory (log-compaction.ts). */
+  readAt(pos: number, size: number): Buffer {
+    return this.writer.readAt(pos, size)
   }
 
   static create(dir: string): FileShapeLog {
@@ -84,6 +104,7 @@ export class FileShapeLog implements ShapeLog {
 
   /** Reopens a log after a restart, dropping a torn or half-written transaction at its end. */
   static open(dir: string): FileShapeLog {
+    LogCompaction.dropStale(dir)
     const log = new FileShapeLog(dir)
     const end = recoverLog(fdCache.use(log.logPath), log.indexPath)
     log.index = end.index
@@ -194,6 +215,7 @@ export class FileShapeLog implements ShapeLog {
     this.visiblePos = this.endPos
     this.visibleOffset = this.endOffset
     this.visibleRows = this.endRows
+    this.compaction.consider()
   }
 
   /**
@@ -203,12 +225,23 @@ export class FileShapeLog implements ShapeLog {
   read(after: Offset, chunkBytes: number): ReadResult {
     const cut = (from: number) => this.cutFrom(from, chunkBytes)
     const snapshot = this.snapshot
-    const page =
+    const resume =
       snapshot && namesSnapshotChunk(after)
-        ? this.readFile(
-            { pos: snapshotChunkResume(after.op, chunkBytes, snapshot) },
-            cut,
-          )
+        ? snapshotChunkResume(after.op, chunkBytes, snapshot)
+        : null
+    // A reader going on at the snapshot's end, or within the span compacted, reads the segment.
+    const compacted =
+      resume !== null
+        ? this.compaction.made && resume > (snapshot?.rows ?? Infinity)
+        : this.compaction.covers(after)
+    const page = compacted
+      ? this.compaction.read(
+          resume !== null ? SNAPSHOT_END : after,
+          chunkBytes,
+          this.visibleOffset,
+        )
+      : resume !== null
+        ? this.readFile({ pos: resume }, cut)
         : // Every live request reads here: the tail's answer as it is, no copy.
           this.tail.covers(after)
           ? this.tail.read(after, this.visibleOffset, cut)
@@ -318,6 +351,7 @@ export class FileShapeLog implements ShapeLog {
     this.writer.close()
     this.tail.release()
     fdCache.close(this.logPath)
+    this.compaction.close()
   }
 
   destroy(): void {
@@ -329,75 +363,18 @@ export class FileShapeLog implements ShapeLog {
    * The records from the file (and what the writer still holds): those after `after`, or
    * those that start at or past byte `pos`; up to the end of their chunk (`cut`).
    */
-  private readFile(
-    start: { after: Offset } | { pos: number },
-    cut: ChunkCut,
-  ): TailPage {
-    const point = this.index[this.pointBefore(start)] ?? FIRST_POINT
-    const messages: string[] = []
-    let lastOffset = 'after' in start ? start.after : point.offset
-    let from: number | null = null
-    let boundary = Infinity
-    let inside = Infinity
-    // The file position of data[0], and where the last line looked at ends.
-    let dataPos = point.pos
-    let readPos = point.pos
-    let consumed = point.pos
-    let data: Buffer = Buffer.alloc(0)
-    scan: while (readPos < this.visiblePos) {
-      const size = Math.min(READ_BLOCK, this.visiblePos - readPos)
-      const block = this.writer.readAt(readPos, size)
-      readPos += size
-      data = data.length > 0 ? Buffer.concat([data, block]) : block
-      let at = 0
-      for (;;) {
-        const newline = data.indexOf(NEWLINE, at)
-        if (newline < 0) break
-        const lineStart = dataPos + at
-        const record = parseRecord(data.toString('utf8', at, newline))
-        at = newline + 1
-        consumed = dataPos + at
-        if (!record) continue
-        if (from === null) {
-          const before =
-            'after' in start
-              ? compareOffsets(record.offset, start.after) <= 0
-              : lineStart < start.pos
-          if (before) continue
-          from = lineStart
-          ;({ boundary, inside } = cut(from))
-        }
-        if (record.json) messages.push(record.json)
-        lastOffset = record.offset
-        if (consumed >= boundary && (record.last || consumed === inside))
-          break scan
-      }
-      data = data.subarray(at)
-      dataPos += at
-    }
-    return {
-      messages,
-      lastOffset,
-      atEnd: consumed >= this.visiblePos,
-      from,
-    }
-  }
-
-  /** The last index point at or before where a read starts. */
-  private pointBefore(start: { after: Offset } | { pos: number }): number {
-    let lo = 0
-    let hi = this.index.length - 1
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1
-      const point = this.index[mid] as IndexPoint
-      const at =
-        'after' in start
-          ? compareOffsets(point.offset, start.after) <= 0
-          : point.pos <= start.pos
-      if (at) lo = mid
-      else hi = mid - 1
-    }
-    return lo
+  private readFile(start: ScanStart, cut: ChunkCut): TailPage {
+    return scanRecords(
+      {
+        readAt: (pos, size) => this.writer.readAt(pos, size),
+        index: this.index,
+        end: this.visiblePos,
+        endsChunk: (record, lineEnd, boundary, inside) =>
+          lineEnd >= boundary && (record.last || lineEnd === inside),
+      },
+      start,
+      cut,
+    )
   }
 
   private addIndexPoint(point: IndexPoint) {
