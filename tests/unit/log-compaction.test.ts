@@ -112,7 +112,7 @@ it('lets a client that joins after 10,000 updates of one row read about the rows
     c: 9_999,
   })
   log.close()
-})
+}, 30_000)
 
 it('takes a client that read part of the log before the compaction to the same rows', async () => {
   const { log, dir } = newLog()
@@ -173,4 +173,20 @@ it('takes a client that read part of the log before the compaction to the same r
   readAll(log, late, BEFORE_ALL)
   expect(late).toEqual(truth)
   log.close()
-})
+}, 30_000)
+
+it('compacts a reopened log again, without waiting for a change', async () => {
+  const { log, dir } = newLog()
+  snapshot(log, 1_000)
+  for (let i = 1; i <= 2_000; i++)
+    commit(log, 100 + i, [op('update', 3, { b: i })])
+  await vi.waitFor(() => expect(compacted(dir)).toBe(true), WAIT)
+  await log.sync()
+  log.close()
+  const reopened = FileShapeLog.open(dir)
+  await vi.waitFor(() => expect(compacted(dir)).toBe(true), WAIT)
+  const rows = new Map() as Rows
+  expect(readAll(reopened, rows, BEFORE_ALL)).toBeLessThanOrEqual(2 * 1_000)
+  expect(rows.get('k3')).toEqual({ id: 3, a: 'a'.repeat(100), b: 2_000, c: 0 })
+  reopened.close()
+}, 30_000)

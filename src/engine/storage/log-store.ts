@@ -117,6 +117,8 @@ export class FileShapeLog implements ShapeLog {
       (pos, size) => log.writer.readAt(pos, size),
       end.pos,
     )
+    // Its segment was dropped: made again now, not at the next change, which may be long away.
+    log.compaction.consider()
     return log
   }
 
