@@ -87,6 +87,7 @@ describe('isBuildCurrent', () => {
     file('dist/index.html', '<html>')
     file('dist/server/index.js', 'serve()')
     file('dist/server/admin.js', 'admin()')
+    file('dist/server/engine.js', 'engine()')
   }
 
   it('is false with no build, or a build with no stamp', () => {
