@@ -3,7 +3,10 @@
 import type { HostPinner } from './pg/pinned-socket.ts'
 import { LOCK_WAIT_MS } from './replication/publication.ts'
 import type { SpillLimit } from './replication/spill.ts'
-import type { SupervisorEvents } from './replication/supervisor.ts'
+import type {
+  SupervisorEvents,
+  SupervisorOptions,
+} from './replication/supervisor.ts'
 
 // Postgres renders values with these settings for snapshots and replication alike; where
 // clauses read zone abbreviations (AT TIME ZONE 'EST') from the default set, as the evaluator
@@ -56,4 +59,24 @@ export type DatabaseConfig = {
   maxShapes?: number
   /** How often the cap is applied (shapes/expiry.ts, Electric's 60 s by default). */
   expiryPeriodMs?: number
+  /** See ConnectionSettings: the standalone engine's from Electric's variables. */
+  connection?: ConnectionSettings
 }
+
+/** How an attached database is connected to, where it differs from the engine's defaults. */
+export type ConnectionSettings = {
+  /** The pool's (snapshots, catalog reads): a pooler's, say. Unset: connectionString. */
+  poolConnectionString?: string
+  /** The most connections the pool opens; POOL_SIZE by default. */
+  poolSize?: number
+  /** The slot's and publication's names (SupervisorOptions.names); by id by default. */
+  names?: SupervisorOptions['names']
+  /** See SupervisorOptions.manualPublishing. */
+  manualPublishing?: boolean
+}
+
+/**
+ * The server attaches many databases, each with its own pool: a few connections each are
+ * enough for snapshots and catalog reads, and leave the user's database its connections.
+ */
+export const POOL_SIZE = 4

@@ -13,6 +13,7 @@ import { DurabilityLoop } from './durability.ts'
 import { Journal } from './storage/journal.ts'
 import {
   DEFAULT_LOG_LIMIT,
+  POOL_SIZE,
   SESSION_OPTIONS,
   type DatabaseConfig,
 } from './database-config.ts'
@@ -111,9 +112,10 @@ export class ShapeDatabase {
 
   constructor(readonly config: DatabaseConfig) {
     this.pool = new pg.Pool({
-      connectionString: config.connectionString,
+      connectionString:
+        config.connection?.poolConnectionString ?? config.connectionString,
       options: SESSION_OPTIONS,
-      max: 4,
+      max: config.connection?.poolSize ?? POOL_SIZE,
       connectionTimeoutMillis: config.silenceMs ?? SILENCE_MS,
       // Every value stays Postgres text output, exactly as replication delivers it.
       types: { getTypeParser: () => (value: string) => value },
@@ -166,6 +168,8 @@ export class ShapeDatabase {
           dir: this.spillDir,
           limit: config.spillLimit ?? DEFAULT_SPILL_LIMIT,
         },
+        names: config.connection?.names,
+        manualPublishing: config.connection?.manualPublishing,
       },
       observedEvents(config.events ?? {}, () => this.idle),
     )

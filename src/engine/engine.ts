@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { LogLimit } from './database-config.ts'
+import type { ConnectionSettings, LogLimit } from './database-config.ts'
 import { ShapeDatabase } from './database.ts'
 import type { HostPinner } from './pg/pinned-socket.ts'
 import {
@@ -42,6 +42,8 @@ export type AttachOptions = {
   /** See DatabaseConfig.maxShapes and expiryPeriodMs: a cap on shapes, applied periodically. */
   maxShapes?: number
   expiryPeriodMs?: number
+  /** See DatabaseConfig.connection: pool, names, manual publishing. */
+  connection?: ConnectionSettings
 }
 
 export class Engine {
