@@ -3,7 +3,6 @@
 // changes, shapes, live clients and log bytes, and the process's own, on a port of their own.
 import { serve } from '@hono/node-server'
 import type { ShapeDatabase } from '../database.ts'
-import { replicationNames } from '../replication/names.ts'
 import { engineCounters, type SourceFacts } from './facts.ts'
 import { createMetrics } from './metrics.ts'
 import { metricsApp } from './metrics-app.ts'
@@ -25,10 +24,11 @@ export function serveStandaloneMetrics(options: {
   onListening: (port: number) => void
 }): StandaloneMetrics {
   const { id, database } = options
-  const slot = replicationNames(id).slot
   let health: HealthReading | null = null
   const measure = async () => {
     if (database.status !== 'active') return
+    // Named by then: found when replication first started (standalone-names.ts).
+    const { slot } = database.supervisor.names
     health = await measureSlot(database.pool, slot).catch(() => health)
   }
   void measure()

@@ -1,5 +1,6 @@
 // Names of the per-database slot and publication. Slot names allow only [a-z0-9_] and
-// publication names are identifiers, so one sanitised name serves both.
+// publication names are identifiers, so one sanitised name serves both. The server names
+// them by source id; the standalone engine by its database (or Electric's stream id).
 import { createHash } from 'node:crypto'
 
 const PREFIX = 'sluice_'
@@ -28,3 +29,26 @@ export function replicationNames(id: string): ReplicationNames {
   }
   return { slot: name, publication: name }
 }
+
+/** The standalone engine's names before they included the database: kept where in use. */
+export const LEGACY_STANDALONE_ID = 'standalone'
+
+/**
+ * The standalone engine's names on a database: one per database, since slots are shared by
+ * every database of a cluster and two engines on two databases must not share one.
+ */
+export function standaloneNames(database: string): ReplicationNames {
+  return replicationNames(`${LEGACY_STANDALONE_ID}_${database}`)
+}
+
+/** Electric's names for ELECTRIC_REPLICATION_STREAM_ID (an unquoted identifier, lower-cased). */
+export function electricNames(streamId: string): ReplicationNames {
+  return {
+    slot: `electric_slot_${streamId}`,
+    publication: `electric_publication_${streamId}`,
+  }
+}
+
+/** The longest stream id whose publication name (the longer) fits in 63 bytes. */
+export const MAX_STREAM_ID_LENGTH =
+  MAX_NAME_BYTES - 'electric_publication_'.length

@@ -1,6 +1,7 @@
 // The per-database publication and its settings, and the errors of bringing a table into it
 // (publish-table.ts), each actionable: what is wrong and what to run.
 import { quoteIdent, sqlState, type Queryable } from '../pg/sql.ts'
+import { UnavailableError } from '../unavailable.ts'
 
 const DUPLICATE_OBJECT = '42710'
 const INSUFFICIENT_PRIVILEGE = '42501'
@@ -49,6 +50,21 @@ export class ReplicationSetupError extends Error {
   ) {
     super(message)
     this.name = 'ReplicationSetupError'
+  }
+}
+
+/**
+ * With ELECTRIC_MANUAL_TABLE_PUBLISHING the engine alters no table and no publication: a
+ * table not set up is answered 503 (as Electric answers it) with the SQL someone must run,
+ * and the request succeeds once they have.
+ */
+export class ManualPublishingError extends UnavailableError {
+  constructor(
+    message: string,
+    readonly sql: string,
+  ) {
+    super(`${message}. Run: ${sql}`)
+    this.name = 'ManualPublishingError'
   }
 }
 
@@ -113,6 +129,48 @@ export async function ensurePublication(
       )
     }
     throw error
+  }
+}
+
+/**
+ * For ELECTRIC_MANUAL_TABLE_PUBLISHING: the publication must exist with the settings above,
+ * publishing every operation; the engine creates and alters none. Throws
+ * ReplicationSetupError with the SQL to run otherwise.
+ */
+export async function checkPublication(
+  client: Queryable,
+  name: string,
+): Promise<void> {
+  const version = await serverVersion(client)
+  const { rows } = await client.query<{ all: string; settings: string }>(
+    `select (pubinsert and pubupdate and pubdelete and pubtruncate)::text as all,
+            (not pubviaroot ${version >= GENERATED_COLUMNS_VERSION ? "and pubgencols = 's'" : ''})::text
+              as settings
+       from pg_publication where pubname = $1`,
+    [name],
+  )
+  const found = rows[0]
+  const quoted = quoteIdent(name)
+  if (!found) {
+    const sql = `CREATE PUBLICATION ${quoted} WITH (${wantedSettings(version)});`
+    throw new ReplicationSetupError(
+      `Publication ${quoted} not found in the database, and ELECTRIC_MANUAL_TABLE_PUBLISHING keeps the engine from creating it. Run: ${sql}`,
+      sql,
+    )
+  }
+  if (found.all !== 'true') {
+    const sql = `ALTER PUBLICATION ${quoted} SET (publish = 'insert, update, delete, truncate');`
+    throw new ReplicationSetupError(
+      `Publication ${quoted} does not publish all required operations: INSERT, UPDATE, DELETE, TRUNCATE. Run: ${sql}`,
+      sql,
+    )
+  }
+  if (found.settings !== 'true') {
+    const sql = `ALTER PUBLICATION ${quoted} SET (${wantedSettings(version)});`
+    throw new ReplicationSetupError(
+      `Publication ${quoted} must publish partitions under their own names${version >= GENERATED_COLUMNS_VERSION ? ' and stored generated columns' : ''}. Run: ${sql}`,
+      sql,
+    )
   }
 }
 

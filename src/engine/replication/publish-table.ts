@@ -5,6 +5,7 @@
 import {
   GENERATED_COLUMNS_VERSION,
   LOCK_WAIT_MS,
+  ManualPublishingError,
   ReplicationSetupError,
   TableBusyError,
   UnreplicableTableError,
@@ -35,13 +36,15 @@ type TableState = {
 /**
  * Sets REPLICA IDENTITY FULL on the table (and on each of its partitions) and adds it to the
  * publication; a no-op when all are so already. Both need ownership: without it, throws
- * ReplicationSetupError naming the table and the SQL to run.
+ * ReplicationSetupError naming the table and the SQL to run. `manual`: only checks, and
+ * throws ManualPublishingError with the SQL when something is left to do.
  */
 export async function addTableToPublication(
   client: Queryable,
   publication: string,
   schema: string,
   table: string,
+  manual = false,
 ): Promise<{ changed: boolean; ran: string[] }> {
   const target = qualifiedName(schema, table)
   const state = await tableState(client, publication, schema, table)
@@ -65,6 +68,7 @@ export async function addTableToPublication(
   )
   const publish = `ALTER PUBLICATION ${quoteIdent(publication)} ADD TABLE ${target};`
   const statements = [...identities, ...(state.published ? [] : [publish])]
+  if (manual) throw manualError(schema, table, publication, state, statements)
   const missingRights = (ran: string[] = []) =>
     new ReplicationSetupError(
       `Sluice cannot replicate table ${target}: role ${quoteIdent(state.role)} does not own ` +
@@ -92,6 +96,24 @@ export async function addTableToPublication(
     if (sqlState(error) !== DUPLICATE_OBJECT) throw error
   }
   return { changed: true, ran }
+}
+
+// Electric's words for the same two cases, the table named as Electric names it.
+function manualError(
+  schema: string,
+  table: string,
+  publication: string,
+  state: TableState,
+  statements: string[],
+): ManualPublishingError {
+  const named = `"${schema}.${table}"`
+  return new ManualPublishingError(
+    state.published
+      ? `Database table ${named} does not have its replica identity set to FULL`
+      : `Database table ${named} is missing from the publication ${quoteIdent(publication)} ` +
+          'and the ELECTRIC_MANUAL_TABLE_PUBLISHING setting prevents the engine from adding it',
+    statements.join(' '),
+  )
 }
 
 // One statement in its own transaction, waiting at most LOCK_WAIT_MS for locks.

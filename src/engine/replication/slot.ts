@@ -141,6 +141,12 @@ export async function dropSlotAndPublication(
   slot: string,
   publication: string,
 ): Promise<void> {
+  await dropSlot(client, slot)
+  await client.query(`DROP PUBLICATION IF EXISTS ${quoteIdent(publication)}`)
+}
+
+/** Drops the slot, ending a session still holding it; a missing one is fine. */
+export async function dropSlot(client: Queryable, slot: string): Promise<void> {
   const { rows } = await client.query<{ pid: string | null }>(
     'select active_pid::text as pid from pg_replication_slots where slot_name = $1',
     [slot],
@@ -158,7 +164,6 @@ export async function dropSlotAndPublication(
       if (sqlState(error) !== UNDEFINED_OBJECT) throw error
     }
   }
-  await client.query(`DROP PUBLICATION IF EXISTS ${quoteIdent(publication)}`)
 }
 
 async function needsReplication(

@@ -9,14 +9,20 @@ import {
 } from '../pg/pinned-socket.ts'
 import {
   addTableToPublication,
+  dropSlot,
   dropSlotAndPublication,
   ensurePublication,
   ensureSlot,
   slotHealth,
 } from './slot.ts'
-import { replicationNames } from './names.ts'
+import { replicationNames, type ReplicationNames } from './names.ts'
 import type { SpillOptions } from './assembler.ts'
-import { ReplicationSetupError, TableBusyError } from './publication.ts'
+import {
+  checkPublication,
+  ReplicationSetupError,
+  TableBusyError,
+} from './publication.ts'
+import type { Queryable } from '../pg/sql.ts'
 import { SILENCE_MS, startReplication } from './stream.ts'
 import type { Relation, ReplicationHandler } from './types.ts'
 
@@ -50,6 +56,17 @@ export type SupervisorOptions = {
   silenceMs?: number
   /** Where transactions past the limit spill (replication/spill.ts). */
   spill?: SpillOptions
+  /**
+   * The slot's and publication's names: fixed, or found on the database at the first start
+   * (the standalone engine's, standalone-names.ts). Unset: named by `id`.
+   */
+  names?: ReplicationNames | ((client: Queryable) => Promise<ReplicationNames>)
+  /**
+   * ELECTRIC_MANUAL_TABLE_PUBLISHING: the publication and the tables are set up by someone
+   * else; the engine checks them and never creates, alters or drops the publication, nor
+   * alters a table.
+   */
+  manualPublishing?: boolean
 }
 
 const STATUS_INTERVAL_MS = 1000
@@ -86,13 +103,35 @@ export class ReplicationSupervisor {
   // Kept across reconnects so a schema change made while disconnected is still noticed.
   private relations = new Map<number, Relation>()
   private running: Promise<void> | null = null
-  readonly names: { slot: string; publication: string }
+  private resolved: ReplicationNames | null
 
   constructor(
     private readonly options: SupervisorOptions,
     private readonly events: SupervisorEvents,
   ) {
-    this.names = replicationNames(options.id)
+    const { names } = options
+    this.resolved =
+      names === undefined
+        ? replicationNames(options.id)
+        : typeof names === 'function'
+          ? null
+          : names
+  }
+
+  /** The slot's and publication's names: found on the database at the first start when not given. */
+  get names(): ReplicationNames {
+    if (!this.resolved)
+      throw new Error(
+        'replication names are found when replication first starts',
+      )
+    return this.resolved
+  }
+
+  private async namesOn(client: Queryable): Promise<ReplicationNames> {
+    const { names } = this.options
+    this.resolved ??= typeof names === 'function' ? await names(client) : null
+    if (!this.resolved) throw new Error('replication names unresolved')
+    return this.resolved
   }
 
   start(): void {
@@ -137,9 +176,12 @@ export class ReplicationSupervisor {
   /** Stops and removes the slot and the publication. */
   async drop(): Promise<void> {
     await this.stop()
-    await this.withClient((client) =>
-      dropSlotAndPublication(client, this.names.slot, this.names.publication),
-    )
+    await this.withClient(async (client) => {
+      const names = await this.namesOn(client)
+      // Someone else's publication stays theirs.
+      if (this.options.manualPublishing) await dropSlot(client, names.slot)
+      else await dropSlotAndPublication(client, names.slot, names.publication)
+    })
   }
 
   /**
@@ -158,8 +200,14 @@ export class ReplicationSupervisor {
     const busy = this.busy.get(key)
     if (busy && busy.until > Date.now()) throw busy.error
     try {
-      const { ran } = await this.withClient((client) =>
-        addTableToPublication(client, this.names.publication, schema, name),
+      const { ran } = await this.withClient(async (client) =>
+        addTableToPublication(
+          client,
+          (await this.namesOn(client)).publication,
+          schema,
+          name,
+          this.options.manualPublishing,
+        ),
       )
       this.altered(ran)
     } catch (error) {
@@ -211,15 +259,18 @@ export class ReplicationSupervisor {
         continue
       }
       try {
-        const cause = await this.withClient((client) => this.prepare(client))
+        const { cause, names } = await this.withClient(async (client) => {
+          const names = await this.namesOn(client)
+          return { cause: await this.prepare(client, names), names }
+        })
         const recreated = cause !== null
         if (cause) this.events.onSlotRecreated?.(cause)
         await this.options.beforeStream(recreated)
         if (this.stopped) break
         const stream = await startReplication({
           connectionString: this.options.connectionString,
-          slot: this.names.slot,
-          publication: this.names.publication,
+          slot: names.slot,
+          publication: names.publication,
           startLsn: 0n,
           handler: this.options.handler,
           relations: this.relations,
@@ -270,23 +321,32 @@ export class ReplicationSupervisor {
     if (statements.length > 0) this.events.onAltered?.(statements)
   }
 
-  // Publication and slot exist together; a lost slot means both are made anew. Answers why
-  // the slot was made, or null when it was there.
-  private async prepare(client: pg.Client): Promise<'missing' | 'lost' | null> {
-    const health = await slotHealth(client, this.names.slot)
+  // Publication and slot exist together; a lost slot means both are made anew (the
+  // publication only checked when someone else keeps it). Answers why the slot was made, or
+  // null when it was there.
+  private async prepare(
+    client: pg.Client,
+    { slot, publication }: ReplicationNames,
+  ): Promise<'missing' | 'lost' | null> {
+    const manual = this.options.manualPublishing === true
+    const health = await slotHealth(client, slot)
     if (health.exists && health.walStatus !== 'lost') {
-      const { ran } = await ensurePublication(client, this.names.publication)
-      if (ran) this.altered([ran])
+      if (manual) await checkPublication(client, publication)
+      else {
+        const { ran } = await ensurePublication(client, publication)
+        if (ran) this.altered([ran])
+      }
       return null
     }
-    await dropSlotAndPublication(
-      client,
-      this.names.slot,
-      this.names.publication,
-    )
+    if (manual) {
+      await checkPublication(client, publication)
+      await dropSlot(client, slot)
+    } else {
+      await dropSlotAndPublication(client, slot, publication)
+      await ensurePublication(client, publication)
+    }
     this.included.clear()
-    await ensurePublication(client, this.names.publication)
-    await ensureSlot(client, this.names.slot)
+    await ensureSlot(client, slot)
     return health.exists ? 'lost' : 'missing'
   }
 }
