@@ -19,8 +19,13 @@ the same control plane and secret.`
 
 const ENGINE_INTRO = `## The standalone engine (\`npm run engine\`)
 
-The engine run on its own (see [the engine](engine.md)) takes its settings as command-line
-options (\`npm run engine -- --help\` lists them) and reads only these variables:`
+The engine run on its own (see [the engine](engine.md)) reads Electric's variables where it has
+the same setting, with Electric's defaults and units, so an Electric deployment's environment
+carries over; its command-line options (\`npm run engine -- --help\`) win over them. A boolean
+is \`true\`, \`false\`, \`1\` or \`0\` (Electric takes any other text for true; the engine
+refuses it), an empty variable counts as unset, and a bad value stops the engine with a line
+naming each bad variable. Any other \`ELECTRIC_\` variable set is named in one warning at start:
+the engine does not implement it. It reads only these:`
 
 /** The whole file, formatted as `npm run format` would leave it. */
 export async function configurationMarkdown(): Promise<string> {

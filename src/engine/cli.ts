@@ -1,11 +1,17 @@
-// `npm run engine`: one database served as an Electric-compatible shape API (USAGE below).
-// With METRICS_PORT (and METRICS_HOST, loopback by default) in the environment, Prometheus
-// metrics on that port, like the server's.
+// `npm run engine`: one database served as an Electric-compatible shape API (USAGE below). It
+// reads Electric's environment variables where it has the same setting (config/electric-config.ts,
+// described in cli-variables.ts), so an Electric deployment's environment carries over; the
+// options below win over them.
+import { accessSync, constants } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { parseArgs } from 'node:util'
+import { readEngineConfig } from './config/electric-config.ts'
 import { Engine } from './engine.ts'
 import { createEngineServer } from './http/node-listener.ts'
 import { serveStandaloneMetrics } from './ops/standalone-metrics.ts'
+import { preferIpv6 } from './pg/prefer-ipv6.ts'
+import { electricNames } from './replication/names.ts'
+import { resolveStandaloneNames } from './replication/standalone-names.ts'
 import { readSecretOption, type SecretOption } from './secret-option.ts'
 
 const USAGE = `Usage: npm run engine -- [options]
@@ -15,14 +21,17 @@ const USAGE = `Usage: npm run engine -- [options]
                             works, but shows the password in ps to every user of the machine)
   --secret-file PATH        the secret every request must carry as ?secret=, read from a file
                             (or ELECTRIC_SECRET; --secret S shows it in ps)
-  --port 3000               the port to listen on
-  --host 127.0.0.1          the address to listen on; beyond loopback, give a secret
+  --port 3000               the port to listen on (or ELECTRIC_PORT)
+  --host ADDRESS            the address to listen on: by default every interface when a
+                            secret is set (or ELECTRIC_INSECURE=true), else 127.0.0.1
   --allow-shape-deletion    let DELETE /v1/shape rotate a shape
-  --chunk-bytes 10485760    where log answers end (at least 10000)
-  --data-dir ./.sluice-engine
+                            (or ELECTRIC_ENABLE_INTEGRATION_TESTING=true)
+  --chunk-bytes 10485760    where log answers end, at least 10000
+                            (or ELECTRIC_SHAPE_CHUNK_BYTES_THRESHOLD)
+  --data-dir ./.sluice-engine  where shape logs live (or ELECTRIC_STORAGE_DIR)
   --help                    show this help
 
-METRICS_PORT (and METRICS_HOST, loopback by default) serve Prometheus metrics.`
+Electric's other variables it implements, and METRICS_PORT, are in docs/configuration.md.`
 
 // The names Electric's own server reads, so an Electric deployment's environment carries over.
 const DATABASE_URL: SecretOption = {
@@ -35,15 +44,13 @@ const { values } = parseArgs({
   options: {
     'database-url': { type: 'string' },
     'database-url-file': { type: 'string' },
-    port: { type: 'string', default: '3000' },
-    // Loopback unless asked: without a secret, anyone who reaches it reads every table the
-    // database role can read.
-    host: { type: 'string', default: '127.0.0.1' },
+    port: { type: 'string' },
+    host: { type: 'string' },
     secret: { type: 'string' },
     'secret-file': { type: 'string' },
-    'allow-shape-deletion': { type: 'boolean', default: false },
+    'allow-shape-deletion': { type: 'boolean' },
     'chunk-bytes': { type: 'string' },
-    'data-dir': { type: 'string', default: './.sluice-engine' },
+    'data-dir': { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 })
@@ -64,52 +71,75 @@ function secretOf(option: SecretOption): string | undefined {
   return read.value
 }
 
-const url = secretOf(DATABASE_URL)
-const secret = secretOf(SECRET)
-const port = Number(values.port)
-if (!url || !/^postgres(ql)?:\/\//.test(url)) {
-  console.error(
-    'give the database as a postgres:// URL: --database-url-file PATH or DATABASE_URL (--help)',
-  )
+const read = readEngineConfig(
+  process.env,
+  {
+    port: values.port,
+    host: values.host,
+    allowShapeDeletion: values['allow-shape-deletion'],
+    chunkBytes: values['chunk-bytes'],
+    dataDir: values['data-dir'],
+  },
+  { databaseUrl: secretOf(DATABASE_URL), secret: secretOf(SECRET) },
+)
+if (!read.ok) {
+  for (const error of read.errors) console.error(error)
   process.exit(1)
 }
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error('--port must be a port number')
-  process.exit(1)
-}
-const chunkBytes =
-  values['chunk-bytes'] === undefined
-    ? undefined
-    : Number(values['chunk-bytes'])
-// Electric's own test setup uses 10,000; smaller would answer a few rows at a time.
-if (
-  chunkBytes !== undefined &&
-  (!Number.isSafeInteger(chunkBytes) || chunkBytes < 10_000)
-) {
-  console.error('--chunk-bytes must be a whole number of bytes, at least 10000')
-  process.exit(1)
+const { config } = read
+for (const line of read.notices) console.warn(line)
+// The CA file is read by pg on every connect: a path it cannot read fails here, named.
+const caFile = config.caCertificateFile
+if (caFile !== undefined) {
+  try {
+    accessSync(caFile, constants.R_OK)
+  } catch {
+    console.error(
+      `ELECTRIC_DATABASE_CA_CERTIFICATE_FILE: cannot read ${caFile}`,
+    )
+    process.exit(1)
+  }
 }
 
-// The server's variables (README): the port off unless set, the host loopback unless opened.
-const metricsPort = process.env.METRICS_PORT
-  ? Number(process.env.METRICS_PORT)
-  : undefined
-if (
-  metricsPort !== undefined &&
-  (!Number.isInteger(metricsPort) || metricsPort < 1 || metricsPort > 65535)
-) {
-  console.error('METRICS_PORT must be a port number')
-  process.exit(1)
-}
-const metricsHost = process.env.METRICS_HOST || '127.0.0.1'
+// ---- Parsed, not yet served: options of features the engine gains elsewhere. ----
+// Once EngineAppOptions and the database have them, pass these (units as named):
+//   createEngineServer({ ..., cacheMaxAge: config.cacheMaxAge,        // seconds
+//                             cacheStaleAge: config.cacheStaleAge,    // seconds
+//                             maxConcurrentRequests: config.maxConcurrentRequests })
+//   engine.attach(ID, ..., { maxShapes: config.maxShapes,
+//                            replicationIdleTimeoutMs: config.replicationIdleTimeoutMs })
+// and drop each from NOT_YET_SERVED, which says at start that a set one does nothing yet.
+const NOT_YET_SERVED = [
+  'ELECTRIC_CACHE_MAX_AGE',
+  'ELECTRIC_CACHE_STALE_AGE',
+  'ELECTRIC_MAX_SHAPES',
+  'ELECTRIC_EXPERIMENTAL_MAX_SHAPES',
+  'ELECTRIC_MAX_CONCURRENT_REQUESTS',
+  'ELECTRIC_REPLICATION_IDLE_TIMEOUT',
+].filter((name) => process.env[name])
+if (NOT_YET_SERVED.length > 0)
+  console.warn(
+    `warning: ${NOT_YET_SERVED.join(', ')}: checked, but not applied by this engine yet`,
+  )
 
 const engine = new Engine({
-  dataDir: values['data-dir'] ?? './.sluice-engine',
+  dataDir: config.storageDir,
   log: (line) => console.warn(line),
 })
-// No address guard (no pinHost): the operator running this names the database, loopback or not.
+// No address guard: the operator running this names the database, loopback or not. Only
+// ELECTRIC_DATABASE_USE_IPV6 picks the address family.
 const ID = 'standalone'
-const database = engine.attach(ID, url, {
+const database = engine.attach(ID, config.databaseUrl, {
+  ...(config.preferIpv6 ? { pinHost: preferIpv6 } : {}),
+  connection: {
+    poolConnectionString: config.poolUrl,
+    poolSize: config.poolSize,
+    names:
+      config.replicationStreamId === null
+        ? resolveStandaloneNames
+        : electricNames(config.replicationStreamId),
+    manualPublishing: config.manualTablePublishing,
+  },
   events: {
     onStatus: (status, reason) => {
       console.log(`database ${status}${reason ? `: ${reason}` : ''}`)
@@ -119,38 +149,43 @@ const database = engine.attach(ID, url, {
 })
 const server = createEngineServer({
   database,
-  secret,
-  allowShapeDeletion: values['allow-shape-deletion'],
-  chunkBytes,
+  secret: config.secret,
+  allowShapeDeletion: config.allowShapeDeletion,
+  chunkBytes: config.chunkBytes,
+  longPollMs: config.longPollMs,
 })
-const host = values.host ?? '127.0.0.1'
-server.listen(port, host, () => {
+const { host } = config
+server.listen(config.port, host, () => {
   const info = server.address() as AddressInfo
-  const shown = host.includes(':') ? `[${host}]` : host
   console.log(
-    `Sluice engine serving the shape API on http://${shown}:${info.port}/v1/shape`,
+    `Sluice engine serving the shape API on http://${shownHost(host)}:${info.port}/v1/shape`,
   )
-  if (!isLoopback(host) && !secret)
+  if (!isLoopback(host) && !config.secret && !config.insecure)
     console.warn(
       `warning: listening on ${host} without --secret: anyone who can reach it can read every table the database role can read. Pass --secret-file (or ELECTRIC_SECRET), or --host 127.0.0.1.`,
     )
 })
 // Declared after the database it reads; its status callback runs only once this is set.
 const metrics =
-  metricsPort === undefined
+  config.metrics === null
     ? null
     : serveStandaloneMetrics({
         id: ID,
         database,
-        port: metricsPort,
-        host: metricsHost,
+        port: config.metrics.port,
+        host: config.metrics.host,
         onListening: (port) =>
           console.log(
-            `metrics on http://${metricsHost.includes(':') ? `[${metricsHost}]` : metricsHost}:${port}/metrics`,
+            `metrics on http://${shownHost(config.metrics?.host ?? '')}:${port}/metrics`,
           ),
       })
+
 function isLoopback(name: string): boolean {
   return name === 'localhost' || name === '::1' || /^127\./.test(name)
+}
+
+function shownHost(name: string): string {
+  return name.includes(':') ? `[${name}]` : name
 }
 
 const shutdown = () => {

@@ -7,6 +7,7 @@ import {
   configurationMarkdown,
 } from '../../scripts/docs/configuration.ts'
 import { ENGINE_CLI_VARIABLES } from '../../src/engine/cli-variables.ts'
+import { ENGINE_CONFIG_VARIABLES } from '../../src/engine/config/electric-config.ts'
 
 describe('the configuration reference', () => {
   it('is what npm run docs:config writes from the code', async () => {
@@ -19,12 +20,13 @@ describe('the configuration reference', () => {
 
   it("describes exactly the variables the engine's CLI reads", () => {
     const cli = readFileSync('src/engine/cli.ts', 'utf8')
-    const read = new Set(
-      [
+    const read = new Set([
+      ...[
         ...cli.matchAll(/process\.env\.([A-Z][A-Z0-9_]*)/g),
         ...cli.matchAll(/variable: '([A-Z][A-Z0-9_]*)'/g),
       ].map((match) => match[1]),
-    )
+      ...ENGINE_CONFIG_VARIABLES,
+    ])
     expect([...read].sort()).toEqual(Object.keys(ENGINE_CLI_VARIABLES).sort())
   })
 })
