@@ -27,7 +27,7 @@ export type EngineFlags = {
   dataDir?: string
 }
 
-export type ConcurrencyLimits = { initial: number; existing: number }
+type ConcurrencyLimits = { initial: number; existing: number }
 
 export type EngineConfig = {
   /** The replication connection's, and setup's (slot, publication). */
