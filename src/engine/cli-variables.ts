@@ -12,7 +12,7 @@ export const ENGINE_CLI_VARIABLES: Readonly<Record<string, string>> = {
   ELECTRIC_DB_POOL_SIZE:
     'The most connections the pool opens for snapshots and catalog reads, 1 to 1000. Unset: 20, as Electric.',
   ELECTRIC_DATABASE_CA_CERTIFICATE_FILE:
-    "A file of trusted certificates: every connection then uses TLS and verifies the server's certificate against it (`sslmode` left out or `prefer` becomes `require`; `sslmode=disable` with it is refused at start). Unset: as the URL says.",
+    "A file of trusted certificates: every connection then uses TLS and verifies the server's certificate and name against it, as `sslmode=verify-full` (`verify-ca` in the URL checks the certificate only; `sslmode=disable` with a CA file is refused at start). Unset: as the URL says.",
   ELECTRIC_DATABASE_USE_IPV6:
     "`true`: connect over IPv6 when the database's name has an IPv6 address, else over IPv4. Unset or `false`: the system's order.",
   ELECTRIC_SECRET:

@@ -345,7 +345,7 @@ describe('database URLs', () => {
     for (const url of [c.databaseUrl, c.poolUrl]) {
       const params = new URL(url).searchParams
       expect(params.get('sslrootcert'), url).toBe('/certs/root.crt')
-      expect(params.get('sslmode'), url).toBe('require')
+      expect(params.get('sslmode'), url).toBe('verify-full')
     }
     expect(c.caCertificateFile).toBe('/certs/root.crt')
     expect(config({}).databaseUrl).toBe(URL_)

@@ -37,10 +37,10 @@ export function connectionString(url: URL, caFile: string | undefined): string {
   if (caFile === undefined) return url.toString()
   const copy = new URL(url)
   copy.searchParams.set('sslrootcert', caFile)
-  // pg's `no-verify`/`prefer` would skip the check the file asks for.
-  const mode = copy.searchParams.get('sslmode')
-  if (mode === null || mode === 'prefer' || mode === 'no-verify')
-    copy.searchParams.set('sslmode', 'require')
+  // Electric then always checks the server's identity: name and chain, as pg's verify-full
+  // (`verify-ca`, asked for by name, stays).
+  if (copy.searchParams.get('sslmode') !== 'verify-ca')
+    copy.searchParams.set('sslmode', 'verify-full')
   return copy.toString()
 }
 
