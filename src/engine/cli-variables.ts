@@ -28,7 +28,7 @@ export const ENGINE_CLI_VARIABLES: Readonly<Record<string, string>> = {
   ELECTRIC_REPLICATION_STREAM_ID:
     "Names the slot `electric_slot_ID` and the publication `electric_publication_ID`, as Electric does: an unquoted identifier (letters, digits, `_`; lower-cased), at most 42 characters. Unset: `sluice_standalone_DATABASE` (the database's name), one pair per database, since slots are shared by a cluster's databases; an engine whose slot on this database is the older `sluice_standalone` keeps using it.",
   ELECTRIC_MANUAL_TABLE_PUBLISHING:
-    '`true`: the engine creates, alters and drops no publication and alters no table. The publication must exist (else replication waits, saying the `CREATE PUBLICATION` to run); a shape on a table not in it, or without `REPLICA IDENTITY FULL`, is answered 503 naming the SQL to run.',
+    '`true`: the engine creates, alters and drops no publication and alters no table. The publication must exist (else replication waits, saying the `CREATE PUBLICATION` to run); a shape on a table not in it, or without `REPLICA IDENTITY FULL`, is answered 503 naming the SQL to run. A publication made for Electric by its docs is `electric_publication_default`: give `ELECTRIC_REPLICATION_STREAM_ID=default` to use it.',
   ELECTRIC_SHAPE_CHUNK_BYTES_THRESHOLD:
     'Where log answers end, in bytes, when `--chunk-bytes` is not given: at least 10000. Unset: 10485760 (10 MiB), as Electric.',
   ELECTRIC_LONG_POLL_TIMEOUT:
