@@ -101,27 +101,6 @@ if (caFile !== undefined) {
   }
 }
 
-// ---- Parsed, not yet served: options of features the engine gains elsewhere. ----
-// Once EngineAppOptions and the database have them, pass these (units as named):
-//   createEngineServer({ ..., cacheMaxAge: config.cacheMaxAge,        // seconds
-//                             cacheStaleAge: config.cacheStaleAge,    // seconds
-//                             maxConcurrentRequests: config.maxConcurrentRequests })
-//   engine.attach(ID, ..., { maxShapes: config.maxShapes,
-//                            replicationIdleTimeoutMs: config.replicationIdleTimeoutMs })
-// and drop each from NOT_YET_SERVED, which says at start that a set one does nothing yet.
-const NOT_YET_SERVED = [
-  'ELECTRIC_CACHE_MAX_AGE',
-  'ELECTRIC_CACHE_STALE_AGE',
-  'ELECTRIC_MAX_SHAPES',
-  'ELECTRIC_EXPERIMENTAL_MAX_SHAPES',
-  'ELECTRIC_MAX_CONCURRENT_REQUESTS',
-  'ELECTRIC_REPLICATION_IDLE_TIMEOUT',
-].filter((name) => process.env[name])
-if (NOT_YET_SERVED.length > 0)
-  console.warn(
-    `warning: ${NOT_YET_SERVED.join(', ')}: checked, but not applied by this engine yet`,
-  )
-
 const engine = new Engine({
   dataDir: config.storageDir,
   log: (line) => console.warn(line),
@@ -131,6 +110,8 @@ const engine = new Engine({
 const ID = 'standalone'
 const database = engine.attach(ID, config.databaseUrl, {
   ...(config.preferIpv6 ? { pinHost: preferIpv6 } : {}),
+  maxShapes: config.maxShapes,
+  replicationIdleTimeoutMs: config.replicationIdleTimeoutMs,
   connection: {
     poolConnectionString: config.poolUrl,
     poolSize: config.poolSize,
@@ -153,6 +134,9 @@ const server = createEngineServer({
   allowShapeDeletion: config.allowShapeDeletion,
   chunkBytes: config.chunkBytes,
   longPollMs: config.longPollMs,
+  cacheMaxAge: config.cacheMaxAge,
+  cacheStaleAge: config.cacheStaleAge,
+  maxConcurrentRequests: config.maxConcurrentRequests,
 })
 const { host } = config
 server.listen(config.port, host, () => {

@@ -448,6 +448,50 @@ describe('the rest of Electric’s variables, as a process', () => {
     }
   }, 60_000)
 
+  it("cache ages and admission's limits reach the answers", async () => {
+    const port = await freePort()
+    const engine = await runEngine({
+      DATABASE_URL: database.url,
+      ELECTRIC_INSECURE: 'true',
+      ELECTRIC_PORT: String(port),
+      ELECTRIC_CACHE_MAX_AGE: '1',
+      ELECTRIC_CACHE_STALE_AGE: '3',
+      ELECTRIC_MAX_CONCURRENT_REQUESTS: '{"initial": 5, "existing": 1}',
+    })
+    try {
+      await active(engine)
+      const base = `http://127.0.0.1:${port}/v1/shape?table=t`
+      const first = await fetch(`${base}&offset=-1`)
+      await first.text()
+      const handle = first.headers.get('electric-handle') ?? ''
+      const offset = first.headers.get('electric-offset') ?? ''
+      const tip = await fetch(`${base}&handle=${handle}&offset=${offset}`)
+      await tip.text()
+      expect(tip.headers.get('cache-control')).toBe(
+        'public, max-age=1, stale-while-revalidate=3',
+      )
+      // One request on an existing shape at a time: a parked long-poll holds the only permit.
+      const parked = new AbortController()
+      const live = fetch(
+        `${base}&handle=${handle}&offset=${offset}&live=true`,
+        { signal: parked.signal },
+      ).catch(() => null)
+      await expect
+        .poll(async () => {
+          const second = await fetch(
+            `${base}&handle=${handle}&offset=${offset}&live=true&cursor=1`,
+          )
+          await second.text()
+          return second.status
+        }, WAIT)
+        .toBe(503)
+      parked.abort()
+      await live
+    } finally {
+      expect(await engine.stop()).toBe(0)
+    }
+  }, 60_000)
+
   it('stops at start naming every bad variable', async () => {
     const engine = await runEngine({
       DATABASE_URL: database.url,

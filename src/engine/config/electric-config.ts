@@ -2,6 +2,10 @@
 // Electric's defaults and units, so an Electric deployment's environment carries over; its
 // command-line flags win over the environment. Pure: it answers the settings or every bad
 // variable by name, and the notices to print (variables the engine does not implement).
+import {
+  DEFAULT_MAX_CONCURRENT_REQUESTS,
+  type MaxConcurrentRequests,
+} from '../http/admission.ts'
 import { MAX_STREAM_ID_LENGTH } from '../replication/names.ts'
 import {
   connectionString,
@@ -26,8 +30,6 @@ export type EngineFlags = {
   chunkBytes?: string
   dataDir?: string
 }
-
-type ConcurrencyLimits = { initial: number; existing: number }
 
 export type EngineConfig = {
   /** The replication connection's, and setup's (slot, publication). */
@@ -54,7 +56,7 @@ export type EngineConfig = {
   cacheMaxAge: number
   cacheStaleAge: number
   maxShapes: number | undefined
-  maxConcurrentRequests: ConcurrencyLimits
+  maxConcurrentRequests: MaxConcurrentRequests
   /** 0: never let the replication connection go. */
   replicationIdleTimeoutMs: number
   metrics: { port: number; host: string } | null
@@ -69,10 +71,6 @@ const DEFAULT_PORT = 3000
 const DEFAULT_POOL_SIZE = 20
 const DEFAULT_CACHE_MAX_AGE = 60
 const DEFAULT_CACHE_STALE_AGE = 300
-const DEFAULT_CONCURRENCY: ConcurrencyLimits = {
-  initial: 300,
-  existing: 10_000,
-}
 /** Electric refuses a shorter idle timeout: reconnecting more often would only churn. */
 const MIN_IDLE_TIMEOUT_MS = 30_000
 /**
@@ -241,8 +239,8 @@ export function readEngineConfig(
     maxShapes: maxShapes ?? experimentalMaxShapes,
     maxConcurrentRequests:
       value('ELECTRIC_MAX_CONCURRENT_REQUESTS', (text) =>
-        readCounts(text, DEFAULT_CONCURRENCY, 1_000_000),
-      ) ?? DEFAULT_CONCURRENCY,
+        readCounts(text, DEFAULT_MAX_CONCURRENT_REQUESTS, 1_000_000),
+      ) ?? DEFAULT_MAX_CONCURRENT_REQUESTS,
     replicationIdleTimeoutMs: idle ?? 0,
     metrics:
       metrics === undefined
