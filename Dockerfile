@@ -32,23 +32,25 @@ RUN npm ci --omit=dev --no-audit --no-fund && rm -rf node_modules/@embedded-post
 
 # The engine alone, a drop-in for Electric's image: `docker build --target engine`, then the
 # compose file or manifest that ran `electricsql/electric` with only the image name changed. It
-# reads Electric's environment variables (docs/configuration.md), listens on 3000 on every
-# interface and answers /v1/health as Electric's image does. Like Electric, it refuses to start
-# without ELECTRIC_SECRET unless ELECTRIC_INSECURE=true.
+# reads Electric's environment variables (docs/configuration.md), listens on 3000 and answers
+# /v1/health as Electric's image does: on every interface given ELECTRIC_SECRET or
+# ELECTRIC_INSECURE=true, on loopback alone (unreachable from outside) given neither.
 FROM node:20.20.2-bookworm-slim AS engine
-ENV NODE_ENV=production
+ENV NODE_ENV=production \
+    ELECTRIC_STORAGE_DIR=/app/persistent
 WORKDIR /app
 COPY --from=prod-deps /app/node_modules ./node_modules
 COPY package.json ./
 COPY --from=build /app/dist/server/engine.js ./dist/server/engine.js
-# ELECTRIC_STORAGE_DIR's default (./persistent) and the path Electric's docs mount volumes at,
-# owned by the user the engine runs as: a named volume takes the ownership it finds here.
+# Electric's image keeps its storage in /app/persistent, and Electric's docs mount volumes at
+# /var/lib/electric/data: both are the engine user's, as a named volume takes the ownership it
+# finds in the image.
 RUN mkdir -p /app/persistent /var/lib/electric/data && chown node:node /app/persistent /var/lib/electric/data
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=5s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.ELECTRIC_PORT||3000)+'/v1/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-CMD ["node", "--max-semi-space-size=64", "dist/server/engine.js", "--host", "0.0.0.0"]
+CMD ["node", "--max-semi-space-size=64", "dist/server/engine.js"]
 
 FROM node:20.20.2-bookworm-slim AS runtime
 ENV NODE_ENV=production \

@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../../src/server/platform/db/embedded-postgres.ts'
 import { ENV_NAMES } from '../../src/server/platform/env.ts'
+import { ENGINE_BUNDLE } from '../../scripts/build/server.ts'
 import { startNginx, type RunningNginx } from '../../scripts/nginx.ts'
 import {
   parseCompose,
@@ -45,11 +46,18 @@ const dotEnv = {
 
 let root: string
 let compose: ComposeFile
+// The Dockerfile built once, every stage kept: the default target and `--target engine`.
+let built: Image & { stages: ReadonlyMap<string, Image> }
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'sluice-deploy-'))
   await chmod(root, 0o755)
   compose = parseCompose(await read('docker-compose.yml'))
-})
+  built = await runDockerfile({
+    context: repo,
+    into: join(root, 'image'),
+    nodeModules: join(repo, 'node_modules'),
+  })
+}, 600_000)
 afterAll(async () => {
   await rm(root, { recursive: true, force: true, maxRetries: 5 })
 })
@@ -142,11 +150,7 @@ describe('the image, built and run in a clean directory', () => {
   let env: Record<string, string>
 
   beforeAll(async () => {
-    image = await runDockerfile({
-      context: repo,
-      into: join(root, 'image'),
-      nodeModules: join(repo, 'node_modules'),
-    })
+    image = built
     control = await createTestDatabase()
     port = await freePort()
     metricsPort = await freePort()
@@ -291,4 +295,75 @@ describe('the image, built and run in a clean directory', () => {
     expect(shape.status).toBe(401)
     expect(shape.headers['x-cache-status']).toBeDefined()
   }, 60_000)
+})
+
+describe("the engine image, run as Electric's quickstart compose file runs Electric's", () => {
+  let database: TestDatabase
+  let engine: Server | undefined
+  afterAll(async () => {
+    if (engine?.child.exitCode === null) {
+      engine.child.kill('SIGTERM')
+      await engine.exited
+    }
+    await database?.drop()
+  })
+
+  it('serves /v1/shape and /v1/health on the port the file maps, healthy by its own check, writing only its storage', async () => {
+    const image = built.stages.get('engine')
+    if (!image) throw new Error('the Dockerfile has no engine stage')
+    expect(image.user).toBe('node')
+    expect(existsSync(join(image.workdir, ENGINE_BUNDLE))).toBe(true)
+    const electric = parseCompose(
+      await read('tests/fixtures/electric-docker-compose.yaml'),
+    )
+    const service = electric.services.electric
+    expect(service?.image).toBe('sluice-engine:latest')
+    const fileEnv = serviceEnv(electric, 'electric', {})
+    expect(Object.keys(fileEnv).sort()).toEqual([
+      'DATABASE_URL',
+      'ELECTRIC_INSECURE',
+    ])
+    const [, published, inside] = /^'?(\d+):(\d+)'?$/.exec(
+      service?.ports?.[0] ?? '',
+    ) ?? ['', '', '']
+    // No port mapping here: the container's port is the host's.
+    expect(published).toBe(inside)
+    database = await createTestDatabase()
+    await database.db.query(
+      "create table items (id int primary key, title text); insert into items values (1, 'one')",
+    )
+    // The compose network's `postgres` is this run's Postgres (its address, user, password and
+    // database stand in; the file's options stay), and the volume is a directory the engine's
+    // user alone may write, as in the runtime's test.
+    const url = new URL(database.url)
+    url.search = new URL(fileEnv.DATABASE_URL ?? '').search
+    const storage = join(root, 'engine-volume')
+    await mkdir(storage)
+    const user = process.getuid?.() === 0 ? NOBODY : undefined
+    if (user) await chown(storage, user.uid, user.gid)
+    const env = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      ...image.env,
+      ...fileEnv,
+      DATABASE_URL: url.toString(),
+      ELECTRIC_STORAGE_DIR: storage,
+    }
+    engine = startServer(env, {
+      command: image.cmd,
+      cwd: image.workdir,
+      ...user,
+    })
+    const base = `http://127.0.0.1:${inside}`
+    await waitUntilUp(engine, `${base}/v1/health`)
+    expect(engine.output()).toContain(
+      `serving the shape API on http://0.0.0.0:${inside}/v1/shape`,
+    )
+    const [file = '', ...args] = image.healthcheck
+    expect(spawnSync(file, args, { cwd: image.workdir, env }).status).toBe(0)
+    const shape = await fetch(`${base}/v1/shape?table=items&offset=-1`)
+    expect(shape.status).toBe(200)
+    expect(await shape.text()).toContain('"title":"one"')
+    engine.child.kill('SIGTERM')
+    expect(await engine.exited).toBe(0)
+  }, 120_000)
 })

@@ -1,22 +1,15 @@
-// `npm run engine` run as an Electric deployment runs Electric: Electric's own quickstart
-// compose file (tests/fixtures, its image name the one change) gives the environment, and the
-// engine serves on the port the file maps. Also Electric's variables one by one, where a
-// process shows what they do: names of slot and publication, manual publishing, the pool.
+// `npm run engine` given Electric's variables one by one, where a process shows what they do:
+// names of slot and publication, manual publishing, the pool, cache ages and limits. Electric's
+// quickstart compose file runs the engine's image in deploy.test.ts.
 import { spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { connect } from 'node:net'
-import { networkInterfaces, tmpdir } from 'node:os'
+import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { freePort } from '../../src/server/platform/db/embedded-postgres.ts'
-import { parseCompose, serviceEnv } from '../support/compose.ts'
-import {
-  adminQuery,
-  createTestDatabase,
-  type TestDatabase,
-} from '../support/database.ts'
+import { createTestDatabase, type TestDatabase } from '../support/database.ts'
 
 const WAIT = { timeout: 30_000, interval: 100 }
 const CLI = resolve('src/engine/cli.ts')
@@ -67,22 +60,6 @@ async function active(engine: Running) {
   await expect.poll(engine.output, WAIT).toContain('database active')
 }
 
-function accepts(host: string, port: number): Promise<boolean> {
-  return new Promise((done) => {
-    const socket = connect({ host, port })
-    socket.once('connect', () => {
-      socket.destroy()
-      done(true)
-    })
-    socket.once('error', () => done(false))
-  })
-}
-
-const externalAddress = () =>
-  Object.values(networkInterfaces())
-    .flat()
-    .find((a) => a && a.family === 'IPv4' && !a.internal)?.address
-
 /** The slots on the run's cluster, by name, with their database. */
 async function slots(): Promise<Map<string, string>> {
   const client = new pg.Client({ connectionString: inject('pgAdminUrl') })
@@ -97,78 +74,6 @@ async function slots(): Promise<Map<string, string>> {
     await client.end()
   }
 }
-
-describe("Electric's quickstart compose file", () => {
-  const DATABASE = 'electric'
-
-  afterAll(async () => {
-    await adminQuery(`drop database if exists ${DATABASE} with (force)`)
-  })
-
-  it('runs the engine with its environment, serving /v1/shape and /v1/health on the port it maps', async () => {
-    const compose = parseCompose(
-      await readFile('tests/fixtures/electric-docker-compose.yaml', 'utf8'),
-    )
-    const env = serviceEnv(compose, 'electric', {})
-    expect(Object.keys(env).sort()).toEqual([
-      'DATABASE_URL',
-      'ELECTRIC_INSECURE',
-    ])
-    // The compose network's `postgres` is its postgres service; here it is this run's Postgres,
-    // so its address and password stand in. The database, user and options are the file's.
-    const url = new URL(env.DATABASE_URL ?? '')
-    const ours = new URL(inject('pgAdminUrl'))
-    expect(url.username).toBe(ours.username)
-    url.hostname = ours.hostname
-    url.port = ours.port
-    url.password = ours.password
-    const database = compose.services.postgres?.environment?.POSTGRES_DB
-    expect(url.pathname).toBe(`/${String(database)}`)
-    await adminQuery(`create database ${DATABASE}`)
-    const [, port] = /^'?(\d+):(\d+)'?$/.exec(
-      compose.services.electric?.ports?.[0] ?? '',
-    ) ?? ['', '']
-
-    const engine = await runEngine({ ...env, DATABASE_URL: url.toString() })
-    try {
-      await serving(engine)
-      expect(engine.output()).toContain(
-        `serving the shape API on http://0.0.0.0:${port}/v1/shape`,
-      )
-      expect(engine.output()).toMatch(/^warning: insecure mode/m)
-      // Beyond loopback, as a container's published port needs.
-      const external = externalAddress()
-      if (external) expect(await accepts(external, Number(port))).toBe(true)
-      const base = `http://127.0.0.1:${port}`
-      await expect
-        .poll(async () => (await fetch(`${base}/v1/health`)).status, WAIT)
-        .toBe(200)
-      expect(await (await fetch(`${base}/v1/health`)).json()).toEqual({
-        status: 'active',
-      })
-      const db = new pg.Client({ connectionString: url.toString() })
-      await db.connect()
-      try {
-        await db.query(
-          "create table items (id int primary key, title text); insert into items values (1, 'one')",
-        )
-      } finally {
-        await db.end()
-      }
-      const shape = await fetch(`${base}/v1/shape?table=items&offset=-1`)
-      expect(shape.status).toBe(200)
-      expect(await shape.text()).toContain('"title":"one"')
-      // Electric's default storage is not taken: the engine's own, in its working directory.
-      expect(
-        await readFile(join(engine.cwd, '.sluice-engine'), 'utf8').catch(
-          (error: NodeJS.ErrnoException) => error.code,
-        ),
-      ).toBe('EISDIR')
-    } finally {
-      expect(await engine.stop()).toBe(0)
-    }
-  }, 90_000)
-})
 
 describe('slot and publication names', () => {
   let first: TestDatabase
