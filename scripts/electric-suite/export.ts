@@ -29,7 +29,7 @@ const TEST_PACKAGES = [
 
 // The settings Electric's own dev server runs its client tests with, and the values used when
 // a commit's dev environment file does not name one.
-export const DEV_SETTINGS: Readonly<Record<string, string>> = {
+const DEV_SETTINGS: Readonly<Record<string, string>> = {
   ELECTRIC_CACHE_MAX_AGE: '1',
   ELECTRIC_CACHE_STALE_AGE: '3',
   ELECTRIC_SHAPE_CHUNK_BYTES_THRESHOLD: '10000',

@@ -17,9 +17,9 @@ type FileResult = {
 }
 type VitestJson = { testResults?: FileResult[] }
 
-export type Failure = { file: string; name: string; message: string }
+type Failure = { file: string; name: string; message: string }
 
-export type Counts = {
+type Counts = {
   passed: number
   failed: number
   skipped: number
