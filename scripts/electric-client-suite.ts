@@ -1,4 +1,4 @@
-// `npm run electric:suite -- --electric-repo PATH [--ref REF] [vitest filters...]` (or
+// `npm run electric:suite -- --electric-repo PATH [--ref REF] [-t NAME] [FILE...]` (or
 // ELECTRIC_REPO=PATH): runs Electric's own TypeScript client test suite against the engine.
 // It takes packages/typescript-client out of that git directory (bare or not) at REF (HEAD by
 // default), installs what its tests import from the npm registry (both kept under the temp dir
@@ -35,6 +35,8 @@ const { values, positionals } = parseArgs({
   options: {
     'electric-repo': { type: 'string' },
     ref: { type: 'string', default: 'HEAD' },
+    // Vitest's own: only the tests whose names match.
+    'test-name-pattern': { type: 'string', short: 't' },
     help: { type: 'boolean', default: false },
   },
   allowPositionals: true,
@@ -42,7 +44,7 @@ const { values, positionals } = parseArgs({
 const repo = values['electric-repo'] ?? process.env.ELECTRIC_REPO
 if (values.help || !repo) {
   console.log(
-    'Usage: npm run electric:suite -- --electric-repo PATH [--ref REF] [vitest filters...]\n' +
+    'Usage: npm run electric:suite -- --electric-repo PATH [--ref REF] [-t NAME] [FILE...]\n' +
       "  (or ELECTRIC_REPO=PATH): PATH is a git directory of Electric's repo, bare or not.",
   )
   process.exit(values.help ? 0 : 2)
@@ -130,6 +132,9 @@ function runVitest(
     [
       'run',
       ...positionals,
+      ...(values['test-name-pattern']
+        ? ['-t', values['test-name-pattern']]
+        : []),
       '--reporter=default',
       '--reporter=json',
       // A path, not per reporter: the config's own outputFile (a path) would win over that.
