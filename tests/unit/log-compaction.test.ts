@@ -190,3 +190,32 @@ it('compacts a reopened log again, without waiting for a change', async () => {
   expect(rows.get('k3')).toEqual({ id: 3, a: 'a'.repeat(100), b: 2_000, c: 0 })
   reopened.close()
 }, 30_000)
+
+it('answers a reader in the span compacted up to the published end when it fits in its chunk, as the log does', async () => {
+  const { log, dir } = newLog()
+  snapshot(log, 100)
+  for (let i = 1; i <= 2_000; i++)
+    commit(log, 100 + i, [op('update', i % 100, { b: i, a: 'b'.repeat(50) })])
+  await vi.waitFor(() => expect(compacted(dir)).toBe(true), WAIT)
+  // Published after the segment was made: the segment ends before them.
+  for (let i = 1; i <= 3; i++)
+    commit(log, 10_000 + i, [op('update', 1, { c: i })])
+  const chunk = 10 * 1024 * 1024
+  // A live reader up to date before the compaction, and one going on at the snapshot's end.
+  for (const after of [
+    { tx: 1_100n, op: Infinity },
+    log.read(BEFORE_ALL, chunk).lastOffset,
+  ]) {
+    const page = log.read(after, chunk)
+    expect(page.atEnd).toBe(true)
+    expect(page.lastOffset).toEqual(log.lastOffset)
+    const rows = new Map() as Rows
+    apply(rows, page.messages)
+    expect(rows.get('k1')).toMatchObject({ b: 1_901, c: 3 })
+  }
+  // A small chunk still ends there, and reading on reaches the same rows.
+  const rows = new Map() as Rows
+  readAll(log, rows, { tx: 1_100n, op: Infinity })
+  expect(rows.get('k1')).toMatchObject({ b: 1_901, c: 3 })
+  log.close()
+}, 30_000)

@@ -92,9 +92,14 @@ export class LogCompaction {
    * The segment's records after `after` (covers() or the snapshot's end), in chunks of its own
    * bytes. A compacted transaction may have lost its last record, so a chunk may end inside one,
    * but never at op 0 (`<lsn>_0` means past a whole transaction); the segment's end ends one.
-   * `atEnd`: nothing was published after it.
+   * `atEnd`: nothing was published after it. `left`: what remains of the chunk when the segment
+   * ended first (0 otherwise): the answer goes on in the log for that many bytes.
    */
-  read(after: Offset, threshold: number, published: Offset): TailPage {
+  read(
+    after: Offset,
+    threshold: number,
+    published: Offset,
+  ): TailPage & { left: number } {
     const segment = this.segment as Made
     const page = scanRecords(
       {
@@ -111,9 +116,14 @@ export class LogCompaction {
         inside: Infinity,
       }),
     )
+    const left =
+      page.atEnd && page.from !== null
+        ? chunkBoundary(page.from, threshold, null) - segment.size
+        : 0
     return {
       ...page,
       atEnd: compareOffsets(page.lastOffset, published) >= 0,
+      left: Math.max(0, left),
     }
   }
 

@@ -237,11 +237,7 @@ export class FileShapeLog implements ShapeLog {
         ? this.compaction.made && resume > (snapshot?.rows ?? Infinity)
         : this.compaction.covers(after)
     const page = compacted
-      ? this.compaction.read(
-          resume !== null ? SNAPSHOT_END : after,
-          chunkBytes,
-          this.visibleOffset,
-        )
+      ? this.readCompacted(resume !== null ? SNAPSHOT_END : after, chunkBytes)
       : resume !== null
         ? this.readFile({ pos: resume }, cut)
         : // Every live request reads here: the tail's answer as it is, no copy.
@@ -258,6 +254,32 @@ export class FileShapeLog implements ShapeLog {
           ? after
           : page.lastOffset,
       atEnd: page.atEnd,
+    }
+  }
+
+  /**
+   * The records after `after` from the compacted segment, and on into the log past it while
+   * their chunk lasts: an answer ends at its chunk's end or at the published end, wherever the
+   * segment ends. (Stopping at the segment's end answered a live reader short of the end
+   * without an up-to-date, though all it lacked fit in its chunk.)
+   */
+  private readCompacted(after: Offset, chunkBytes: number): TailPage {
+    const page = this.compaction.read(after, chunkBytes, this.visibleOffset)
+    if (page.atEnd || page.left === 0) return page
+    // The log's records past the segment's end, up to the rest of the chunk.
+    const cut = (from: number) => {
+      const boundary = from + page.left
+      return { boundary, inside: this.insidePointFrom(boundary) }
+    }
+    const past = page.lastOffset
+    const rest = this.tail.covers(past)
+      ? this.tail.read(past, this.visibleOffset, cut)
+      : this.readFile({ after: past }, cut)
+    return {
+      messages: page.messages.concat(rest.messages),
+      lastOffset: rest.from === null ? page.lastOffset : rest.lastOffset,
+      atEnd: rest.atEnd,
+      from: page.from,
     }
   }
 
