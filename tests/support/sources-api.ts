@@ -76,12 +76,13 @@ export function useSourcesApi() {
       for (const password of passwords) expect(line).not.toContain(password)
     logged.length = 0
   })
+  // Each drop waits for a checkpoint: on a loaded machine a few take longer than a hook's 10 s.
   afterAll(async () => {
     for (const name of created.databases)
       await adminQuery(`drop database if exists ${name} with (force)`)
     for (const role of created.roles)
       await adminQuery(`drop role if exists ${role}`)
-  })
+  }, 60_000)
 
   const helpers = {
     capture,
