@@ -1,5 +1,5 @@
 // Log chunks (storage/chunks.ts): answers end within a fifth of any threshold from 10 kB up, the
-// snapshot's end ends one, a transaction larger than the threshold is one answer, and a reader
+// snapshot's end ends one, a transaction larger than the threshold is cut inside it, and a reader
 // resuming from any offset inside a chunk is cut where a reader from the start was.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -121,7 +121,7 @@ it('ends every answer within a fifth of a 10 MiB threshold', () => {
   }
 })
 
-it('answers a transaction larger than the threshold whole', () => {
+it('cuts a transaction larger than the threshold inside it, past its first record, as Electric does', () => {
   const { log } = newLog()
   fill(log, 10, 0)
   const big = Array.from({ length: 200 }, (_, op) => ({
@@ -132,7 +132,15 @@ it('answers a transaction larger than the threshold whole', () => {
   log.append(big, 200)
   log.publish()
   const all = pages(log, BEFORE_ALL, 10_000)
-  expect(all.at(-1)?.messages).toHaveLength(200)
+  const inBig = all.filter((p) => p.end.tx === 5000n)
+  expect(inBig.length).toBeGreaterThan(3)
+  for (const page of inBig.slice(0, -1)) {
+    expect(page.end.op).toBeGreaterThan(0)
+    expect(page.bytes).toBeGreaterThan(10_000 * 0.8)
+    expect(page.bytes).toBeLessThan(10_000 * 1.2)
+  }
+  // Read on from each cut, every record once, in order.
+  expect(inBig.flatMap((p) => p.messages)).toEqual(big.map((r) => r.json))
 })
 
 it('cuts a reopened log as before', async () => {

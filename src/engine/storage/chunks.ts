@@ -1,10 +1,12 @@
 // Where a shape log's answers end (Electric's chunks), decided from byte positions alone. A chunk
-// ends at the first transaction end at or past the next multiple of the threshold, counted from
-// the log's start in the snapshot and from the snapshot's end after it (the snapshot's end always
-// ends one). A reader resuming anywhere inside a chunk is at a position in the same multiple, so
-// every reader is cut at the same places and a cache shares the answers; and no index is kept
-// per threshold, so any threshold down to a few kB cuts within a record or two of it, at no cost
-// to appends (an index every 10 kB would cost memory in proportion to every log's length).
+// ends at the first transaction end at or past the next multiple of the threshold (or the first
+// record past a transaction's first there: an exact resume point, so a transaction larger than
+// the threshold is cut inside, as Electric cuts it), counted from the log's start in the snapshot
+// and from the snapshot's end after it (the snapshot's end always ends one). A reader resuming
+// anywhere inside a chunk is at a position in the same multiple, so every reader is cut at the
+// same places and a cache shares the answers; and no index is kept per threshold, so any
+// threshold down to a few kB cuts within a record or two of it, at no cost to appends (an index
+// every 10 kB would cost memory in proportion to every log's length).
 import type { Offset } from './offset.ts'
 
 /** Where the snapshot's records end (`rows`: before its end record) and the log's part begins. */

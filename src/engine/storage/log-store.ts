@@ -393,8 +393,10 @@ export class FileShapeLog implements ShapeLog {
         readAt: (pos, size) => this.writer.readAt(pos, size),
         index: this.index,
         end: this.visiblePos,
+        // As the tail cuts (log-tail.ts): inside a transaction too, past its first record.
         endsChunk: (record, lineEnd, boundary, inside) =>
-          lineEnd >= boundary && (record.last || lineEnd === inside),
+          lineEnd >= boundary &&
+          (record.last || lineEnd === inside || record.offset.op > 0),
       },
       start,
       cut,

@@ -179,7 +179,13 @@ export class LogTail {
       last = i
       const end = this.ends[i] as number
       const lineEnd = Math.abs(end)
-      if (lineEnd >= boundary && (end > 0 || lineEnd === inside)) break
+      // A transaction's end, or any record inside one past its first (op > 0): a resume
+      // point read exactly, so a transaction larger than the threshold is cut as Electric cuts.
+      if (
+        lineEnd >= boundary &&
+        (end > 0 || lineEnd === inside || (this.op[i] as number) > 0)
+      )
+        break
     }
     const lastOffset = last < 0 ? after : this.offsetAt(last)
     return {
