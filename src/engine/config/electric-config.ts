@@ -2,6 +2,7 @@
 // Electric's defaults and units, so an Electric deployment's environment carries over; its
 // command-line flags win over the environment. Pure: it answers the settings or every bad
 // variable by name, and the notices to print (variables the engine does not implement).
+import { CACHE_MAX_AGE, CACHE_STALE_AGE } from '../http/answer-headers.ts'
 import {
   DEFAULT_MAX_CONCURRENT_REQUESTS,
   type MaxConcurrentRequests,
@@ -69,8 +70,6 @@ export type ConfigRead =
 // Electric's defaults (lib/electric/config.ex), where the engine has the same setting.
 const DEFAULT_PORT = 3000
 const DEFAULT_POOL_SIZE = 20
-const DEFAULT_CACHE_MAX_AGE = 60
-const DEFAULT_CACHE_STALE_AGE = 300
 /** Electric refuses a shorter idle timeout: reconnecting more often would only churn. */
 const MIN_IDLE_TIMEOUT_MS = 30_000
 /**
@@ -232,10 +231,9 @@ export function readEngineConfig(
     longPollMs: value('ELECTRIC_LONG_POLL_TIMEOUT', (text) =>
       readInteger(text, 1, HOUR_MS, 'milliseconds'),
     ),
-    cacheMaxAge:
-      value('ELECTRIC_CACHE_MAX_AGE', seconds) ?? DEFAULT_CACHE_MAX_AGE,
+    cacheMaxAge: value('ELECTRIC_CACHE_MAX_AGE', seconds) ?? CACHE_MAX_AGE,
     cacheStaleAge:
-      value('ELECTRIC_CACHE_STALE_AGE', seconds) ?? DEFAULT_CACHE_STALE_AGE,
+      value('ELECTRIC_CACHE_STALE_AGE', seconds) ?? CACHE_STALE_AGE,
     maxShapes: maxShapes ?? experimentalMaxShapes,
     maxConcurrentRequests:
       value('ELECTRIC_MAX_CONCURRENT_REQUESTS', (text) =>
