@@ -10,7 +10,7 @@ import { BEFORE_ALL, type Offset } from '../../src/engine/storage/offset.ts'
 
 const dirs: string[] = []
 /** Reads to the published end: no chunk ends on the way. */
-const noCut = () => ({ boundary: Infinity, inside: Infinity })
+const noCut = () => Infinity
 afterEach(() => {
   for (const dir of dirs.splice(0))
     rmSync(dir, { recursive: true, force: true })

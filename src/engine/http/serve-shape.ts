@@ -245,7 +245,7 @@ async function answerShape(options: ServeOptions): Promise<Answer> {
       : invalid({ offset: [OUT_OF_BOUNDS] })
   // An SSE client resumes from `<lsn>_0` (the global LSN of its last up-to-date): past that
   // whole transaction. Any other offset is exact: answers end at transaction ends, or inside a
-  // transaction appended in parts (storage/log-store.ts), never at op 0, and go on from there.
+  // transaction larger than a chunk (storage/chunks.ts), never at op 0, and go on from there.
   const after = before
     ? BEFORE_ALL
     : request.offset.tx > 0n && request.offset.op === 0

@@ -14,8 +14,8 @@ export type SnapshotBounds = { rows: number; end: number }
 
 /**
  * The position the chunk that starts at byte `from` ends at or past: the chunk ends after the
- * first record of a transaction's end (or a point inside a transaction appended in parts) whose
- * line ends there or later.
+ * first record that ends a transaction, or follows its first record, whose line ends there or
+ * later.
  */
 export function chunkBoundary(
   from: number,

@@ -111,10 +111,7 @@ export class LogCompaction {
           (lineEnd >= boundary && (record.last || record.offset.op > 0)),
       },
       { after },
-      (from) => ({
-        boundary: chunkBoundary(from, threshold, null),
-        inside: Infinity,
-      }),
+      (from) => chunkBoundary(from, threshold, null),
     )
     const left =
       page.atEnd && page.from !== null

@@ -225,7 +225,7 @@ export class FileShapeLog implements ShapeLog {
    * of about `chunkBytes`, chunks.ts) or the published end.
    */
   read(after: Offset, chunkBytes: number): ReadResult {
-    const cut = (from: number) => this.cutFrom(from, chunkBytes)
+    const cut = (from: number) => chunkBoundary(from, chunkBytes, this.snapshot)
     const snapshot = this.snapshot
     const resume =
       snapshot && namesSnapshotChunk(after)
@@ -267,10 +267,7 @@ export class FileShapeLog implements ShapeLog {
     const page = this.compaction.read(after, chunkBytes, this.visibleOffset)
     if (page.atEnd || page.left === 0) return page
     // The log's records past the segment's end, up to the rest of the chunk.
-    const cut = (from: number) => {
-      const boundary = from + page.left
-      return { boundary, inside: this.insidePointFrom(boundary) }
-    }
+    const cut = (from: number) => from + page.left
     const past = page.lastOffset
     const rest = this.tail.covers(past)
       ? this.tail.read(past, this.visibleOffset, cut)
@@ -302,32 +299,6 @@ export class FileShapeLog implements ShapeLog {
     // Past its rows: the snapshot's end is where it goes on; otherwise a row is still ahead.
     const resume = snapshotChunkResume(after.op, chunkBytes, snapshot)
     return resume > snapshot.rows && snapshot.end >= this.visiblePos
-  }
-
-  /** Where the chunk that starts at `from` ends (chunks.ts), and the inside point that may. */
-  private cutFrom(
-    from: number,
-    threshold: number,
-  ): { boundary: number; inside: number } {
-    const boundary = chunkBoundary(from, threshold, this.snapshot)
-    return { boundary, inside: this.insidePointFrom(boundary) }
-  }
-
-  /**
-   * The first point inside a transaction appended in parts at or past `pos` (Infinity if none):
-   * such a transaction is answered in chunks there, not in one answer of a gigabyte.
-   */
-  private insidePointFrom(pos: number): number {
-    let lo = 0
-    let hi = this.index.length
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1
-      if ((this.index[mid]?.pos ?? 0) < pos) lo = mid + 1
-      else hi = mid
-    }
-    // A transaction end (a whole point) there comes before any inside point further on.
-    const point = this.index[lo]
-    return point?.inside ? point.pos : Infinity
   }
 
   /** The log file's path, as the journal names it. */
@@ -394,9 +365,8 @@ export class FileShapeLog implements ShapeLog {
         index: this.index,
         end: this.visiblePos,
         // As the tail cuts (log-tail.ts): inside a transaction too, past its first record.
-        endsChunk: (record, lineEnd, boundary, inside) =>
-          lineEnd >= boundary &&
-          (record.last || lineEnd === inside || record.offset.op > 0),
+        endsChunk: (record, lineEnd, boundary) =>
+          lineEnd >= boundary && (record.last || record.offset.op > 0),
       },
       start,
       cut,

@@ -16,11 +16,8 @@ import { compareOffsets, type Offset } from './offset.ts'
 /** One record of a shape's log: a message's JSON at its offset (`last`: its transaction's last). */
 export type LogRecord = { offset: Offset; json: string; last: boolean }
 
-/**
- * For the file position an answer starts at: the position its chunk ends at or past, and a
- * point inside a transaction appended in parts that may end it too (Infinity when none).
- */
-export type ChunkCut = (from: number) => { boundary: number; inside: number }
+/** For the file position an answer starts at: the position its chunk ends at or past. */
+export type ChunkCut = (from: number) => number
 
 /** Records read: `from`, the file position the first one starts at (null when none was read). */
 export type TailPage = {
@@ -169,7 +166,7 @@ export class LogTail {
     }
     // covers() holds: the record at or before `after` is here, and the answer starts past it.
     const from = Math.abs(this.ends[lo - 1] as number)
-    const { boundary, inside } = cut(from)
+    const boundary = cut(from)
     let last = -1
     for (let i = lo; i < this.tx.length; i++) {
       if (this.compareAt(i, visible) > 0) break
@@ -181,11 +178,7 @@ export class LogTail {
       const lineEnd = Math.abs(end)
       // A transaction's end, or any record inside one past its first (op > 0): a resume
       // point read exactly, so a transaction larger than the threshold is cut as Electric cuts.
-      if (
-        lineEnd >= boundary &&
-        (end > 0 || lineEnd === inside || (this.op[i] as number) > 0)
-      )
-        break
+      if (lineEnd >= boundary && (end > 0 || (this.op[i] as number) > 0)) break
     }
     const lastOffset = last < 0 ? after : this.offsetAt(last)
     return {

@@ -19,16 +19,8 @@ export type ScanSource = {
   index: Point[]
   /** Where the readable records end. */
   end: number
-  /**
-   * Whether `record`, whose line ends at `lineEnd`, ends the answer, the chunk's `boundary`
-   * and inside point (ChunkCut) given.
-   */
-  endsChunk(
-    record: LogRecord,
-    lineEnd: number,
-    boundary: number,
-    inside: number,
-  ): boolean
+  /** Whether `record`, whose line ends at `lineEnd`, ends the answer, the chunk's `boundary` given. */
+  endsChunk(record: LogRecord, lineEnd: number, boundary: number): boolean
 }
 
 /** The records of `source` from `start` to the end of their chunk; `atEnd`: the source's end. */
@@ -42,7 +34,6 @@ export function scanRecords(
   let lastOffset = 'after' in start ? start.after : point.offset
   let from: number | null = null
   let boundary = Infinity
-  let inside = Infinity
   // The file position of data[0], and where the last line looked at ends.
   let dataPos = point.pos
   let readPos = point.pos
@@ -69,11 +60,11 @@ export function scanRecords(
             : lineStart < start.pos
         if (before) continue
         from = lineStart
-        ;({ boundary, inside } = cut(from))
+        boundary = cut(from)
       }
       if (record.json) messages.push(record.json)
       lastOffset = record.offset
-      if (source.endsChunk(record, consumed, boundary, inside)) break scan
+      if (source.endsChunk(record, consumed, boundary)) break scan
     }
     data = data.subarray(at)
     dataPos += at
