@@ -9,7 +9,7 @@ import {
   isStringType,
   type PgType,
 } from './pg-types.ts'
-import type { Expr, SqlForm } from './tree.ts'
+import type { Expr, SqlForm, Subquery } from './tree.ts'
 
 function quoteIdentifier(name: string): string {
   return `"${name.replace(/"/g, '""')}"`
@@ -39,15 +39,24 @@ function constant(e: Extract<Expr, { kind: 'const' }>): string {
   return `${quoteLiteral(e.literal)}::${typeName(e.type)}`
 }
 
-/** `paramBase`: added to every `$n`, for a clause whose params follow another's. */
-export function toSql(e: Expr, paramBase = 0): string {
-  const toSqlAt = (x: Expr) => toSql(x, paramBase)
+/** How `$n` is written: offset by a number, or rendered by a function. */
+type ParamStyle = number | ((index: number) => string)
+
+/**
+ * `params`: a number is added to every `$n`, for a clause whose params follow another's; a
+ * function renders each param (renumbered for a query that uses only some of them).
+ */
+export function toSql(e: Expr, params: ParamStyle = 0): string {
+  const toSqlAt = (x: Expr) => toSql(x, params)
   const list = (args: Expr[]) => args.map(toSqlAt).join(', ')
   switch (e.kind) {
     case 'const':
       return constant(e)
-    case 'param':
-      return `$${e.index + paramBase}::${typeName(e.type)}`
+    case 'param': {
+      const name =
+        typeof params === 'number' ? `$${e.index + params}` : params(e.index)
+      return `${name}::${typeName(e.type)}`
+    }
     case 'column':
       return quoteIdentifier(e.name)
     case 'cast':
@@ -98,5 +107,19 @@ export function toSql(e: Expr, paramBase = 0): string {
       )
       return `(${toSqlAt(e.arg)})${subscripts.join('')}`
     }
+    case 'sublink':
+      return `(${sublinkLhs(e.columns)} IN (${subquerySql(e.subquery, params)}))`
   }
+}
+
+const sublinkLhs = (columns: string[]) =>
+  columns.length === 1
+    ? quoteIdentifier(columns[0] as string)
+    : `(${columns.map(quoteIdentifier).join(', ')})`
+
+/** `SELECT cols FROM table [WHERE …]`, its params numbered as the clause's. */
+function subquerySql(q: Subquery, params: ParamStyle = 0): string {
+  const from = `${quoteIdentifier(q.table.schema)}.${quoteIdentifier(q.table.name)}`
+  const where = q.where ? ` WHERE ${toSql(q.where, params)}` : ''
+  return `SELECT ${q.columns.map(quoteIdentifier).join(', ')} FROM ${from}${where}`
 }

@@ -1,6 +1,7 @@
 // Compiles the typed tree into closures once, so matching a row walks no AST: three-valued
 // logic as in Postgres (NULL propagation, AND/OR absorbing NULL, IN/ANY with NULL elements),
 // and constant subtrees folded at compile time (their errors become compile errors).
+import { resetBudget } from './budget.ts'
 import { EvalError, WhereError } from './errors.ts'
 import type { Expr } from './tree.ts'
 import { arrayElement, arraySlice } from './values/array-subscript.ts'
@@ -233,6 +234,23 @@ function build(e: Expr): Eval {
     }
     case 'subscript':
       return subscript(e)
+    case 'sublink': {
+      const { columns, view } = e
+      const [only] = columns
+      // The result is read at each call: the shape swaps it as the subquery's rows move.
+      if (columns.length === 1 && only !== undefined)
+        return (row) => {
+          const v = Object.hasOwn(row, only) ? row[only] : null
+          return view.current.member([typeof v === 'string' ? v : null])
+        }
+      return (row) =>
+        view.current.member(
+          columns.map((c) => {
+            const v = Object.hasOwn(row, c) ? row[c] : null
+            return typeof v === 'string' ? v : null
+          }),
+        )
+    }
     case 'array': {
       const elements = e.elements.map(compile)
       return (row) => {
@@ -249,6 +267,7 @@ function isConstant(e: Expr): boolean {
     case 'param':
       return true
     case 'column':
+    case 'sublink':
       return false
     case 'cast':
     case 'not':
@@ -283,5 +302,24 @@ export function compile(e: Expr): Eval {
   } catch (error) {
     if (error instanceof EvalError) throw new WhereError(error.message)
     throw error
+  }
+}
+
+/**
+ * The clause as a row test. Made apart from compileWhere: a closure there would keep that
+ * call's whole scope (the parse tree, the typed tree, the columns) for as long as the shape
+ * lives, some 50 objects per shape for every old-generation collection to mark.
+ */
+export function matcher(evaluate: Eval): (row: Row) => boolean {
+  // A row the clause fails on (division by zero, a value out of range) is not in the shape:
+  // Postgres would have failed the snapshot rather than return it.
+  return (row) => {
+    resetBudget()
+    try {
+      return evaluate(row) === true
+    } catch (error) {
+      if (error instanceof EvalError) return false
+      throw error
+    }
   }
 }

@@ -7,12 +7,21 @@ import { resetBudget } from './budget.ts'
 import { toSql } from './compile-sql.ts'
 import { extractEqualities } from './equalities.ts'
 import { EvalError, WhereError } from './errors.ts'
-import { compile, type Eval } from './evaluate.ts'
+import { compile, matcher } from './evaluate.ts'
 import { MAX_PARAM_LENGTH, MAX_PARAMS } from './limits.ts'
 import { parseWhere } from './parse.ts'
 import type { Expr } from './tree.ts'
 import { LARGE_CLAUSE_CHARS, nextTurn, oneAtATime } from './turns.ts'
-import type { ColumnInfo, CompiledWhere, Equality } from './types.ts'
+import { compileSubqueries } from './subqueries.ts'
+import { MAX_SUBQUERIES } from './limits.ts'
+import { subqueryTables, tableKey } from './analyze/sublink.ts'
+import type { Context } from './analyze/context.ts'
+import type {
+  ColumnInfo,
+  CompiledWhere,
+  Equality,
+  SubqueryTable,
+} from './types.ts'
 
 export { WhereError } from './errors.ts'
 export { compileOrderBy } from './order-by.ts'
@@ -38,6 +47,7 @@ export async function compileWhere(
   columns: Map<string, ColumnInfo>,
   /** Numbers the clause's params in `sql` from $paramBase+1, after another clause's. */
   paramBase = 0,
+  subqueries: SubqueryOption = {},
 ): Promise<CompiledWhere> {
   if (params.length > MAX_PARAMS)
     fail(`too many parameters (more than ${MAX_PARAMS})`)
@@ -47,20 +57,45 @@ export async function compileWhere(
       `parameter value for $${long + 1} is too long (more than ${MAX_PARAM_LENGTH} characters)`,
     )
   const size = params.reduce((sum, p) => sum + p.length, where.length)
-  if (size <= LARGE_CLAUSE_CHARS)
-    return compileParsed(
-      await parseWhere(where),
-      where,
-      params,
-      columns,
-      paramBase,
-    )
+  if (size <= LARGE_CLAUSE_CHARS) {
+    const ast = await parseWhere(where)
+    const tables = await loadTables(ast, subqueries)
+    return compileParsed(ast, where, params, columns, paramBase, tables)
+  }
   return oneAtATime(async () => {
     await nextTurn()
     const ast = await parseWhere(where)
+    const tables = await loadTables(ast, subqueries)
     await nextTurn()
-    return compileParsed(ast, where, params, columns, paramBase)
+    return compileParsed(ast, where, params, columns, paramBase, tables)
   })
+}
+
+/**
+ * Whether a clause may hold subqueries: `load` reads a table they name (its columns and
+ * primary key); without it they are refused, with `refused` as the reason.
+ */
+type SubqueryOption = {
+  load?: (table: { schema: string; name: string }) => Promise<SubqueryTable>
+  refused?: string
+}
+
+type Tables = Pick<Context, 'subqueries' | 'subqueriesRefused'>
+
+/** The tables the clause's subqueries read, loaded before the synchronous analysis. */
+async function loadTables(
+  ast: Awaited<ReturnType<typeof parseWhere>>,
+  option: SubqueryOption,
+): Promise<Tables> {
+  if (!option.load) return { subqueriesRefused: option.refused }
+  const named = subqueryTables(ast)
+  if (named.length > MAX_SUBQUERIES)
+    fail(`too many subqueries (more than ${MAX_SUBQUERIES})`)
+  const tables = new Map<string, SubqueryTable>()
+  for (const table of named)
+    if (!tables.has(tableKey(table)))
+      tables.set(tableKey(table), await option.load(table))
+  return { subqueries: { tables, dependencies: [], count: { n: 0 } } }
 }
 
 /** Analyses and compiles a parsed clause: synchronous, one step. */
@@ -70,17 +105,19 @@ function compileParsed(
   params: string[],
   columns: Map<string, ColumnInfo>,
   paramBase: number,
+  tables: Tables,
 ): CompiledWhere {
   // Analysis (reading literals) and folding the constant parts spend one evaluation's budget,
   // as a row would; from here on compiling is synchronous, so nothing else spends it meanwhile.
   resetBudget()
-  const { expr, evaluate, used } = checked(() => {
-    const ctx = createContext(columns, params)
+  const { expr, evaluate, used, drafts } = checked(() => {
+    const ctx = createContext(columns, params, tables)
     const expr = toBool(analyze(ast, ctx), 'WHERE', ctx)
     for (const step of ctx.deferred) step()
     for (let n = 1; n <= params.length; n++)
       if (!ctx.paramsUsed.has(n)) fail(`parameter value for $${n} was not used`)
-    return { expr, evaluate: compile(expr), used: ctx.columnsUsed }
+    const drafts = ctx.subqueries?.dependencies ?? []
+    return { expr, evaluate: compile(expr), used: ctx.columnsUsed, drafts }
   })
   const sql = flat(checked(() => toSql(expr, paramBase)))
   const equalities = checked(() => extractEqualities(expr))
@@ -91,6 +128,9 @@ function compileParsed(
     columns: used,
     equalities,
     matches: equalityTest(expr, equalities) ?? matcher(evaluate),
+    ...(drafts.length > 0 && {
+      subqueries: checked(() => compileSubqueries(expr, drafts, params)),
+    }),
   }
 }
 
@@ -107,23 +147,4 @@ function equalityTest(
   if (expr.kind === 'and' || equalities.length !== 1 || !only) return null
   const { column, value } = only
   return (row) => Object.hasOwn(row, column) && row[column] === value
-}
-
-/**
- * The clause as a row test. Made apart from compileWhere: a closure there would keep that
- * call's whole scope (the parse tree, the typed tree, the columns) for as long as the shape
- * lives, some 50 objects per shape for every old-generation collection to mark.
- */
-function matcher(evaluate: Eval): CompiledWhere['matches'] {
-  // A row the clause fails on (division by zero, a value out of range) is not in the shape:
-  // Postgres would have failed the snapshot rather than return it.
-  return (row) => {
-    resetBudget()
-    try {
-      return evaluate(row) === true
-    } catch (error) {
-      if (error instanceof EvalError) return false
-      throw error
-    }
-  }
 }

@@ -31,3 +31,8 @@ export const MAX_EVAL_COST = 20_000_000
 export const MAX_ARRAY_DIMS = 6
 /** Nesting of jsonb values; deeper ones are refused rather than walked recursively. */
 export const MAX_JSON_DEPTH = 1_000
+/**
+ * Subqueries in one clause, counting nested ones: each is a dependency the shape follows (its
+ * rows read at the snapshot, its table's changes applied), so a shape may not ask for many.
+ */
+export const MAX_SUBQUERIES = 10

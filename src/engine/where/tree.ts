@@ -2,6 +2,7 @@
 // implicit coercion is an explicit `cast` node, so the SQL and the evaluator both follow it.
 import type { BoolTestType } from 'libpg-query'
 import type { PgType } from './pg-types.ts'
+import type { ViewRef } from './subquery-view.ts'
 import type { Datum, Value } from './values/value.ts'
 
 /** An operator or function body; strict ones are only called with non-null arguments. */
@@ -75,6 +76,25 @@ export type Expr =
       indices: { lower?: Expr; upper?: Expr }[]
       slice: boolean
     }>
+  /**
+   * `lhs IN (subquery)`, lhs being `columns` of the row: tested against the subquery's
+   * current result (`view`, kept by the shape), one dependency (`dep`) of the clause.
+   */
+  | Typed<{
+      kind: 'sublink'
+      columns: string[]
+      dep: number
+      subquery: Subquery
+      view: ViewRef
+    }>
+
+/** The `SELECT cols FROM table WHERE …` of a sublink. */
+export type Subquery = {
+  table: { schema: string; name: string }
+  /** The selected columns, in order (the lhs's types, one for one). */
+  columns: string[]
+  where: Expr | null
+}
 
 export type Compare = (a: Value, b: Value) => number
 

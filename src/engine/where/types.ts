@@ -1,5 +1,8 @@
 // The contract of the where-clause module: validate once, then use the clause twice, in the
 // snapshot query (run by Postgres) and in the engine's evaluator (for replicated rows).
+import type { PgType } from './pg-types.ts'
+import type { ViewRef } from './subquery-view.ts'
+import type { Expr, Subquery } from './tree.ts'
 
 export type ColumnInfo = {
   name: string
@@ -15,6 +18,27 @@ export type ColumnInfo = {
    * `IS [NOT] NULL` and `::text`.
    */
   enum?: boolean
+}
+
+/** What analysis needs of a table a subquery reads. */
+export type SubqueryTable = {
+  columns: Map<string, ColumnInfo>
+  primaryKey: string[]
+}
+
+/** A dependency as analysis finds it: a subquery, its result, and its own dependencies. */
+export type DependencyDraft = {
+  /** Identity: two subqueries with the same key are one dependency. */
+  key: string
+  subquery: Subquery
+  /** Types of the selected columns. */
+  types: PgType[]
+  /** The subquery table's primary key: how its rows are told apart. */
+  primaryKey: string[]
+  view: ViewRef
+  dependencies: DependencyDraft[]
+  /** Columns the subquery's where reads. */
+  whereColumns: Set<string>
 }
 
 export type Equality = {
@@ -39,4 +63,60 @@ export type CompiledWhere = {
   equalities: Equality[]
   /** True only when the clause is TRUE for the row (NULL and FALSE both exclude it). */
   matches(row: Record<string, string | null>): boolean
+  /** Its subqueries (`x IN (SELECT …)`), when it has any. */
+  subqueries?: CompiledSubqueries
+}
+
+type Row = Record<string, string | null>
+
+/** One literal of a clause's normal form (dnf.ts). */
+export type Position = {
+  /** The leaf, without the negation the literal may carry. */
+  expr: Expr
+  negated: boolean
+  /** A subquery position: its dependency and the row's columns tested against it. */
+  sublink: { dep: number; columns: string[] } | null
+  /** Whether the literal is TRUE for the row, against the dependencies' current results. */
+  holds(row: Row): boolean
+}
+
+/** A clause with subqueries in disjunctive normal form, its literals numbered (dnf.ts). */
+export type Dnf = {
+  positions: Position[]
+  /** Each disjunct's positions, in order. */
+  disjuncts: number[][]
+  /** Whether each dependency is tested under NOT (NOT IN), by dependency index. */
+  negatedDeps: boolean[]
+}
+
+/** A subquery a clause depends on, compiled: what the shape must follow to evaluate it. */
+type CompiledDependency = {
+  table: { schema: string; name: string }
+  /** The selected columns, and their types. */
+  columns: string[]
+  types: PgType[]
+  /** The subquery table's primary key: how its rows are told apart. */
+  primaryKey: string[]
+  /** Its current result, read when the clause is evaluated. */
+  view: ViewRef
+  /** Tested under NOT (NOT IN) by the clause that reads it. */
+  negated: boolean
+  /** The subquery's own where clause; null when it has none (every row counts). */
+  where: DependencyWhere | null
+}
+
+/** A subquery's where clause, compiled to run on its own. */
+export type DependencyWhere = {
+  /** With only the params it uses, renumbered from $1 (`params`). */
+  sql: string
+  params: string[]
+  columns: Set<string>
+  equalities: Equality[]
+  matches(row: Row): boolean
+  subqueries?: CompiledSubqueries
+}
+
+export type CompiledSubqueries = {
+  dependencies: CompiledDependency[]
+  dnf: Dnf
 }

@@ -27,6 +27,7 @@ import {
   analyzeMinMax,
 } from './calls.ts'
 import { castTo, coerce, fail, type Context } from './context.ts'
+import { analyzeSublink } from './sublink.ts'
 import { analyzeIndirection } from './subscripts.ts'
 
 const INT4_MAX = 2147483647n
@@ -130,7 +131,6 @@ export function toBool(
 }
 
 const UNSUPPORTED: Record<string, string> = {
-  SubLink: 'subqueries are not supported',
   SQLValueFunction:
     'non-deterministic functions (CURRENT_DATE, CURRENT_USER...) are not supported',
   CaseExpr: 'CASE is not supported',
@@ -145,8 +145,10 @@ const UNSUPPORTED: Record<string, string> = {
 export function createContext(
   columns: Map<string, ColumnInfo>,
   params: readonly string[],
+  subqueries?: Pick<Context, 'subqueries' | 'subqueriesRefused'>,
 ): Context {
   return {
+    ...subqueries,
     columns,
     params,
     paramTypes: new Map(),
@@ -154,6 +156,7 @@ export function createContext(
     columnsUsed: new Set(),
     deferred: [],
     analyze,
+    toBool,
   }
 }
 
@@ -166,6 +169,7 @@ export function analyze(node: PgNode, ctx: Context): Node {
   if ('CoalesceExpr' in node) return analyzeCoalesce(node.CoalesceExpr, ctx)
   if ('MinMaxExpr' in node) return analyzeMinMax(node.MinMaxExpr, ctx)
   if ('A_ArrayExpr' in node) return analyzeArray(node.A_ArrayExpr, ctx)
+  if ('SubLink' in node) return analyzeSublink(node.SubLink, ctx)
   if ('A_Indirection' in node)
     return analyzeIndirection(node.A_Indirection, ctx)
   if ('TypeCast' in node) {

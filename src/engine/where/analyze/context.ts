@@ -14,7 +14,7 @@ import { selectCandidate } from '../resolve.ts'
 import type { Expr, Node, Signature } from '../tree.ts'
 import type { Node as PgNode } from 'libpg-query'
 import { tryParseValue } from '../values/io.ts'
-import type { ColumnInfo } from '../types.ts'
+import type { ColumnInfo, DependencyDraft, SubqueryTable } from '../types.ts'
 
 export type Context = {
   columns: Map<string, ColumnInfo>
@@ -30,6 +30,20 @@ export type Context = {
    * analyze.ts imports them, so they reach it through here instead of importing it back.
    */
   analyze: (node: PgNode, ctx: Context) => Node
+  /** The same for a boolean argument (a subquery's where). */
+  toBool: (node: Node, what: string, ctx: Context) => Expr
+  /** Absent where subqueries are refused (`subqueriesRefused` says why). */
+  subqueries?: SubqueryScope
+  subqueriesRefused?: string
+}
+
+type SubqueryScope = {
+  /** Every table the clause's subqueries read, loaded before analysis. */
+  tables: Map<string, SubqueryTable>
+  /** This level's dependencies, by index (a subquery's own are its draft's). */
+  dependencies: DependencyDraft[]
+  /** Subqueries met so far at every level. */
+  count: { n: number }
 }
 
 /** The length of `SELECT 1 WHERE `, which the parser's locations count. */
