@@ -82,7 +82,8 @@ async function applySpilled(
         if (!target.isLive(shape)) continue
         let records = open.get(shape)
         if (records === undefined) {
-          if (!shape.ready) {
+          // Not ready, or with subqueries (whose moves need the whole transaction at once).
+          if (!shape.ready || shape.subqueries) {
             target.drop(shape)
             continue
           }

@@ -34,7 +34,8 @@ import { dropShapes, reopenShapes, whereFor } from './shapes/reopen.ts'
 import { ShapeExpiry } from './shapes/expiry.ts'
 import { PartitionMap } from './shapes/partitions.ts'
 import { ShapeRouter } from './shapes/router.ts'
-import { Shape, type ShapeFacts } from './shapes/shape.ts'
+import { Shape, type ShapeFacts, type ShapeHooks } from './shapes/shape.ts'
+import { queryMoveIn } from './shapes/subqueries/move-in-query.ts'
 import { snapshotShape } from './shapes/snapshot.ts'
 import { tableKey, TableWatch } from './shapes/table-watch.ts'
 import {
@@ -43,6 +44,7 @@ import {
   checkQueryable,
   loadTableInfo,
   SharedTableInfo,
+  type TableInfo,
 } from './shapes/table-info.ts'
 import type { CompiledWhere } from './where/types.ts'
 import { ReplicationSupervisor } from './replication/supervisor.ts'
@@ -55,6 +57,13 @@ import { UnavailableError } from './unavailable.ts'
 
 // How often the catalog is asked whether shapes' tables were dropped or renamed (table-watch.ts).
 const TABLE_CHECK_MS = 2_000
+/** How long a move-in waits for replication to deliver what its query saw before giving up. */
+const DELIVERED_TIMEOUT_MS = 30_000
+/** How often, meanwhile, the server is asked where it stands. */
+const POSITION_REQUEST_MS = 50
+
+/** A shape filed under a table one of its subqueries reads. */
+type DependencyRoute = { shape: Shape }
 
 export class ShapeDatabase {
   globalLsn = 0n
@@ -63,6 +72,11 @@ export class ShapeDatabase {
   private shapes = new Map<string, Shape>()
   private byKey = new Map<string, Shape>()
   private router = new ShapeRouter<Shape>()
+  private dependencyRoutes = new ShapeRouter<DependencyRoute>()
+  private routesOf = new Map<Shape, DependencyRoute[]>()
+  /** Every transaction committed below this was applied (the stream's caughtUp). */
+  private caughtUp = 0n
+  private caughtUpWaiters = new Set<() => void>()
   private creating = new Map<string, Promise<Shape>>()
   private readonly journal: Journal
   private readonly durability: DurabilityLoop
@@ -86,6 +100,8 @@ export class ShapeDatabase {
       for (const above of this.partitions.ancestors(relation))
         for (const shape of this.router.candidates(above, rows))
           found.add(shape)
+      for (const route of this.dependencyRoutes.candidates(table, rows))
+        found.add(route.shape)
       return found
     },
     truncate: (change) => {
@@ -155,6 +171,10 @@ export class ShapeDatabase {
         silenceMs: config.silenceMs,
         handler: {
           onTransaction: (tx) => this.applyInTurn(tx),
+          onCaughtUp: (lsn) => {
+            this.caughtUp = lsn
+            for (const wake of [...this.caughtUpWaiters]) wake()
+          },
           // A renamed table's shapes are registered under its old name: rotate those too.
           onRelationChanged: (previous, next) => {
             this.rotateRelation(previous)
@@ -313,6 +333,9 @@ export class ShapeDatabase {
     this.shapes.delete(shape.handle)
     if (this.byKey.get(shape.key) === shape) this.byKey.delete(shape.key)
     this.router.remove(shape)
+    for (const route of this.routesOf.get(shape) ?? [])
+      this.dependencyRoutes.remove(route)
+    this.routesOf.delete(shape)
     this.durability.forget(shape)
     shape.fail(new Error('rotated'))
     shape.log.destroy()
@@ -325,6 +348,9 @@ export class ShapeDatabase {
 
   private rotateKey(key: string): void {
     for (const shape of this.router.shapesOf(key)) this.rotate(shape)
+    // A table a subquery reads was dropped, renamed or changed: its shapes start over too.
+    for (const route of this.dependencyRoutes.shapesOf(key))
+      this.rotate(route.shape)
   }
 
   /** A relation's shapes, and those of the partitioned tables above it. */
@@ -355,7 +381,22 @@ export class ShapeDatabase {
     checkQueryable(info, definition.queryable ?? null)
     checkColumns(info, definition.columns, definition.queryable ?? null)
     checkPublished(info, wantedColumns(definition))
-    const where = await whereFor(definition, info)
+    const read: TableInfo[] = []
+    const where = await whereFor(definition, info, async (table) => {
+      const found = this.tableInfo.share(await loadTableInfo(this.pool, table))
+      read.push(found)
+      return found
+    })
+    // The tables its subqueries read replicate too, and are watched like its own.
+    for (const dependency of read) {
+      checkPublished(dependency, null)
+      await this.supervisor.includeTable(
+        dependency.table.schema,
+        dependency.table.name,
+        { again: dependency.partitioned },
+      )
+      this.tables.remember(dependency)
+    }
     // A partitioned table's partitions made since it was published lack FULL identity.
     await this.supervisor.includeTable(
       definition.table.schema,
@@ -387,7 +428,59 @@ export class ShapeDatabase {
     this.byKey.set(shape.key, shape)
     const { schema, name } = shape.definition.table
     this.router.add(shape, tableKey(schema, name), where?.equalities ?? [])
+    if (shape.subqueries) {
+      shape.hooks = this.hooks
+      const routes = shape.subqueries.all.map((rows) => {
+        const route = { shape }
+        const { schema, name } = rows.dep.table
+        this.dependencyRoutes.add(
+          route,
+          tableKey(schema, name),
+          rows.dep.where?.equalities ?? [],
+        )
+        return route
+      })
+      this.routesOf.set(shape, routes)
+    }
     this.config.onShapesChanged?.()
+  }
+
+  /** What shapes with subqueries ask of their database (shape.ts ShapeHooks). */
+  private readonly hooks: ShapeHooks = {
+    moveIn: (shape, where) =>
+      queryMoveIn(this.pool, shape.definition.table, shape.readColumns, where),
+    delivered: (lsn) => this.delivered(lsn),
+    rotate: (shape) => this.rotate(shape),
+    appended: (shape) => {
+      if (this.shapes.get(shape.handle) !== shape) return
+      this.durability.touched(shape)
+      shape.publish()
+    },
+    hold: (shape, upTo) =>
+      this.durability.hold(shape.subqueries ?? shape, upTo),
+    release: (shape) => this.durability.release(shape.subqueries ?? shape),
+  }
+
+  /**
+   * Resolves once every transaction committed below `lsn` was applied, asking the server for
+   * its position meanwhile (an idle stream would otherwise say it only every half minute).
+   */
+  private async delivered(lsn: bigint): Promise<void> {
+    const deadline = performance.now() + DELIVERED_TIMEOUT_MS
+    while (this.caughtUp < lsn) {
+      if (this.stopping || performance.now() > deadline)
+        throw new UnavailableError('replication did not catch up')
+      this.supervisor.requestPosition()
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer)
+          this.caughtUpWaiters.delete(done)
+          resolve()
+        }
+        const timer = setTimeout(done, POSITION_REQUEST_MS)
+        this.caughtUpWaiters.add(done)
+      })
+    }
   }
 
   private async snapshot(

@@ -20,7 +20,8 @@ export class DurabilityLoop {
   processedEnd = 0n
   private durableLsn = 0n
   private dirty = new Set<Shape>()
-  private holds = new Map<Shape, bigint>()
+  // By shape (its snapshot), or by what else holds (a shape's move-in: its subqueries).
+  private holds = new Map<object, bigint>()
   private timer: NodeJS.Timeout | null = null
   // One flush at a time: an overlapping later flush could finish first and confirm records an
   // earlier one is still syncing. A failed sync confirms nothing and is retried next time.
@@ -47,19 +48,23 @@ export class DurabilityLoop {
     this.dirty.add(shape)
   }
 
-  /** A snapshot starts: nothing past what is processed now is confirmed until release(). */
-  hold(shape: Shape): void {
-    this.holds.set(shape, this.processedEnd)
+  /**
+   * A snapshot (or a move-in) starts: nothing past what is processed now (or past `upTo`) is
+   * confirmed until release().
+   */
+  hold(key: object, upTo = this.processedEnd): void {
+    this.holds.set(key, upTo)
   }
 
-  release(shape: Shape): void {
-    this.holds.delete(shape)
+  release(key: object): void {
+    this.holds.delete(key)
   }
 
   /** The shape is gone (rotated): nothing of it to sync or wait for. */
   forget(shape: Shape): void {
     this.dirty.delete(shape)
     this.holds.delete(shape)
+    if (shape.subqueries) this.holds.delete(shape.subqueries)
   }
 
   /** What Postgres may forget: durable, or everything seen when nothing is pending. */

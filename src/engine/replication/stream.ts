@@ -53,6 +53,8 @@ export type ReplicationStream = {
   stop(): Promise<void>
   /** Resolves after stop(); rejects when the connection, the server or the handler fails. */
   done: Promise<void>
+  /** Asks the server for its position now (a keepalive), rather than at its next one. */
+  requestPosition(): void
 }
 
 const DEFAULT_STATUS_INTERVAL_MS = 10_000
@@ -110,7 +112,11 @@ export async function startReplication(
     const forget = () => signal.removeEventListener('abort', onAbort)
     session.done.then(forget, forget)
   }
-  return { stop, done: session.done }
+  return {
+    stop,
+    done: session.done,
+    requestPosition: () => session.requestPosition(),
+  }
 }
 
 class Session {
@@ -322,18 +328,29 @@ class Session {
         } finally {
           await delivery.transaction.spilled?.remove()
         }
-        this.caughtUp = maxLsn(this.caughtUp, delivery.transaction.endLsn)
+        this.advance(delivery.transaction.endLsn)
         return
       case 'emptyTransaction':
-        this.caughtUp = maxLsn(this.caughtUp, delivery.endLsn)
+        this.advance(delivery.endLsn)
         return
       case 'caughtUp':
-        this.caughtUp = maxLsn(this.caughtUp, delivery.lsn)
+        this.advance(delivery.lsn)
         return
       case 'relationChanged':
         handler.onRelationChanged?.(delivery.previous, delivery.next)
         return
     }
+  }
+
+  private advance(lsn: Lsn): void {
+    if (lsn <= this.caughtUp) return
+    this.caughtUp = lsn
+    this.options.handler.onCaughtUp?.(lsn)
+  }
+
+  /** Asks the server where it stands: its answer (a keepalive) moves caughtUp on. */
+  requestPosition(): void {
+    this.sendStatus(true)
   }
 
   /** Confirms exactly what the handler allows: never more than flushedLsn() returns. */

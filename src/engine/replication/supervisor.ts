@@ -158,6 +158,9 @@ export class ReplicationSupervisor {
     await this.stopStream?.()
   }
 
+  /** Asks the running stream's server for its position now (see ReplicationStream). */
+  requestPosition: () => void = () => {}
+
   /** Ends the stream and stays disconnected until resume(); slot and shapes stay. */
   async pause(): Promise<void> {
     if (this.stopped || this.held) return
@@ -282,6 +285,7 @@ export class ReplicationSupervisor {
           spill: this.options.spill,
         })
         this.stopStream = () => stream.stop()
+        this.requestPosition = () => stream.requestPosition()
         // Paused while it connected: it ends at once.
         if (this.held) await stream.stop()
         else this.setStatus('active')

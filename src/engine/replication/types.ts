@@ -60,6 +60,11 @@ export interface ReplicationHandler {
    */
   onRelationChanged?(previous: Relation, next: Relation): void
   /**
+   * Every transaction committed below `lsn` has been handed to onTransaction and its promise
+   * resolved (the `caughtUpLsn` of flushedLsn, as soon as it grows).
+   */
+  onCaughtUp?(lsn: bigint): void
+  /**
    * The highest LSN that may be confirmed to Postgres (everything up to it is durable). The
    * stream asks at every status update and confirms exactly the answer, never more.
    *

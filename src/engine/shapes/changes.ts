@@ -4,6 +4,7 @@
 import type { Change, Row, Transaction } from '../replication/types.ts'
 import type { LogRecord } from '../storage/shape-log.ts'
 import type { Visibility } from './visibility.ts'
+import { tagHeaders, type RowTags } from './subqueries/tags.ts'
 
 export type ShapeView = {
   relation: [string, string]
@@ -12,6 +13,8 @@ export type ShapeView = {
   primaryKey: string[]
   replica: 'default' | 'full'
   matches(row: Row): boolean
+  /** A shape with subqueries: each row's tags and active conditions (subqueries/tags.ts). */
+  tagged?: (row: Row) => RowTags
 }
 
 type Message = {
@@ -130,18 +133,37 @@ function recordOf(
     `{"key":${JSON.stringify(rowKey(view, m.row))},"value":${JSON.stringify(value)}` +
     (old_value ? `,"old_value":${JSON.stringify(old_value)}` : '') +
     `,"headers":{"operation":"${m.operation}","relation":${JSON.stringify(view.relation)}` +
-    `,"txids":[${tx.xid}],"lsn":"${lsn}","op_position":${m.op}${last ? ',"last":true' : ''}}}`
+    `,"txids":[${tx.xid}],"lsn":"${lsn}","op_position":${m.op}${last ? ',"last":true' : ''}` +
+    `${view.tagged ? changeTags(view.tagged, m) : ''}}}`
   return { offset: { tx: tx.commitLsn, op: m.op }, json, last }
+}
+
+// An update says which of the old row's tags the new one lost; a delete carries the old row's.
+function changeTags(tagged: (row: Row) => RowTags, m: Message): string {
+  const tags = tagged(m.row)
+  if (m.operation !== 'update') return tagHeaders(tags)
+  const kept = new Set(tags.tags)
+  const removed = m.old ? tagged(m.old).tags.filter((t) => !kept.has(t)) : []
+  return tagHeaders(tags, removed)
+}
+
+/** How a shape with subqueries numbers its records (subqueries/moves.ts). */
+type Layout = {
+  /** Added to every change's op: the ops below are the transaction's move-out events. */
+  opBase: number
+  /** Changes of tables only its subqueries read: they make no records. */
+  skip(change: Change): boolean
 }
 
 /**
  * The log records of one transaction for one shape, built change by change so the caller can
- * yield between changes. The newest message is held back: only at finish() is it known to be
+ * yield between changes. The newest record is held back: only at finish() is it known to be
  * the shape's final one (`last`).
  */
 export class TransactionRecords {
   private records: LogRecord[] = []
-  private held: Message | null = null
+  // A change's message, or an event's JSON: built into a record only once `last` is known.
+  private held: Message | { json: string; op: number } | null = null
   private readonly lsn: string
   /** Rows moved in less rows moved out (since the last take()): how the row count changes. */
   rowDelta = 0
@@ -149,20 +171,42 @@ export class TransactionRecords {
   constructor(
     private readonly view: ShapeView,
     private readonly tx: Transaction,
+    private readonly layout?: Layout,
   ) {
     this.lsn = tx.commitLsn.toString()
   }
 
+  /** An event record (a move-out) at `op`, before any change's. */
+  event(json: string, op: number): void {
+    this.hold({ json, op })
+  }
+
   add(change: Change, index: number): void {
-    for (const m of messagesFor(this.view, change, index * 2)) {
+    if (this.layout?.skip(change)) return
+    const op = (this.layout?.opBase ?? 0) + index * 2
+    for (const m of messagesFor(this.view, change, op)) {
       if (m.operation !== 'update')
         this.rowDelta += m.operation === 'insert' ? 1 : -1
-      if (this.held)
-        this.records.push(
-          recordOf(this.view, this.tx, this.lsn, this.held, false),
-        )
-      this.held = m
+      this.hold(m)
     }
+  }
+
+  private hold(next: Message | { json: string; op: number }): void {
+    if (this.held) this.records.push(this.record(this.held, false))
+    this.held = next
+  }
+
+  private record(
+    held: Message | { json: string; op: number },
+    last: boolean,
+  ): LogRecord {
+    return 'json' in held
+      ? {
+          offset: { tx: this.tx.commitLsn, op: held.op },
+          json: held.json,
+          last,
+        }
+      : recordOf(this.view, this.tx, this.lsn, held, last)
   }
 
   /**
@@ -177,8 +221,7 @@ export class TransactionRecords {
   }
 
   finish(): LogRecord[] {
-    if (this.held)
-      this.records.push(recordOf(this.view, this.tx, this.lsn, this.held, true))
+    if (this.held) this.records.push(this.record(this.held, true))
     this.held = null
     return this.records
   }
@@ -190,12 +233,32 @@ export function snapshotRecord(
   row: Row,
   index: number,
 ): LogRecord {
+  const tags = view.tagged?.(row)
   const json = JSON.stringify({
     key: rowKey(view, row),
     value: pick(row, view.columns),
-    headers: { operation: 'insert', relation: view.relation },
+    headers: {
+      operation: 'insert',
+      relation: view.relation,
+      ...(tags && { tags: tags.tags, active_conditions: tags.active }),
+    },
   })
   return { offset: { tx: 0n, op: index }, json, last: true }
+}
+
+/** A row a move-in brings (subqueries/moves.ts): an insert, flagged as Electric flags it. */
+export function moveInRecord(view: ShapeView, row: Row): string {
+  const tags = view.tagged?.(row)
+  return JSON.stringify({
+    key: rowKey(view, row),
+    value: pick(row, view.columns),
+    headers: {
+      operation: 'insert',
+      relation: view.relation,
+      ...(tags && { tags: tags.tags, active_conditions: tags.active }),
+      is_move_in: true,
+    },
+  })
 }
 
 /**

@@ -4,22 +4,37 @@ import { readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type pg from 'pg'
 import type { LogStorage } from '../storage/shape-log.ts'
-import type { ShapeDefinition } from './definition.ts'
+import type { ShapeDefinition, TableName } from './definition.ts'
 import { Shape } from './shape.ts'
 import { loadTableInfo, type TableInfo } from './table-info.ts'
 import { compileWhere, type CompiledWhere } from '../where/index.ts'
 
+/**
+ * `load`: reads a table a subquery names. Without it (a shape reopened after a restart)
+ * subqueries are refused: the shape cannot go on, its clients start over.
+ */
 export async function whereFor(
   definition: ShapeDefinition,
   info: TableInfo,
+  load?: (table: TableName) => Promise<TableInfo>,
 ): Promise<CompiledWhere | null> {
   if (!definition.where) return null
   return compileWhere(
     definition.where,
     definition.params,
-    new Map(info.columns.map((c) => [c.name, c])),
+    columnsOf(info),
+    0,
+    load && {
+      load: async (table) => {
+        const found = await load(table)
+        return { columns: columnsOf(found), primaryKey: found.primaryKey }
+      },
+    },
   )
 }
+
+const columnsOf = (info: TableInfo) =>
+  new Map(info.columns.map((c) => [c.name, c]))
 
 export type Reopened = {
   shape: Shape

@@ -10,6 +10,7 @@ import { qualifiedName, quoteIdent, type TableName } from './definition.ts'
 import type { Shape } from './shape.ts'
 import { parseSnapshot, type Visibility } from './visibility.ts'
 import type { CompiledWhere } from '../where/types.ts'
+import type { SubqueryMoves } from './subqueries/moves.ts'
 
 const BATCH = 5000
 const LOCK_NOT_AVAILABLE = '55P03'
@@ -28,9 +29,10 @@ export async function snapshotShape(
       client,
       {
         table: shape.definition.table,
-        columns: shape.view.columns,
+        columns: shape.readColumns,
         where,
         changesOnly: shape.definition.log === 'changes_only',
+        subqueries: shape.subqueries,
       },
       (rows) => shape.addSnapshotRows(rows),
     )
@@ -52,6 +54,8 @@ async function takeSnapshot(
     columns: string[]
     where: CompiledWhere | null
     changesOnly?: boolean
+    /** Subqueries whose rows are read in the same snapshot as the shape's own. */
+    subqueries?: SubqueryMoves | null
   },
   onBatch: (rows: Row[]) => void,
 ): Promise<Visibility> {
@@ -63,6 +67,13 @@ async function takeSnapshot(
       'SELECT pg_current_snapshot()::text AS snapshot',
     )
     const visibility = parseSnapshot(rows[0]?.snapshot ?? '0:0:')
+    // The subqueries' results as of this very snapshot: the rows read next agree with them.
+    for (const dependency of query.subqueries?.all ?? []) {
+      const { sql, params } = dependency.query()
+      const found = await client.query<Row>(sql, params)
+      for (const row of found.rows) dependency.load(row)
+    }
+    query.subqueries?.loaded()
     if (query.changesOnly) {
       await client.query('COMMIT')
       return visibility

@@ -65,7 +65,9 @@ function clientError(error: unknown): SubsetError | null {
 /** Compiles the shape's where and the subset's into one query over the shape's columns. */
 async function buildQuery(client: pg.ClientBase, shape: Shape, subset: Subset) {
   const info = await loadTableInfo(client, shape.definition.table)
-  const base = await whereFor(shape.definition, info)
+  const base = await whereFor(shape.definition, info, (table) =>
+    loadTableInfo(client, table),
+  )
   // The subset may filter and order by the shape's queryable columns, by default the ones it
   // sends: a column the shape does not send (a server-fixed definition hiding a secret) must
   // not be searchable through it unless the definition says so.
@@ -82,6 +84,7 @@ async function buildQuery(client: pg.ClientBase, shape: Shape, subset: Subset) {
         subset.params,
         columns,
         params.length,
+        { refused: 'Subqueries are not allowed in subsets' },
       )
       clauses.push(`(${where.sql})`)
       params.push(...where.params)

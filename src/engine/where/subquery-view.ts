@@ -48,18 +48,19 @@ export class ValueSet {
     return by > 0 ? n === 1 : n === 0
   }
 
-  hasKey(key: string): boolean {
-    return this.counts.has(key)
+  /** Whether this very tuple is in the result (not `IN`: NULLs compare equal here). */
+  contains(tuple: readonly (string | null)[]): boolean {
+    return tuple.every((v) => v !== null)
+      ? this.counts.has(tupleKey(tuple as string[]))
+      : this.partial.has(JSON.stringify(tuple))
   }
 
-  /** The tuples in the result, NULL-free ones as keys. */
-  keys(): IterableIterator<string> {
-    return this.counts.keys()
-  }
-
-  /** Tuples holding a NULL. */
-  nullTuples(): (string | null)[][] {
-    return [...this.partial.values()].map((p) => p.tuple)
+  /** Every tuple in the result. */
+  tuples(): (string | null)[][] {
+    return [
+      ...[...this.counts.keys()].map((k) => k.split('\u0000')),
+      ...[...this.partial.values()].map((p) => p.tuple),
+    ]
   }
 
   /** A copy, to evaluate against the result as it was before a move. */
@@ -83,11 +84,8 @@ export class ValueSet {
       return this.scan(lhs, this.partial.values()) ? null : false
     }
     // A NULL in the lhs: no tuple can equal it; NULL unless every tuple differs somewhere.
-    const tuples = [
-      ...[...this.counts.keys()].map((k) => ({ tuple: k.split('\u0000') })),
-      ...this.partial.values(),
-    ]
-    return this.scan(lhs, tuples.values()) ? null : false
+    const tuples = this.tuples().map((tuple) => ({ tuple }))
+    return this.scan(lhs, tuples) ? null : false
   }
 
   // Whether some tuple compares NULL (no element known to differ), given none is equal.

@@ -90,7 +90,7 @@ export type Dnf = {
 }
 
 /** A subquery a clause depends on, compiled: what the shape must follow to evaluate it. */
-type CompiledDependency = {
+export type CompiledDependency = {
   table: { schema: string; name: string }
   /** The selected columns, and their types. */
   columns: string[]

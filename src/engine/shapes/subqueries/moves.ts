@@ -1,0 +1,214 @@
+// The subqueries of one shape, followed transaction by transaction as Electric follows them.
+// Each subquery's rows are kept (dependency.ts: `truth`, the result as the database has it);
+// what the shape's clients were told is the `applied` result, which the where clause reads.
+// A transaction first applies its changes to the subqueries' tables; each tuple whose
+// membership then differs from the applied result is a move:
+//
+// - out (a value left an IN, or entered a NOT IN): one `move-out` event naming the value's
+//   hash at each of its positions, before the transaction's own rows; clients drop the rows
+//   no disjunct keeps. The applied result changes at once.
+// - in: the transaction's own rows are evaluated against the result before the move, then a
+//   query (move-in-query.ts) reads the rows the move brings, at a snapshot of its own, and the
+//   shape waits for it (shape.ts). Transactions that snapshot already saw are applied against
+//   the result before the move, then come the `move-in` event, the rows and a `snapshot-end`,
+//   then the rest against the result after it. Rows already in the shape are not sent again.
+//
+// Subqueries nested inside a subquery are followed for evaluation, but a change in their result
+// ends the shape (its clients start over): moving rows in and out two levels deep is not done.
+import type { Change, Transaction } from '../../replication/types.ts'
+import { ValueSet } from '../../where/subquery-view.ts'
+import type {
+  CompiledDependency,
+  CompiledSubqueries,
+} from '../../where/types.ts'
+import { DependencyRows } from './dependency.ts'
+import { valueHash } from './tags.ts'
+
+/** A move-in waiting for its query: the results before and after, the dependencies moved. */
+export type MoveIn = {
+  before: ValueSet[]
+  after: ValueSet[]
+  moved: Set<number>
+  /** The `move-in` event's JSON (patterns and the moving transactions' xids). */
+  event: string
+}
+
+/** What a transaction does to the shape before its own rows are evaluated. */
+export type TransactionStep =
+  | { kind: 'rotate' }
+  | { kind: 'apply'; events: string[]; moveIn: MoveIn | null }
+
+type Pattern = { pos: number; value: string }
+
+export class SubqueryMoves {
+  /** The clause's own subqueries, by dependency index. */
+  readonly rows: DependencyRows[]
+  /** Subqueries of subqueries, at any depth: followed, never moved. */
+  readonly nested: DependencyRows[] = []
+
+  constructor(
+    readonly plan: CompiledSubqueries,
+    readonly handle: string,
+  ) {
+    this.rows = plan.dependencies.map((dep) => new DependencyRows(dep))
+    // The clause reads the applied results; a subquery's own where reads its subqueries' truth.
+    for (const dep of plan.dependencies) {
+      dep.view.current = new ValueSet()
+      this.follow(dep)
+    }
+  }
+
+  private follow(dep: CompiledDependency): void {
+    for (const inner of dep.where?.subqueries?.dependencies ?? []) {
+      const rows = new DependencyRows(inner)
+      inner.view.current = rows.truth
+      this.nested.push(rows)
+      this.follow(inner)
+    }
+  }
+
+  /** Every subquery whose rows the snapshot reads, innermost first. */
+  get all(): DependencyRows[] {
+    return [...this.nested].reverse().concat(this.rows)
+  }
+
+  /** The tables the shape follows besides its own. */
+  tables(): Array<{ schema: string; name: string }> {
+    return this.all.map((r) => r.dep.table)
+  }
+
+  /** The snapshot read every subquery's rows: its clients are told exactly those results. */
+  loaded(): void {
+    for (const rows of this.rows) rows.dep.view.current = rows.truth.clone()
+    for (const rows of this.all) rows.take()
+  }
+
+  /** Whether the change is of a table only a subquery reads (not the shape's own rows). */
+  isDependencyOnly(change: Change, root: { schema: string; name: string }) {
+    if (change.kind === 'truncate') return false
+    const { schema, name } = change.relation
+    if (schema === root.schema && name === root.name) return false
+    return this.all.some((r) => r.follows(schema, name))
+  }
+
+  /** Applies a transaction's changes to the subqueries' rows, and says what moves. */
+  transaction(
+    tx: Transaction,
+    changes: Array<{ change: Change }>,
+  ): TransactionStep {
+    this.applyChanges(changes)
+    return this.moves(tx)
+  }
+
+  /**
+   * Applies changes to the subqueries' rows only: for a transaction a move-in's query already
+   * saw, whose own moves wait until the move-in is in the log.
+   */
+  applyChanges(changes: Array<{ change: Change }>): void {
+    for (const { change } of changes) {
+      if (change.kind === 'truncate') continue
+      const { schema, name } = change.relation
+      for (const rows of this.all)
+        if (rows.follows(schema, name)) rows.apply(change)
+    }
+  }
+
+  /** The moves since the last call: subquery results the clients were not told of yet. */
+  moves(tx: Transaction): TransactionStep {
+    if (this.nested.some((rows) => rows.take().length > 0))
+      return { kind: 'rotate' }
+    const events: string[] = []
+    const ins: Array<{ dep: number; tuples: (string | null)[][] }> = []
+    for (const [i, rows] of this.rows.entries()) {
+      const applied = rows.dep.view.current
+      const out: (string | null)[][] = []
+      const into: (string | null)[][] = []
+      for (const tuple of rows.take()) {
+        const entered = rows.truth.contains(tuple)
+        if (entered === applied.contains(tuple)) continue
+        // NOT IN a result holding a NULL is never TRUE: every row would move, not one value's.
+        if (rows.dep.negated && tuple.includes(null)) return { kind: 'rotate' }
+        ;(entered !== rows.dep.negated ? into : out).push(tuple)
+      }
+      if (out.length > 0) {
+        events.push(this.moveOut(i, out, applied, tx))
+      }
+      if (into.length > 0) ins.push({ dep: i, tuples: into })
+    }
+    return { kind: 'apply', events, moveIn: this.moveIn(ins, tx) }
+  }
+
+  // Out: the applied result changes now (NOT IN: the value joins it).
+  private moveOut(
+    dep: number,
+    tuples: (string | null)[][],
+    applied: ValueSet,
+    tx: Transaction,
+  ): string {
+    const negated = this.rows[dep]?.dep.negated ?? false
+    const wasEmpty = applied.size === 0
+    for (const tuple of tuples)
+      if (negated) applied.add(tuple)
+      else applied.remove(tuple)
+    // `NULL NOT IN (empty)` is TRUE, `NULL NOT IN (anything)` is not: NULL rows leave too.
+    const nulls = negated && wasEmpty && applied.size > 0
+    return eventJson('move-out', this.patterns(dep, tuples, nulls), tx)
+  }
+
+  private moveIn(
+    ins: Array<{ dep: number; tuples: (string | null)[][] }>,
+    tx: Transaction,
+  ): MoveIn | null {
+    if (ins.length === 0) return null
+    const before = this.rows.map((r) => r.dep.view.current)
+    const after = before.map((v) => v.clone())
+    const patterns: Pattern[] = []
+    for (const { dep, tuples } of ins) {
+      const negated = this.rows[dep]?.dep.negated ?? false
+      const view = after[dep] as ValueSet
+      for (const tuple of tuples)
+        if (negated) view.remove(tuple)
+        else view.add(tuple)
+      const nulls = negated && view.size === 0
+      patterns.push(...this.patterns(dep, tuples, nulls))
+    }
+    return {
+      before,
+      after,
+      moved: new Set(ins.map((i) => i.dep)),
+      event: eventJson('move-in', patterns, tx),
+    }
+  }
+
+  /** The move-in's results become the applied ones (its rows are in the log). */
+  applyMoveIn(move: MoveIn): void {
+    for (const [i, rows] of this.rows.entries())
+      rows.dep.view.current = move.after[i] as ValueSet
+  }
+
+  // One pattern per position of the dependency and tuple; `nulls`: the NULL value's too.
+  private patterns(
+    dep: number,
+    tuples: (string | null)[][],
+    nulls: boolean,
+  ): Pattern[] {
+    const out: Pattern[] = []
+    for (const [pos, p] of this.plan.dnf.positions.entries()) {
+      if (p.sublink?.dep !== dep) continue
+      const { columns } = p.sublink
+      for (const tuple of tuples)
+        out.push({ pos, value: valueHash(this.handle, columns, tuple) })
+      if (nulls && columns.length === 1)
+        out.push({ pos, value: valueHash(this.handle, columns, [null]) })
+    }
+    return out
+  }
+}
+
+function eventJson(
+  event: 'move-in' | 'move-out',
+  patterns: Pattern[],
+  tx: Transaction,
+): string {
+  return JSON.stringify({ headers: { event, patterns, txids: [tx.xid] } })
+}

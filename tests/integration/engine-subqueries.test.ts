@@ -1,0 +1,205 @@
+// Shapes with subqueries (`project_id IN (SELECT id FROM projects WHERE …)`) against a real
+// Postgres: the messages on the wire as Electric sends them (tags, active conditions, move-out
+// and move-in events, a move-in's rows and snapshot end), and TanStack DB's electric
+// collection, the reference consumer of moves, staying equal to the same query in Postgres.
+import { createCollection } from '@tanstack/db'
+import { electricCollectionOptions } from '@tanstack/electric-db-collection'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestDatabase, type TestDatabase } from '../support/database.ts'
+import { startTestEngine, type TestEngine } from '../support/engine.ts'
+
+type Message = {
+  key?: string
+  value?: Record<string, string | null>
+  headers: Record<string, unknown>
+}
+
+let source: TestDatabase
+let engine: TestEngine
+const cleanups: Array<() => void> = []
+
+const WHERE =
+  'project_id IN (SELECT id FROM projects WHERE team_id = $1 AND archived = false)'
+
+beforeAll(async () => {
+  source = await createTestDatabase()
+  await source.db.query(`
+    create table projects (id int8 primary key, team_id int8 not null, archived bool not null default false);
+    create table tasks (id int8 primary key, project_id int8, title text not null);
+    insert into projects values (1, 1, false), (2, 1, false), (3, 2, false), (4, 1, true);
+    insert into tasks select i, 1 + i % 4, 'task ' || i from generate_series(1, 20) i;`)
+  engine = await startTestEngine(source.url)
+}, 60_000)
+
+afterAll(async () => {
+  for (const cleanup of cleanups) cleanup()
+  await engine?.destroy()
+  await source?.drop()
+})
+
+const shapeUrl = (params: Record<string, string>) => {
+  const url = new URL(engine.shapeUrl)
+  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v)
+  return url.toString()
+}
+
+/** Reads from `at` until up to date: the messages, and where it ended. */
+async function read(
+  params: Record<string, string>,
+  at: { handle?: string; offset: string },
+) {
+  const messages: Message[] = []
+  let position = at
+  for (;;) {
+    const response = await fetch(shapeUrl({ ...params, ...position }))
+    expect(response.status).toBe(200)
+    messages.push(...((await response.json()) as Message[]))
+    position = {
+      handle: response.headers.get('electric-handle') ?? '',
+      offset: response.headers.get('electric-offset') ?? '',
+    }
+    if (response.headers.has('electric-up-to-date'))
+      return { messages, position }
+  }
+}
+
+/** Reads live from `at` until the messages include one `until` accepts. */
+async function readUntil(
+  params: Record<string, string>,
+  at: { handle?: string; offset: string },
+  until: (m: Message) => boolean,
+) {
+  const messages: Message[] = []
+  let position = at
+  while (!messages.some(until)) {
+    const response = await fetch(
+      shapeUrl({ ...params, ...position, live: 'true' }),
+    )
+    expect(response.status).toBe(200)
+    messages.push(...((await response.json()) as Message[]))
+    position = {
+      handle: response.headers.get('electric-handle') ?? '',
+      offset: response.headers.get('electric-offset') ?? '',
+    }
+  }
+  return { messages, position }
+}
+
+const rows = (messages: Message[]) => messages.filter((m) => m.key)
+
+describe('subquery shapes on the wire', () => {
+  const params = {
+    table: 'tasks',
+    where: WHERE,
+    'params[1]': '1',
+  }
+
+  it('tags every row, moves rows out with an event and in with their rows', async () => {
+    const first = await read(params, { offset: '-1' })
+    const initial = rows(first.messages)
+    // Team 1's live projects are 1 and 2: the tasks whose 1 + i % 4 is one of them.
+    expect(
+      initial
+        .map((m) => Number(m.key?.split('/')[1]?.replace(/"/g, '')))
+        .sort((a, b) => a - b),
+    ).toEqual([1, 4, 5, 8, 9, 12, 13, 16, 17, 20])
+    for (const m of initial) {
+      expect(m.headers.tags).toEqual([expect.stringMatching(/^[0-9a-f]{32}$/)])
+      expect(m.headers.active_conditions).toEqual([true])
+    }
+    const tagOf = (id: string) =>
+      (
+        initial.find((m) => m.value?.project_id === id)?.headers
+          .tags as string[]
+      )[0]
+
+    // Project 1 archived: one move-out event naming its tag, no deletes.
+    await source.db.query('update projects set archived = true where id = 1')
+    const out = await readUntil(
+      params,
+      first.position,
+      (m) => 'event' in m.headers,
+    )
+    const event = out.messages.find((m) => 'event' in m.headers)
+    expect(event?.headers).toMatchObject({
+      event: 'move-out',
+      patterns: [{ pos: 0, value: tagOf('1') }],
+    })
+    expect(rows(out.messages)).toEqual([])
+
+    // Project 4 revived: a move-in event, its tasks as inserts, their snapshot's end.
+    await source.db.query('update projects set archived = false where id = 4')
+    const moved = await readUntil(
+      params,
+      out.position,
+      (m) => m.headers.control === 'snapshot-end',
+    )
+    const kinds = moved.messages
+      .filter((m) => m.headers.control !== 'up-to-date')
+      .map((m) =>
+        m.key
+          ? `insert:${m.value?.id}`
+          : String(m.headers.event ?? m.headers.control),
+      )
+    expect(kinds).toEqual([
+      'move-in',
+      'insert:3',
+      'insert:7',
+      'insert:11',
+      'insert:15',
+      'insert:19',
+      'snapshot-end',
+    ])
+    for (const m of rows(moved.messages))
+      expect(m.headers).toMatchObject({
+        operation: 'insert',
+        is_move_in: true,
+        active_conditions: [true],
+      })
+  })
+})
+
+describe('TanStack DB follows the moves', () => {
+  type Task = { id: string; project_id: string | null; title: string }
+
+  it('keeps a collection filtered through projects equal to the query', async () => {
+    const tasks = createCollection(
+      electricCollectionOptions<Task>({
+        id: 'tasks-of-team-2',
+        getKey: (t) => t.id,
+        shapeOptions: {
+          url: engine.shapeUrl,
+          params: { table: 'tasks', where: WHERE, params: ['2'] },
+          parser: { int8: (v: string) => v },
+        },
+      }),
+    )
+    cleanups.push(() => void tasks.cleanup())
+    await tasks.preload()
+    const expected = async () =>
+      (
+        await source.db.query<{ id: string }>(
+          `select id::text from tasks where project_id in (select id from projects where team_id = 2 and archived = false) order by tasks.id`,
+        )
+      ).rows.map((r) => r.id)
+    const held = () =>
+      tasks.toArray
+        .map((t) => String(t.id))
+        .sort((a, b) => Number(a) - Number(b))
+    await expect.poll(held).toEqual(await expected())
+    const steps = [
+      'update projects set team_id = 2 where id = 2',
+      'update tasks set project_id = 3 where id = 1',
+      "insert into tasks values (100, 2, 'new in 2')",
+      'update projects set archived = true where id = 3',
+      'update projects set archived = false where id = 3',
+      'delete from tasks where id = 6',
+      'update projects set team_id = 1 where id = 2',
+    ]
+    for (const step of steps) {
+      await source.db.query(step)
+      const want = await expected()
+      await expect.poll(held, { timeout: 10_000 }).toEqual(want)
+    }
+  })
+})
