@@ -83,7 +83,7 @@ async function applySpilled(
         let records = open.get(shape)
         if (records === undefined) {
           // Not ready, or with subqueries (whose moves need the whole transaction at once).
-          if (!shape.ready || shape.subqueries) {
+          if (!shape.ready || shape.mover) {
             target.drop(shape)
             continue
           }

@@ -34,8 +34,9 @@ import { dropShapes, reopenShapes, whereFor } from './shapes/reopen.ts'
 import { ShapeExpiry } from './shapes/expiry.ts'
 import { PartitionMap } from './shapes/partitions.ts'
 import { ShapeRouter } from './shapes/router.ts'
-import { Shape, type ShapeFacts, type ShapeHooks } from './shapes/shape.ts'
-import { queryMoveIn } from './shapes/subqueries/move-in-query.ts'
+import { Shape, type ShapeFacts } from './shapes/shape.ts'
+import { queryMoveIn, reloadDependencies } from './shapes/subqueries/queries.ts'
+import type { MoverHooks } from './shapes/subqueries/mover.ts'
 import { snapshotShape } from './shapes/snapshot.ts'
 import { tableKey, TableWatch } from './shapes/table-watch.ts'
 import {
@@ -428,9 +429,10 @@ export class ShapeDatabase {
     this.byKey.set(shape.key, shape)
     const { schema, name } = shape.definition.table
     this.router.add(shape, tableKey(schema, name), where?.equalities ?? [])
-    if (shape.subqueries) {
-      shape.hooks = this.hooks
-      const routes = shape.subqueries.all.map((rows) => {
+    const mover = shape.mover
+    if (mover) {
+      mover.hooks = this.moverHooks(shape)
+      const routes = mover.subqueries.all.map((rows) => {
         const route = { shape }
         const { schema, name } = rows.dep.table
         this.dependencyRoutes.add(
@@ -445,20 +447,30 @@ export class ShapeDatabase {
     this.config.onShapesChanged?.()
   }
 
-  /** What shapes with subqueries ask of their database (shape.ts ShapeHooks). */
-  private readonly hooks: ShapeHooks = {
-    moveIn: (shape, where) =>
-      queryMoveIn(this.pool, shape.definition.table, shape.readColumns, where),
-    delivered: (lsn) => this.delivered(lsn),
-    rotate: (shape) => this.rotate(shape),
-    appended: (shape) => {
-      if (this.shapes.get(shape.handle) !== shape) return
-      this.durability.touched(shape)
-      shape.publish()
-    },
-    hold: (shape, upTo) =>
-      this.durability.hold(shape.subqueries ?? shape, upTo),
-    release: (shape) => this.durability.release(shape.subqueries ?? shape),
+  /** What a shape with subqueries asks of its database (subqueries/mover.ts). */
+  private moverHooks(shape: Shape): MoverHooks {
+    const mover = shape.mover as NonNullable<Shape['mover']>
+    return {
+      moveIn: (where) =>
+        queryMoveIn(
+          this.pool,
+          shape.definition.table,
+          shape.readColumns,
+          where,
+        ),
+      reload: () => reloadDependencies(this.pool, mover.subqueries),
+      delivered: (lsn) => this.delivered(lsn),
+      globalLsn: () => this.globalLsn,
+      rotate: () => this.rotate(shape),
+      appended: () => {
+        if (this.shapes.get(shape.handle) !== shape) return
+        this.durability.touched(shape)
+        shape.publish()
+      },
+      // Its own key: a move-in may start while the shape's snapshot still holds.
+      hold: (upTo) => this.durability.hold(mover, upTo),
+      release: () => this.durability.release(mover),
+    }
   }
 
   /**
@@ -569,18 +581,21 @@ export class ShapeDatabase {
       return
     }
     if (this.shapes.size > 0) return
-    for (const { shape, where, info } of await reopenShapes(
+    for (const { shape, where, info, dependencies } of await reopenShapes(
       this.pool,
       fileLogs,
       this.shapesDir,
     )) {
       this.tables.remember(info)
+      for (const dependency of dependencies) this.tables.remember(dependency)
       if (info.partitioned)
         await this.partitions.watch(
           tableKey(info.table.schema, info.table.name),
           info.oid,
         )
       this.register(shape, where)
+      // Its subqueries read again: what changed while the engine was down moves.
+      void shape.mover?.resume()
     }
     // Up-to-dates must not claim less than what reopened logs already hold.
     for (const shape of this.shapes.values())

@@ -64,7 +64,7 @@ export class DurabilityLoop {
   forget(shape: Shape): void {
     this.dirty.delete(shape)
     this.holds.delete(shape)
-    if (shape.subqueries) this.holds.delete(shape.subqueries)
+    if (shape.mover) this.holds.delete(shape.mover)
   }
 
   /** What Postgres may forget: durable, or everything seen when nothing is pending. */

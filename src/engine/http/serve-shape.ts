@@ -363,7 +363,9 @@ function answer(
   // Electric's "no changes" answers (offset=now, a long-poll that timed out) say so, and the
   // client can skip work for them; a non-live answer at the tip is not one of them.
   const noChanges = reply.requested === 'now' || (live && messages.length === 0)
-  const lsn = database.globalLsn
+  // Never below the answer's own position (a shape's records may lie past the global LSN:
+  // subqueries/mover.ts), so a client resuming at `<lsn>_0` reads nothing twice.
+  const lsn = database.globalLsn > offset.tx ? database.globalLsn : offset.tx
   if (isUpToDate) messages.push(upToDate(lsn))
   const headers: Record<string, string> = {
     'content-type': 'application/json',

@@ -122,6 +122,7 @@ function valueOf(view: ShapeView, m: Message): { value: Row; old_value?: Row } {
 function recordOf(
   view: ShapeView,
   tx: Transaction,
+  at: bigint,
   lsn: string,
   m: Message,
   last: boolean,
@@ -135,7 +136,7 @@ function recordOf(
     `,"headers":{"operation":"${m.operation}","relation":${JSON.stringify(view.relation)}` +
     `,"txids":[${tx.xid}],"lsn":"${lsn}","op_position":${m.op}${last ? ',"last":true' : ''}` +
     `${view.tagged ? changeTags(view.tagged, m) : ''}}}`
-  return { offset: { tx: tx.commitLsn, op: m.op }, json, last }
+  return { offset: { tx: at, op: m.op }, json, last }
 }
 
 // An update says which of the old row's tags the new one lost; a delete carries the old row's.
@@ -147,10 +148,13 @@ function changeTags(tagged: (row: Row) => RowTags, m: Message): string {
   return tagHeaders(tags, removed)
 }
 
-/** How a shape with subqueries numbers its records (subqueries/moves.ts). */
+/** How a shape with subqueries places its records (subqueries/mover.ts). */
 type Layout = {
-  /** Added to every change's op: the ops below are the transaction's move-out events. */
-  opBase: number
+  /** The offsets' tx, when not the commit LSN (a transaction applied after a move-in). */
+  at: bigint
+  /** The first op: events from here, then `eventOps` further the changes. */
+  base: number
+  eventOps: number
   /** Changes of tables only its subqueries read: they make no records. */
   skip(change: Change): boolean
 }
@@ -165,6 +169,7 @@ export class TransactionRecords {
   // A change's message, or an event's JSON: built into a record only once `last` is known.
   private held: Message | { json: string; op: number } | null = null
   private readonly lsn: string
+  private readonly at: bigint
   /** Rows moved in less rows moved out (since the last take()): how the row count changes. */
   rowDelta = 0
 
@@ -174,16 +179,20 @@ export class TransactionRecords {
     private readonly layout?: Layout,
   ) {
     this.lsn = tx.commitLsn.toString()
+    this.at = layout ? layout.at : tx.commitLsn
   }
 
-  /** An event record (a move-out) at `op`, before any change's. */
-  event(json: string, op: number): void {
+  /** The `i`th event record (a move-out), before any change's; answers its offset. */
+  event(json: string, i: number): { tx: bigint; op: number } {
+    const op = (this.layout?.base ?? 0) + i
     this.hold({ json, op })
+    return { tx: this.at, op }
   }
 
   add(change: Change, index: number): void {
-    if (this.layout?.skip(change)) return
-    const op = (this.layout?.opBase ?? 0) + index * 2
+    const layout = this.layout
+    if (layout?.skip(change)) return
+    const op = layout ? layout.base + layout.eventOps + index * 2 : index * 2
     for (const m of messagesFor(this.view, change, op)) {
       if (m.operation !== 'update')
         this.rowDelta += m.operation === 'insert' ? 1 : -1
@@ -202,11 +211,11 @@ export class TransactionRecords {
   ): LogRecord {
     return 'json' in held
       ? {
-          offset: { tx: this.tx.commitLsn, op: held.op },
+          offset: { tx: this.at, op: held.op },
           json: held.json,
           last,
         }
-      : recordOf(this.view, this.tx, this.lsn, held, last)
+      : recordOf(this.view, this.tx, this.at, this.lsn, held, last)
   }
 
   /**

@@ -9,10 +9,7 @@ import { Shape } from './shape.ts'
 import { loadTableInfo, type TableInfo } from './table-info.ts'
 import { compileWhere, type CompiledWhere } from '../where/index.ts'
 
-/**
- * `load`: reads a table a subquery names. Without it (a shape reopened after a restart)
- * subqueries are refused: the shape cannot go on, its clients start over.
- */
+/** `load`: reads a table a subquery names; without it, subqueries are refused. */
 export async function whereFor(
   definition: ShapeDefinition,
   info: TableInfo,
@@ -40,6 +37,8 @@ export type Reopened = {
   shape: Shape
   where: CompiledWhere | null
   info: TableInfo
+  /** The tables its subqueries read. */
+  dependencies: TableInfo[]
 }
 
 /** The shape in `dir`, or null when it cannot go on (never completed, or its table changed). */
@@ -54,8 +53,18 @@ async function reopenShape(
   const columns = info.columns.map((c) => c.name)
   // The table changed while the engine was down: those clients must start over.
   if (meta.columns.some((c) => !columns.includes(c))) return null
-  const where = await whereFor(meta.definition, info)
-  return { shape: Shape.reopen(logs, dir, meta, where), where, info }
+  const dependencies: TableInfo[] = []
+  const where = await whereFor(meta.definition, info, async (table) => {
+    const found = await loadTableInfo(pool, table)
+    dependencies.push(found)
+    return found
+  })
+  return {
+    shape: Shape.reopen(logs, dir, meta, where),
+    where,
+    info,
+    dependencies,
+  }
 }
 
 /**

@@ -14,7 +14,6 @@ import { flat } from '../flat.ts'
 import { PRIVATE_FILE } from '../storage/private-files.ts'
 import type { Change, Row, Transaction } from '../replication/types.ts'
 import {
-  moveInRecord,
   snapshotEndMessage,
   snapshotRecord,
   TransactionRecords,
@@ -26,15 +25,14 @@ import {
   type ShapeDefinition,
   type TableName,
 } from './definition.ts'
-import type { LogRecord, LogStorage, ShapeLog } from '../storage/shape-log.ts'
+import type { LogStorage, ShapeLog } from '../storage/shape-log.ts'
 import type { Offset } from '../storage/offset.ts'
 import { sentColumns, type TableInfo } from './table-info.ts'
 import { TimeSlice } from '../time-slice.ts'
 import { isVisible, type Visibility } from './visibility.ts'
 import type { CompiledWhere } from '../where/types.ts'
-import { moveInWhere } from '../where/move-sql.ts'
-import { SubqueryMoves, type MoveIn } from './subqueries/moves.ts'
-import type { MoveInResult } from './subqueries/move-in-query.ts'
+import { SubqueryMoves } from './subqueries/moves.ts'
+import { Mover, type MoverHost } from './subqueries/mover.ts'
 import { rowTags } from './subqueries/tags.ts'
 
 /**
@@ -107,32 +105,6 @@ type Pending = {
   changes: Array<{ change: Change; index: number }>
 }
 
-/** What a shape with subqueries asks of its database (database.ts). */
-export type ShapeHooks = {
-  /** Reads the rows a move brings (subqueries/move-in-query.ts). */
-  moveIn(
-    shape: Shape,
-    where: { sql: string; params: unknown[] },
-  ): Promise<MoveInResult>
-  /** Resolves once replication has delivered every transaction committed below `lsn`. */
-  delivered(lsn: bigint): Promise<void>
-  /** The shape cannot go on: its clients start over on a new one. */
-  rotate(shape: Shape): void
-  /** Records were appended and published outside a replicated transaction's turn. */
-  appended(shape: Shape): void
-  /** Nothing past `upTo` may be confirmed until release(): what waits is in no log yet. */
-  hold(shape: Shape, upTo: bigint): void
-  release(shape: Shape): void
-}
-
-/**
- * Ops below this in a transaction of a shape with subqueries are its move-out events (one per
- * subquery at most); the changes' own ops start here.
- */
-const EVENT_OPS = 16
-/** Transactions a shape holds while a move-in's query runs; past it, it starts over (409). */
-const MOVE_IN_BUFFER = 1_000
-
 const matchesAll = () => true
 
 /** Handles are never reused: a hash of the definition plus the creation time and randomness. */
@@ -145,27 +117,23 @@ function newHandle(def: ShapeDefinition): string {
   )
 }
 
-export class Shape {
+export class Shape implements MoverHost {
   readonly key: string
   readonly view: ShapeView
   ready = false
   private visibility: Visibility | null
-  private pending: Pending[] = []
+  /** Transactions waiting for the snapshot, or for a move-in (subqueries/mover.ts). */
+  readonly pending: Pending[] = []
   private waiters = new Set<Waiter>()
   private snapshotIndex = 0
   snapshotBytes = 0
   failure: Error | null = null
   createdAt = Date.now()
   lastReadAt: number | null = null
-  /** Its subqueries, followed and moved (subqueries/moves.ts); null without any. */
-  readonly subqueries: SubqueryMoves | null
-  hooks: ShapeHooks | null = null
+  /** Its subqueries, followed and moved (subqueries/mover.ts); null without any. */
+  readonly mover: Mover | null
   /** Columns its snapshot and move-ins read: those sent, and those its tags need. */
   readonly readColumns: string[]
-  // A move-in decided by the transaction being applied, started once it is appended; and the
-  // one whose query runs, while transactions wait in `pending`.
-  private nextMove: { move: MoveIn; tx: Transaction } | null = null
-  private moving = false
 
   constructor(
     readonly handle: string,
@@ -178,12 +146,12 @@ export class Shape {
   ) {
     this.key = flat(definitionKey(definition))
     const plan = where?.subqueries
-    this.subqueries = plan ? new SubqueryMoves(plan, handle) : null
     this.view = {
       ...view,
       matches: where ? where.matches : matchesAll,
       ...(plan && { tagged: (row: Row) => rowTags(plan.dnf, handle, row) }),
     }
+    this.mover = plan ? new Mover(this, new SubqueryMoves(plan, handle)) : null
     this.visibility = visibility
     this.readColumns =
       plan && where
@@ -295,6 +263,7 @@ export class Shape {
     this.visibility = visibility
     this.log.appendSnapshotEnd(snapshotEndMessage(visibility))
     this.snapshotBytes = this.log.bytes
+    this.mover?.snapshotted()
     // The metadata says "this snapshot is complete": it must never exist before the rows do.
     await this.log.sync()
     this.writeMeta()
@@ -308,8 +277,8 @@ export class Shape {
    * Applies the transactions that waited, oldest first, in time slices (those arriving while it
    * yields queue behind), until none is left or one starts a move-in (the rest wait for it).
    */
-  private async drain(slice: TimeSlice | null): Promise<void> {
-    while (this.pending.length > 0 && !this.moving) {
+  async drain(slice: TimeSlice | null = null): Promise<void> {
+    while (this.pending.length > 0 && !this.mover?.moving) {
       const { tx, changes } = this.pending.shift() as Pending
       const records = this.recordsFor(tx, changes)
       if (!records) continue
@@ -338,10 +307,9 @@ export class Shape {
     tx: Transaction,
     changes: Array<{ change: Change; index: number }>,
   ): TransactionRecords | null {
-    if (!this.ready || this.moving) {
+    if (this.mover?.queue({ tx, changes })) return null
+    if (!this.ready) {
       this.pending.push({ tx, changes })
-      if (this.moving && this.pending.length > MOVE_IN_BUFFER)
-        this.hooks?.rotate(this)
       return null
     }
     return this.recordsFor(tx, changes)
@@ -351,9 +319,7 @@ export class Shape {
   append(records: TransactionRecords): boolean {
     const finished = records.finish()
     this.log.append(finished, records.rowDelta)
-    const next = this.nextMove
-    this.nextMove = null
-    if (next) void this.moveIn(next.move, next.tx)
+    this.mover?.appended()
     return finished.length > 0
   }
 
@@ -374,131 +340,9 @@ export class Shape {
     // Already in the snapshot, or already in the log (replayed after a restart).
     if (this.visibility && isVisible(this.visibility, tx.xid)) return null
     if (tx.commitLsn <= this.log.appendedOffset.tx) return null
-    const subqueries = this.subqueries
-    if (!subqueries) return new TransactionRecords(this.view, tx)
-    const step = subqueries.transaction(tx, changes)
-    if (step.kind === 'rotate') {
-      this.hooks?.rotate(this)
-      return null
-    }
-    const records = this.subqueryRecords(tx)
-    step.events.forEach((json, op) => records.event(json, op))
-    if (step.moveIn) this.nextMove = { move: step.moveIn, tx }
-    return records
-  }
-
-  private subqueryRecords(tx: Transaction): TransactionRecords {
-    const root = this.definition.table
-    const subqueries = this.subqueries as SubqueryMoves
-    return new TransactionRecords(this.view, tx, {
-      opBase: EVENT_OPS,
-      skip: (change) => subqueries.isDependencyOnly(change, root),
-    })
-  }
-
-  /**
-   * A move-in (subqueries/moves.ts): transactions wait while its query runs and replication
-   * delivers every transaction the query saw; those are applied against the results before the
-   * move, then its rows go in the log, then the rest follow against the results after it.
-   */
-  private async moveIn(move: MoveIn, tx: Transaction): Promise<void> {
-    const hooks = this.hooks
-    const subqueries = this.subqueries
-    if (!hooks || !subqueries) return
-    this.moving = true
-    // What waits in `pending` is in no log yet: Postgres must keep it until it is.
-    hooks.hold(this, tx.endLsn)
-    try {
-      const where = moveInWhere(
-        subqueries.plan,
-        move.moved,
-        move.before,
-        move.after,
-        this.definition.params,
-      )
-      const result = await hooks.moveIn(this, where)
-      await hooks.delivered(result.lsn)
-      if (this.closed) return
-      const seen = this.pending.findIndex(
-        (p) => !isVisible(result.visibility, p.tx.xid),
-      )
-      let last = tx
-      for (const p of this.pending.splice(
-        0,
-        seen < 0 ? this.pending.length : seen,
-      )) {
-        last = p.tx
-        this.applySeen(p)
-      }
-      subqueries.applyMoveIn(move)
-      this.appendMoveIn(move, result, last)
-    } catch {
-      this.moving = false
-      if (!this.closed) hooks.rotate(this)
-      return
-    }
-    this.moving = false
-    const next = this.nextMove
-    this.nextMove = null
-    // The next move holds what waits from where its transaction ends; else the rest applies.
-    if (next) void this.moveIn(next.move, next.tx)
-    else {
-      hooks.release(this)
-      await this.drain(null)
-    }
-    hooks.appended(this)
-  }
-
-  // A transaction the move-in's query saw: its rows against the results before the move; its
-  // own moves wait for the move-in's rows (moves() after them).
-  private applySeen({ tx, changes }: Pending): void {
-    if (tx.commitLsn <= this.log.appendedOffset.tx) return
-    this.subqueries?.applyChanges(changes)
-    const records = this.subqueryRecords(tx)
-    for (const { change, index } of changes) records.add(change, index)
-    const finished = records.finish()
-    this.log.append(finished, records.rowDelta)
-  }
-
-  // The move-in event, its rows and their snapshot's end, then the moves of the transactions
-  // it saw: after the last of those, numbered past every op it could have used.
-  private appendMoveIn(
-    move: MoveIn,
-    result: MoveInResult,
-    last: Transaction,
-  ): void {
-    const subqueries = this.subqueries as SubqueryMoves
-    const after = this.log.appendedOffset
-    let op = Math.max(
-      after.tx === last.commitLsn ? after.op + 1 : 1,
-      EVENT_OPS + 2 * (last.spilled?.count ?? last.changes.length) + 2,
-    )
-    const at = () => ({ tx: last.commitLsn, op: op++ })
-    const records: LogRecord[] = [
-      { offset: at(), json: move.event, last: false },
-    ]
-    for (const row of result.rows)
-      records.push({
-        offset: at(),
-        json: moveInRecord(this.view, row),
-        last: false,
-      })
-    if (result.rows.length > 0)
-      records.push({
-        offset: at(),
-        json: snapshotEndMessage(result.visibility),
-        last: false,
-      })
-    const step = subqueries.moves(last)
-    if (step.kind === 'rotate') {
-      this.hooks?.rotate(this)
-      return
-    }
-    for (const json of step.events)
-      records.push({ offset: at(), json, last: false })
-    ;(records[records.length - 1] as LogRecord).last = true
-    this.log.append(records, result.rows.length)
-    if (step.moveIn) this.nextMove = { move: step.moveIn, tx: last }
+    return this.mover
+      ? this.mover.records(tx, changes)
+      : new TransactionRecords(this.view, tx)
   }
 
   /**

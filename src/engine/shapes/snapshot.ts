@@ -11,6 +11,7 @@ import type { Shape } from './shape.ts'
 import { parseSnapshot, type Visibility } from './visibility.ts'
 import type { CompiledWhere } from '../where/types.ts'
 import type { SubqueryMoves } from './subqueries/moves.ts'
+import { loadDependencies } from './subqueries/queries.ts'
 
 const BATCH = 5000
 const LOCK_NOT_AVAILABLE = '55P03'
@@ -32,7 +33,7 @@ export async function snapshotShape(
         columns: shape.readColumns,
         where,
         changesOnly: shape.definition.log === 'changes_only',
-        subqueries: shape.subqueries,
+        subqueries: shape.mover?.subqueries ?? null,
       },
       (rows) => shape.addSnapshotRows(rows),
     )
@@ -68,12 +69,10 @@ async function takeSnapshot(
     )
     const visibility = parseSnapshot(rows[0]?.snapshot ?? '0:0:')
     // The subqueries' results as of this very snapshot: the rows read next agree with them.
-    for (const dependency of query.subqueries?.all ?? []) {
-      const { sql, params } = dependency.query()
-      const found = await client.query<Row>(sql, params)
-      for (const row of found.rows) dependency.load(row)
+    if (query.subqueries) {
+      await loadDependencies(client, query.subqueries)
+      query.subqueries.loaded()
     }
-    query.subqueries?.loaded()
     if (query.changesOnly) {
       await client.query('COMMIT')
       return visibility

@@ -13,7 +13,7 @@ type Message = {
   key?: string
   value?: Record<string, unknown>
   old_value?: Record<string, unknown>
-  headers?: { operation?: string }
+  headers?: { operation?: string; tags?: unknown }
 }
 
 export class UpdateRuns {
@@ -30,7 +30,9 @@ export class UpdateRuns {
     const message = JSON.parse(json) as Message
     const key = message.key
     if (key === undefined) return
-    if (message.headers?.operation !== 'update') {
+    // A shape with subqueries tags its updates (tags, removed tags): merged, a client would
+    // keep a tag an update removed, and a move-out would then drop a row it should keep.
+    if (message.headers?.operation !== 'update' || message.headers.tags) {
       this.open.delete(key)
       return
     }

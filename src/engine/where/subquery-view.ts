@@ -23,6 +23,12 @@ export class ValueSet {
     return this.partial.size > 0
   }
 
+  /** Empties it in place (what reads it keeps reading it). */
+  clear(): void {
+    this.counts.clear()
+    this.partial.clear()
+  }
+
   /** Adds one row's tuple; true when it entered the result (its first row). */
   add(tuple: readonly (string | null)[]): boolean {
     return this.change(tuple, 1)

@@ -29,6 +29,13 @@ export class DependencyRows {
     return { sql, params: where?.params ?? [], columns: read }
   }
 
+  /** Forgets every row, before they are read again (a restarted engine resuming). */
+  reset(): void {
+    this.rows.clear()
+    this.truth.clear()
+    this.touched.clear()
+  }
+
   /** A row the snapshot read (it matched the where clause then). */
   load(row: Row): void {
     const tuple = this.tupleOf(row)
@@ -71,6 +78,12 @@ export class DependencyRows {
     const out = [...this.touched.values()]
     this.touched.clear()
     return out
+  }
+
+  /** Marks every tuple of the result and of `other` as touched (take() answers them). */
+  touchAll(other: ValueSet): void {
+    for (const tuple of [...this.truth.tuples(), ...other.tuples()])
+      this.touch(tuple)
   }
 
   private admits(row: Row): boolean {

@@ -21,22 +21,28 @@ import type {
   CompiledDependency,
   CompiledSubqueries,
 } from '../../where/types.ts'
+import type { AppliedEntry } from './applied-log.ts'
 import { DependencyRows } from './dependency.ts'
 import { valueHash } from './tags.ts'
+
+type Tuple = (string | null)[]
+
+/** An event for the log, and the change to the applied results it stands for. */
+export type MoveEvent = { json: string; entries: AppliedEntry[] }
 
 /** A move-in waiting for its query: the results before and after, the dependencies moved. */
 export type MoveIn = {
   before: ValueSet[]
   after: ValueSet[]
   moved: Set<number>
-  /** The `move-in` event's JSON (patterns and the moving transactions' xids). */
-  event: string
+  /** The `move-in` event (patterns and the moving transactions' xids). */
+  event: MoveEvent
 }
 
 /** What a transaction does to the shape before its own rows are evaluated. */
 export type TransactionStep =
   | { kind: 'rotate' }
-  | { kind: 'apply'; events: string[]; moveIn: MoveIn | null }
+  | { kind: 'apply'; events: MoveEvent[]; moveIn: MoveIn | null }
 
 type Pattern = { pos: number; value: string }
 
@@ -114,10 +120,10 @@ export class SubqueryMoves {
   }
 
   /** The moves since the last call: subquery results the clients were not told of yet. */
-  moves(tx: Transaction): TransactionStep {
+  moves(tx: Transaction | null): TransactionStep {
     if (this.nested.some((rows) => rows.take().length > 0))
       return { kind: 'rotate' }
-    const events: string[] = []
+    const events: MoveEvent[] = []
     const ins: Array<{ dep: number; tuples: (string | null)[][] }> = []
     for (const [i, rows] of this.rows.entries()) {
       const applied = rows.dep.view.current
@@ -141,10 +147,10 @@ export class SubqueryMoves {
   // Out: the applied result changes now (NOT IN: the value joins it).
   private moveOut(
     dep: number,
-    tuples: (string | null)[][],
+    tuples: Tuple[],
     applied: ValueSet,
-    tx: Transaction,
-  ): string {
+    tx: Transaction | null,
+  ): MoveEvent {
     const negated = this.rows[dep]?.dep.negated ?? false
     const wasEmpty = applied.size === 0
     for (const tuple of tuples)
@@ -152,17 +158,25 @@ export class SubqueryMoves {
       else applied.remove(tuple)
     // `NULL NOT IN (empty)` is TRUE, `NULL NOT IN (anything)` is not: NULL rows leave too.
     const nulls = negated && wasEmpty && applied.size > 0
-    return eventJson('move-out', this.patterns(dep, tuples, nulls), tx)
+    return {
+      json: eventJson('move-out', this.patterns(dep, tuples, nulls), tx),
+      entries: [
+        negated
+          ? { dep, add: tuples, remove: [] }
+          : { dep, add: [], remove: tuples },
+      ],
+    }
   }
 
   private moveIn(
     ins: Array<{ dep: number; tuples: (string | null)[][] }>,
-    tx: Transaction,
+    tx: Transaction | null,
   ): MoveIn | null {
     if (ins.length === 0) return null
     const before = this.rows.map((r) => r.dep.view.current)
     const after = before.map((v) => v.clone())
     const patterns: Pattern[] = []
+    const entries: AppliedEntry[] = []
     for (const { dep, tuples } of ins) {
       const negated = this.rows[dep]?.dep.negated ?? false
       const view = after[dep] as ValueSet
@@ -171,13 +185,54 @@ export class SubqueryMoves {
         else view.add(tuple)
       const nulls = negated && view.size === 0
       patterns.push(...this.patterns(dep, tuples, nulls))
+      entries.push(
+        negated
+          ? { dep, add: [], remove: tuples }
+          : { dep, add: tuples, remove: [] },
+      )
     }
     return {
       before,
       after,
       moved: new Set(ins.map((i) => i.dep)),
-      event: eventJson('move-in', patterns, tx),
+      event: { json: eventJson('move-in', patterns, tx), entries },
     }
+  }
+
+  /** The applied results in full, by dependency (the first entry of applied-log.ts). */
+  appliedTuples(): Tuple[][] {
+    return this.rows.map((rows) => rows.dep.view.current.tuples())
+  }
+
+  /** The applied results as applied-log.ts kept them (a restarted engine resuming). */
+  restore(entries: AppliedEntry[]): void {
+    const views = this.rows.map(() => new ValueSet())
+    for (const entry of entries) {
+      if ('full' in entry)
+        entry.full.forEach((tuples, i) => {
+          const view = new ValueSet()
+          for (const tuple of tuples) view.add(tuple)
+          views[i] = view
+        })
+      else {
+        const view = views[entry.dep]
+        for (const tuple of entry.add) view?.add(tuple)
+        for (const tuple of entry.remove) view?.remove(tuple)
+      }
+    }
+    this.rows.forEach((rows, i) => {
+      rows.dep.view.current = views[i] as ValueSet
+    })
+  }
+
+  /** Every value of every result counts as touched: moves() then compares them all. */
+  touchAll(): void {
+    for (const rows of this.rows) rows.touchAll(rows.dep.view.current)
+  }
+
+  /** Forgets every subquery's rows, before a fresh snapshot reads them again. */
+  reset(): void {
+    for (const rows of this.all) rows.reset()
   }
 
   /** The move-in's results become the applied ones (its rows are in the log). */
@@ -208,7 +263,8 @@ export class SubqueryMoves {
 function eventJson(
   event: 'move-in' | 'move-out',
   patterns: Pattern[],
-  tx: Transaction,
+  tx: Transaction | null,
 ): string {
-  return JSON.stringify({ headers: { event, patterns, txids: [tx.xid] } })
+  const txids = tx ? [tx.xid] : []
+  return JSON.stringify({ headers: { event, patterns, txids } })
 }

@@ -1,0 +1,301 @@
+// A shape with subqueries, transaction by transaction: its records as moves.ts decides them,
+// its move-ins, and its resumption after a restart. While a move-in's query runs (or a resumed
+// shape reads its subqueries again), the shape's transactions wait in its queue; once
+// replication has delivered every transaction that query saw, those are applied against the
+// results before (their own moves after), then what the query read, then the rest.
+//
+// Every change to the applied results is written to applied-log.ts before the records that
+// announce it, at their offset, so a restarted engine knows what the clients were told.
+import type { Change, Transaction } from '../../replication/types.ts'
+import type { LogRecord, ShapeLog } from '../../storage/shape-log.ts'
+import type { Offset } from '../../storage/offset.ts'
+import { moveInWhere } from '../../where/move-sql.ts'
+import {
+  moveInRecord,
+  snapshotEndMessage,
+  TransactionRecords,
+  type ShapeView,
+} from '../changes.ts'
+import type { TableName } from '../definition.ts'
+import { isVisible, type Visibility } from '../visibility.ts'
+import { readApplied, writeApplied } from './applied-log.ts'
+import type { MoveEvent, MoveIn, SubqueryMoves } from './moves.ts'
+import type { MoveInResult, SnapshotPoint } from './queries.ts'
+
+/**
+ * Ops below this in a transaction of a shape with subqueries are its move-out events (one per
+ * subquery at most); the changes' own ops start here.
+ */
+const EVENT_OPS = 16
+/** Transactions a shape holds while a move-in's query runs; past it, it starts over (409). */
+const MOVE_IN_BUFFER = 1_000
+
+export type Waiting = {
+  tx: Transaction
+  changes: Array<{ change: Change; index: number }>
+}
+
+/** What a shape with subqueries asks of its database (database.ts). */
+export type MoverHooks = {
+  /** Reads the rows a move brings (queries.ts). */
+  moveIn(where: { sql: string; params: unknown[] }): Promise<MoveInResult>
+  /** Reads the subqueries' rows again (queries.ts). */
+  reload(): Promise<SnapshotPoint>
+  /** Resolves once replication has delivered every transaction committed below `lsn`. */
+  delivered(lsn: bigint): Promise<void>
+  /** The database's global LSN: what clients may have been told (`global_last_seen_lsn`). */
+  globalLsn(): bigint
+  /** The shape cannot go on: its clients start over on a new one. */
+  rotate(): void
+  /** Records were appended outside a replicated transaction's turn: publish them. */
+  appended(): void
+  /** Nothing past `upTo` may be confirmed until release(): what waits is in no log yet. */
+  hold(upTo: bigint): void
+  release(): void
+}
+
+/** The shape as its mover sees it (shape.ts). */
+export type MoverHost = {
+  readonly log: ShapeLog
+  readonly view: ShapeView
+  readonly definition: { table: TableName; params: string[] }
+  readonly closed: boolean
+  /** The shape's queue of waiting transactions, oldest first. */
+  readonly pending: Waiting[]
+  /** Applies what waits until none is left or one starts a move. */
+  drain(): Promise<void>
+}
+
+export class Mover {
+  /** A query runs: transactions wait. */
+  moving = false
+  hooks: MoverHooks | null = null
+  /**
+   * Where what a move-in (or a resumption) appends goes: past every position a client may
+   * have been told of. A client resumes at `<global lsn>_0` (an SSE up-to-date's
+   * global_last_seen_lsn), meaning past every transaction up to it, and the global LSN runs on
+   * while the shape's transactions wait; so those, and the move-in's records, go after it.
+   */
+  private floor = 0n
+  // A move-in decided by the transaction being applied, started once it is in the log.
+  private next: MoveIn | null = null
+
+  constructor(
+    private readonly host: MoverHost,
+    readonly subqueries: SubqueryMoves,
+  ) {}
+
+  /** Queues a transaction while moving; true if it did. Too many queued: the shape ends. */
+  queue(waiting: Waiting): boolean {
+    if (!this.moving) return false
+    this.host.pending.push(waiting)
+    if (this.host.pending.length > MOVE_IN_BUFFER) this.hooks?.rotate()
+    return true
+  }
+
+  /** The transaction's records: its move-outs first, then its own rows. Null: the shape ends. */
+  records(
+    tx: Transaction,
+    changes: Array<{ change: Change }>,
+  ): TransactionRecords | null {
+    const step = this.subqueries.transaction(tx, changes)
+    if (step.kind === 'rotate') {
+      this.hooks?.rotate()
+      return null
+    }
+    const records = this.recordsOf(tx)
+    step.events.forEach((event, i) =>
+      writeApplied(
+        this.host.log.dir,
+        records.event(event.json, i),
+        event.entries,
+      ),
+    )
+    if (step.moveIn) this.next = step.moveIn
+    return records
+  }
+
+  /** The transaction is in the log: a move-in it decided starts now. */
+  appended(): void {
+    const next = this.next
+    this.next = null
+    if (next) void this.moveIn(next)
+  }
+
+  /** The snapshot is in the log: its results are what the clients were told. */
+  snapshotted(): void {
+    writeApplied(this.host.log.dir, { tx: -1n, op: 0 }, [
+      { full: this.subqueries.appliedTuples() },
+    ])
+  }
+
+  /**
+   * A restarted engine: the applied results as the log's end has them, then the subqueries'
+   * rows read again, and whatever changed meanwhile moved as any change would.
+   */
+  async resume(): Promise<void> {
+    this.subqueries.restore(
+      readApplied(this.host.log.dir, this.host.log.appendedOffset),
+    )
+    await this.run(async (hooks) => {
+      const point = await hooks.reload()
+      return {
+        point,
+        applySeen: false,
+        // Read afresh, any value may differ from what the clients were told.
+        block: () => {
+          this.subqueries.touchAll()
+          return { messages: [], rows: 0 }
+        },
+      }
+    })
+  }
+
+  /**
+   * A transaction's records at its commit LSN; or, if at or below `floor` (it waited while a
+   * move-in ran), at the floor, after what is there.
+   */
+  private recordsOf(tx: Transaction): TransactionRecords {
+    const { table } = this.host.definition
+    const end = this.host.log.appendedOffset
+    const lifted = tx.commitLsn <= this.floor
+    return new TransactionRecords(this.host.view, tx, {
+      at: lifted ? this.floor : tx.commitLsn,
+      base: lifted && end.tx === this.floor ? end.op + 1 : 0,
+      eventOps: EVENT_OPS,
+      skip: (change) => this.subqueries.isDependencyOnly(change, table),
+    })
+  }
+
+  private moveIn(move: MoveIn): Promise<void> {
+    return this.run(async (hooks) => {
+      const where = moveInWhere(
+        this.subqueries.plan,
+        move.moved,
+        move.before,
+        move.after,
+        this.host.definition.params,
+      )
+      const result = await hooks.moveIn(where)
+      return {
+        point: result,
+        applySeen: true,
+        block: () => {
+          this.subqueries.applyMoveIn(move)
+          return {
+            messages: this.moveInRecords(move, result),
+            rows: result.rows.length,
+          }
+        },
+      }
+    })
+  }
+
+  /**
+   * Runs a query while transactions wait, then applies those it saw (`applySeen`: with their
+   * subqueries' changes; a reload read those already), then `block`'s records with the moves
+   * that follow, then starts the next move or lets the rest apply.
+   */
+  private async run(
+    query: (hooks: MoverHooks) => Promise<{
+      point: SnapshotPoint
+      applySeen: boolean
+      block: () => { messages: Block; rows: number }
+    }>,
+  ): Promise<void> {
+    const hooks = this.hooks
+    if (!hooks) return
+    this.moving = true
+    // What waits is in no log yet: Postgres must keep it, from the log's end on.
+    hooks.hold(this.host.log.appendedOffset.tx)
+    try {
+      const { point, applySeen, block } = await query(hooks)
+      await hooks.delivered(point.lsn)
+      if (this.host.closed) return
+      // Past the query's position too: before a restart, clients may have been told of more.
+      const past = hooks.globalLsn() > point.lsn ? hooks.globalLsn() : point.lsn
+      if (past + 1n > this.floor) this.floor = past + 1n
+      const last = this.applySeen(point.visibility, applySeen)
+      const { messages, rows } = block()
+      const step = this.subqueries.moves(last)
+      if (
+        step.kind === 'rotate' ||
+        !this.appendBlock([...messages, ...step.events.map(asBlock)], rows)
+      ) {
+        hooks.rotate()
+        return
+      }
+      if (step.moveIn) this.next = step.moveIn
+    } catch {
+      this.moving = false
+      if (!this.host.closed) hooks.rotate()
+      return
+    }
+    this.moving = false
+    const next = this.next
+    this.next = null
+    // The next move holds from where the log ends now; else what waits applies.
+    if (next) void this.moveIn(next)
+    else {
+      hooks.release()
+      await this.host.drain()
+    }
+    hooks.appended()
+  }
+
+  // The waiting transactions the query saw, against the results it was asked for; answers the
+  // last of them (null: none).
+  private applySeen(
+    visibility: Visibility,
+    withSubqueries: boolean,
+  ): Transaction | null {
+    const { pending, log } = this.host
+    const unseen = pending.findIndex((p) => !isVisible(visibility, p.tx.xid))
+    let last: Transaction | null = null
+    for (const { tx, changes } of pending.splice(
+      0,
+      unseen < 0 ? pending.length : unseen,
+    )) {
+      if (tx.commitLsn <= log.appendedOffset.tx) continue
+      last = tx
+      if (withSubqueries) this.subqueries.applyChanges(changes)
+      const records = this.recordsOf(tx)
+      for (const { change, index } of changes) records.add(change, index)
+      log.append(records.finish(), records.rowDelta)
+    }
+    return last
+  }
+
+  private moveInRecords(move: MoveIn, result: MoveInResult): Block {
+    const out: Block = [asBlock(move.event)]
+    for (const row of result.rows)
+      out.push({ json: moveInRecord(this.host.view, row) })
+    if (result.rows.length > 0)
+      out.push({ json: snapshotEndMessage(result.visibility) })
+    return out
+  }
+
+  // Records at the floor, after what is there; each event's change to the results written
+  // first, at its offset.
+  private appendBlock(block: Block, rows: number): boolean {
+    if (block.length === 0) return true
+    const { log } = this.host
+    const end = log.appendedOffset
+    const tx = this.floor
+    let op = end.tx === tx ? end.op + 1 : 1
+    const records: LogRecord[] = []
+    for (const { json, event } of block) {
+      const offset: Offset = { tx, op: op++ }
+      if (event) writeApplied(log.dir, offset, event.entries)
+      records.push({ offset, json, last: false })
+    }
+    ;(records[records.length - 1] as LogRecord).last = true
+    log.append(records, rows)
+    return true
+  }
+}
+
+/** Records of a block, an event's change to the results beside its own. */
+type Block = Array<{ json: string; event?: MoveEvent }>
+
+const asBlock = (event: MoveEvent) => ({ json: event.json, event })
