@@ -161,6 +161,37 @@ describe('subquery shapes on the wire', () => {
   })
 })
 
+describe('subset snapshots of subquery shapes', () => {
+  it('tag their rows, and refuse a subquery of their own', async () => {
+    const params = new URLSearchParams({
+      table: 'tasks',
+      where: WHERE,
+      'params[1]': '2',
+      log: 'changes_only',
+      offset: '-1',
+    })
+    const answer = await fetch(
+      `${engine.shapeUrl}?${params}&subset__where=${encodeURIComponent('id < 12')}`,
+    )
+    expect(answer.status).toBe(200)
+    const body = (await answer.json()) as { data: Message[] }
+    // Team 2's project is 3: tasks 2, 6 and 10 below 12.
+    expect(body.data.map((m) => m.value?.id).sort()).toEqual(['10', '2', '6'])
+    for (const m of body.data)
+      expect(m.headers).toMatchObject({
+        tags: [expect.stringMatching(/^[0-9a-f]{32}$/)],
+        active_conditions: [true],
+      })
+    const refused = await fetch(
+      `${engine.shapeUrl}?${params}&subset__where=${encodeURIComponent('id IN (SELECT id FROM projects)')}`,
+    )
+    expect(refused.status).toBe(400)
+    expect(JSON.stringify(await refused.json())).toContain(
+      'Subqueries are not allowed in subsets',
+    )
+  })
+})
+
 describe('TanStack DB follows the moves', () => {
   type Task = { id: string; project_id: string | null; title: string }
 

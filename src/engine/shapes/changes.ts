@@ -275,6 +275,7 @@ export function moveInRecord(view: ShapeView, row: Row): string {
  * mark so the client can tell which request brought it.
  */
 export function subsetMessage(view: ShapeView, row: Row, mark: number): string {
+  const tags = view.tagged?.(row)
   return JSON.stringify({
     key: rowKey(view, row),
     value: pick(row, view.columns),
@@ -282,6 +283,7 @@ export function subsetMessage(view: ShapeView, row: Row, mark: number): string {
       operation: 'insert',
       relation: view.relation,
       snapshot_mark: mark,
+      ...(tags && { tags: tags.tags, active_conditions: tags.active }),
     },
   })
 }

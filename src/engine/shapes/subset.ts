@@ -104,7 +104,8 @@ async function buildQuery(client: pg.ClientBase, shape: Shape, subset: Subset) {
       throw new SubsetError('order_by', error.message)
     throw error
   }
-  const list = shape.view.columns.map(quoteIdent).join(', ')
+  // The columns sent, and those a shape with subqueries tags its rows by.
+  const list = shape.readColumns.map(quoteIdent).join(', ')
   const where = clauses.length ? ` WHERE ${clauses.join(' AND ')}` : ''
   const limit = subset.limit === null ? '' : ` LIMIT ${subset.limit}`
   const offset = subset.offset === null ? '' : ` OFFSET ${subset.offset}`
