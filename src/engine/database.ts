@@ -428,8 +428,17 @@ export class ShapeDatabase {
     this.shapes.set(shape.handle, shape)
     this.byKey.set(shape.key, shape)
     const { schema, name } = shape.definition.table
-    this.router.add(shape, tableKey(schema, name), where?.equalities ?? [])
+    const equalities = where?.equalities ?? []
     const mover = shape.mover
+    const index = mover?.subqueries.plan.index
+    // Found by a constant if it has one, else by its subquery's values, as they move.
+    if (mover && index && equalities.length === 0) {
+      this.router.addByValues(shape, tableKey(schema, name), index.column)
+      mover.subqueries.filing = {
+        file: (value) => this.router.fileValue(shape, value),
+        unfile: (value) => this.router.unfileValue(shape, value),
+      }
+    } else this.router.add(shape, tableKey(schema, name), equalities)
     if (mover) {
       mover.hooks = this.moverHooks(shape)
       const routes = mover.subqueries.all.map((rows) => {

@@ -58,4 +58,28 @@ describe('ShapeRouter', () => {
     expect(found()).toEqual([])
     expect(r.hasTable('t')).toBe(false)
   })
+
+  it('finds a shape by values that change (a subquery’s result), and forgets it whole', () => {
+    const r = new ShapeRouter<string>()
+    r.addByValues('sub', 't', 'project_id')
+    r.add('other', 't', [{ column: 'project_id', value: '1' }])
+    expect([...r.candidates('t', [{ project_id: '1' }])]).toEqual(['other'])
+    r.fileValue('sub', '1')
+    r.fileValue('sub', '2')
+    expect([...r.candidates('t', [{ project_id: '1' }])].sort()).toEqual([
+      'other',
+      'sub',
+    ])
+    expect([...r.candidates('t', [{ project_id: '2' }])]).toEqual(['sub'])
+    r.unfileValue('sub', '2')
+    expect(r.candidates('t', [{ project_id: '2' }]).size).toBe(0)
+    // The other shape leaving takes the table's routes with it; filing again brings them back.
+    r.remove('other')
+    r.unfileValue('sub', '1')
+    expect(r.hasTable('t')).toBe(false)
+    r.fileValue('sub', '3')
+    expect([...r.candidates('t', [{ project_id: '3' }])]).toEqual(['sub'])
+    r.remove('sub')
+    expect(r.hasTable('t')).toBe(false)
+  })
 })

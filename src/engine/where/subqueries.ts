@@ -20,6 +20,7 @@ export function compileSubqueries(
   const dnf = decompose(expr, drafts.length)
   return {
     dnf,
+    index: indexOf(expr),
     dependencies: drafts.map((draft, i) => ({
       table: draft.subquery.table,
       columns: draft.subquery.columns,
@@ -58,4 +59,13 @@ function dependencyWhere(
       subqueries: compileSubqueries(where, draft.dependencies, params),
     }),
   }
+}
+
+// The first top-level conjunct testing one column against a subquery's result.
+function indexOf(expr: Expr): CompiledSubqueries['index'] {
+  const conjuncts = expr.kind === 'and' ? expr.args : [expr]
+  for (const c of conjuncts)
+    if (c.kind === 'sublink' && c.columns.length === 1)
+      return { dep: c.dep, column: c.columns[0] as string }
+  return null
 }

@@ -119,4 +119,9 @@ export type DependencyWhere = {
 export type CompiledSubqueries = {
   dependencies: CompiledDependency[]
   dnf: Dnf
+  /**
+   * A top-level `column IN (SELECT …)` every matching row satisfies: the shape can be found by
+   * the row's value of `column` among the result of dependency `dep` (shapes/router.ts).
+   */
+  index: { dep: number; column: string } | null
 }

@@ -46,9 +46,20 @@ export type TransactionStep =
 
 type Pattern = { pos: number; value: string }
 
+/** Where the shape is filed by its index column's values (shapes/router.ts). */
+export type Filing = {
+  file(value: string): void
+  unfile(value: string): void
+}
+
 export class SubqueryMoves {
   /** The clause's own subqueries, by dependency index. */
   readonly rows: DependencyRows[]
+  /**
+   * Set when the shape is found by its index column (plan.index): it is filed under every
+   * value of that result the clients were told of, and those a move-in brings meanwhile.
+   */
+  filing: Filing | null = null
   /** Subqueries of subqueries, at any depth: followed, never moved. */
   readonly nested: DependencyRows[] = []
 
@@ -87,6 +98,25 @@ export class SubqueryMoves {
   loaded(): void {
     for (const rows of this.rows) rows.dep.view.current = rows.truth.clone()
     for (const rows of this.all) rows.take()
+    this.fileAll()
+  }
+
+  /** Files the shape under every value of its index result (after a snapshot, a restore). */
+  fileAll(): void {
+    const index = this.plan.index
+    const view = index && this.rows[index.dep]?.dep.view.current
+    if (!view || !this.filing) return
+    for (const [value] of view.tuples())
+      if (value !== null && value !== undefined) this.filing.file(value)
+  }
+
+  // The index result gained or lost tuples: refiled (values leave only once out of it).
+  private refile(dep: number, tuples: Tuple[], added: boolean): void {
+    if (!this.filing || this.plan.index?.dep !== dep) return
+    for (const [value] of tuples)
+      if (value !== null && value !== undefined)
+        if (added) this.filing.file(value)
+        else this.filing.unfile(value)
   }
 
   /** Whether the change is of a table only a subquery reads (not the shape's own rows). */
@@ -156,6 +186,7 @@ export class SubqueryMoves {
     for (const tuple of tuples)
       if (negated) applied.add(tuple)
       else applied.remove(tuple)
+    if (!negated) this.refile(dep, tuples, false)
     // `NULL NOT IN (empty)` is TRUE, `NULL NOT IN (anything)` is not: NULL rows leave too.
     const nulls = negated && wasEmpty && applied.size > 0
     return {
@@ -183,6 +214,8 @@ export class SubqueryMoves {
       for (const tuple of tuples)
         if (negated) view.remove(tuple)
         else view.add(tuple)
+      // Filed now: the transactions that wait for the move-in include its rows' changes.
+      if (!negated) this.refile(dep, tuples, true)
       const nulls = negated && view.size === 0
       patterns.push(...this.patterns(dep, tuples, nulls))
       entries.push(
@@ -223,6 +256,7 @@ export class SubqueryMoves {
     this.rows.forEach((rows, i) => {
       rows.dep.view.current = views[i] as ValueSet
     })
+    this.fileAll()
   }
 
   /** Every value of every result counts as touched: moves() then compares them all. */
