@@ -28,6 +28,8 @@ beforeAll(async () => {
   await source.db.query(`
     create table projects (id int8 primary key, team_id int8 not null, archived bool not null default false);
     create table tasks (id int8 primary key, project_id int8, title text not null);
+    create table members (team_id int8 not null, user_id int8 not null, primary key (team_id, user_id));
+    insert into members values (1, 10), (2, 20);
     insert into projects values (1, 1, false), (2, 1, false), (3, 2, false), (4, 1, true);
     insert into tasks select i, 1 + i % 4, 'task ' || i from generate_series(1, 20) i;`)
   engine = await startTestEngine(source.url, { id })
@@ -235,6 +237,52 @@ describe('TanStack DB follows the moves', () => {
       await expect.poll(held, { timeout: 10_000 }).toEqual(want)
     }
   })
+})
+
+describe('nested subqueries', () => {
+  type Task = { id: string; project_id: string | null; title: string }
+
+  it('move rows when the innermost result changes', async () => {
+    const where =
+      'project_id IN (SELECT id FROM projects WHERE team_id IN (SELECT team_id FROM members WHERE user_id = $1))'
+    const expected = async () =>
+      (
+        await source.db.query<{ id: string }>(
+          `select id::text from tasks where project_id in (select id from projects where team_id in (select team_id from members where user_id = 30)) order by tasks.id`,
+        )
+      ).rows.map((r) => r.id)
+    const tasks = createCollection(
+      electricCollectionOptions<Task>({
+        id: 'tasks-of-user-30',
+        getKey: (t) => t.id,
+        shapeOptions: {
+          url: engine.shapeUrl,
+          params: { table: 'tasks', where, params: ['30'] },
+          parser: { int8: (v: string) => v },
+        },
+      }),
+    )
+    cleanups.push(() => void tasks.cleanup())
+    await tasks.preload()
+    const held = () =>
+      tasks.toArray
+        .map((t) => String(t.id))
+        .sort((a, b) => Number(a) - Number(b))
+    await expect.poll(held).toEqual(await expected())
+    const steps = [
+      'insert into members values (1, 30)',
+      'insert into members values (2, 30)',
+      'update projects set team_id = 2 where id = 4',
+      'delete from members where team_id = 1 and user_id = 30',
+      "insert into tasks values (200, 3, 'late')",
+      'delete from members where user_id = 30',
+    ]
+    for (const step of steps) {
+      await source.db.query(step)
+      const want = await expected()
+      await expect.poll(held, { timeout: 10_000 }).toEqual(want)
+    }
+  }, 30_000)
 })
 
 describe('across a restart', () => {

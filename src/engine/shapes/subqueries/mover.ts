@@ -77,8 +77,9 @@ export class Mover {
    * while the shape's transactions wait; so those, and the move-in's records, go after it.
    */
   private floor = 0n
-  // A move-in decided by the transaction being applied, started once it is in the log.
-  private next: MoveIn | null = null
+  // A move-in (or a reload) decided by the transaction being applied, started once it is in
+  // the log.
+  private next: MoveIn | 'reload' | null = null
 
   constructor(
     private readonly host: MoverHost,
@@ -104,6 +105,11 @@ export class Mover {
       return null
     }
     const records = this.recordsOf(tx)
+    // Its rows against the results the clients have; what moved is known after the reload.
+    if (step.kind === 'reload') {
+      this.next = 'reload'
+      return records
+    }
     step.events.forEach((event, i) =>
       writeApplied(
         this.host.log.dir,
@@ -117,9 +123,15 @@ export class Mover {
 
   /** The transaction is in the log: a move-in it decided starts now. */
   appended(): void {
+    this.startNext()
+  }
+
+  private startNext(): boolean {
     const next = this.next
     this.next = null
-    if (next) void this.moveIn(next)
+    if (next === 'reload') void this.reload()
+    else if (next) void this.moveIn(next)
+    return next !== null
   }
 
   /** The snapshot is in the log: its results are what the clients were told. */
@@ -137,7 +149,12 @@ export class Mover {
     this.subqueries.restore(
       readApplied(this.host.log.dir, this.host.log.appendedOffset),
     )
-    await this.run(async (hooks) => {
+    await this.reload()
+  }
+
+  /** Every subquery's rows read again; whatever differs from what clients were told moves. */
+  private reload(): Promise<void> {
+    return this.run(async (hooks) => {
       const point = await hooks.reload()
       return {
         point,
@@ -218,25 +235,22 @@ export class Mover {
       const last = this.applySeen(point.visibility, applySeen)
       const { messages, rows } = block()
       const step = this.subqueries.moves(last)
-      if (
-        step.kind === 'rotate' ||
-        !this.appendBlock([...messages, ...step.events.map(asBlock)], rows)
-      ) {
+      if (step.kind === 'rotate') {
         hooks.rotate()
         return
       }
-      if (step.moveIn) this.next = step.moveIn
+      const events = step.kind === 'apply' ? step.events : []
+      this.appendBlock([...messages, ...events.map(asBlock)], rows)
+      if (step.kind === 'reload') this.next = 'reload'
+      else if (step.moveIn) this.next = step.moveIn
     } catch {
       this.moving = false
       if (!this.host.closed) hooks.rotate()
       return
     }
     this.moving = false
-    const next = this.next
-    this.next = null
     // The next move holds from where the log ends now; else what waits applies.
-    if (next) void this.moveIn(next)
-    else {
+    if (!this.startNext()) {
       hooks.release()
       await this.host.drain()
     }
@@ -277,8 +291,8 @@ export class Mover {
 
   // Records at the floor, after what is there; each event's change to the results written
   // first, at its offset.
-  private appendBlock(block: Block, rows: number): boolean {
-    if (block.length === 0) return true
+  private appendBlock(block: Block, rows: number): void {
+    if (block.length === 0) return
     const { log } = this.host
     const end = log.appendedOffset
     const tx = this.floor
@@ -291,7 +305,6 @@ export class Mover {
     }
     ;(records[records.length - 1] as LogRecord).last = true
     log.append(records, rows)
-    return true
   }
 }
 

@@ -13,8 +13,9 @@
 //   the result before the move, then come the `move-in` event, the rows and a `snapshot-end`,
 //   then the rest against the result after it. Rows already in the shape are not sent again.
 //
-// Subqueries nested inside a subquery are followed for evaluation, but a change in their result
-// ends the shape (its clients start over): moving rows in and out two levels deep is not done.
+// Subqueries nested inside a subquery are followed too; when one's result changes, which rows of
+// the subquery above it now qualify is not known from the change alone: every subquery's rows
+// are read again, at a snapshot of their own, and the results compared (mover.ts).
 import type { Change, Transaction } from '../../replication/types.ts'
 import { ValueSet } from '../../where/subquery-view.ts'
 import type {
@@ -42,6 +43,8 @@ export type MoveIn = {
 /** What a transaction does to the shape before its own rows are evaluated. */
 export type TransactionStep =
   | { kind: 'rotate' }
+  /** A subquery's own subquery moved: its rows are read again (mover.ts). */
+  | { kind: 'reload' }
   | { kind: 'apply'; events: MoveEvent[]; moveIn: MoveIn | null }
 
 type Pattern = { pos: number; value: string }
@@ -152,7 +155,7 @@ export class SubqueryMoves {
   /** The moves since the last call: subquery results the clients were not told of yet. */
   moves(tx: Transaction | null): TransactionStep {
     if (this.nested.some((rows) => rows.take().length > 0))
-      return { kind: 'rotate' }
+      return { kind: 'reload' }
     const events: MoveEvent[] = []
     const ins: Array<{ dep: number; tuples: (string | null)[][] }> = []
     for (const [i, rows] of this.rows.entries()) {
