@@ -218,3 +218,25 @@ test('a where clause that narrows creates the shape: page 1 of 10 rows, in the t
     page.getByRole('button', { name: 'Create shape' }),
   ).toBeDisabled()
 })
+
+test('a where clause with a subquery shows rows moving in and out live', async ({
+  page,
+  signIn,
+  baseURL,
+}) => {
+  const { database } = await sources.withItemsSource(page, signIn, baseURL)
+  await page.goto('/shape-explorer')
+  await tableButton(page, 'items').click()
+  await whereField(page).fill('id IN (SELECT id FROM notes)')
+  await page.getByRole('button', { name: 'Create shape' }).click()
+  const grid = shapeGrid(page)
+  await expect(grid).toContainText('1–3 of 3')
+  // A note deleted: its item leaves the shape (a move-out, no delete of the item itself).
+  await database.admin.query('delete from notes where id = 2')
+  await expect(grid).toContainText('1–2 of 2')
+  await expect(gridRows(page)).toHaveCount(2)
+  // A note added: its item moves in.
+  await database.admin.query(`insert into notes values (7, 'seventh')`)
+  await expect(grid).toContainText('1–3 of 3')
+  await expect(grid.getByRole('row', { name: /item-7/ })).toBeVisible()
+})

@@ -194,6 +194,16 @@ describe('GET /api/v1/sources/:id/count', () => {
     expect(withParams).toMatchObject({ status: 200, body: { count: 3 } })
   })
 
+  it('counts with a subquery, as /v1/shape would serve it', async () => {
+    const answer = await countOf(source.id, {
+      schema: 'public',
+      name: 'items',
+      where: 'id in (select id from items where n = $1)',
+      'params[1]': '0',
+    })
+    expect(answer).toMatchObject({ status: 200, body: { count: 3 } })
+  })
+
   it('binds params as values: SQL in a param is only text', async () => {
     const answer = await countOf(source.id, {
       schema: 'public',
@@ -241,8 +251,17 @@ describe('GET /api/v1/sources/:id/count', () => {
 
   it.each([
     ['pg_sleep', 'pg_sleep(10) is not null', /unsupported function pg_sleep/],
-    ['a subquery', 'id in (select 1)', /subqueries are not supported/],
-    ['an EXISTS subquery', 'exists (select 1)', /subqueries are not supported/],
+    ['a subquery without a table', 'id in (select 1)', /single table/],
+    [
+      'an EXISTS subquery',
+      'exists (select 1)',
+      /only `value IN \(SELECT ...\)` sublinks are supported/,
+    ],
+    [
+      'a subquery of a missing table',
+      'id in (select id from nope)',
+      /Table "public"."nope" does not exist/,
+    ],
     ['now()', 'now() is not null', /non-deterministic functions/],
     [
       'current_setting()',

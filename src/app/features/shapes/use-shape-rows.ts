@@ -1,7 +1,9 @@
 // The rows of the shape on screen, live: the official Electric client against the apps' own
-// endpoint (/v1/shape with the source's id and secret), as an app would sync it. The
-// stream stops when the shape changes or the page goes.
-import { Shape, ShapeStream, type Row } from '@electric-sql/client'
+// endpoint (/v1/shape with the source's id and secret), as an app would sync it, its rows kept
+// with their moves (a where clause with a subquery: lib/moving-rows.ts). The stream stops when
+// the shape changes or the page goes.
+import { ShapeStream, type Row } from '@electric-sql/client'
+import { MovingRows } from '../../lib/moving-rows.ts'
 import { useEffect, useState } from 'react'
 import { liveShape, liveSyncFetch } from '../../lib/live-sync.ts'
 import { shapeErrorText } from './explorer-errors.ts'
@@ -71,9 +73,26 @@ export function useShapeRows(shape: ShapeSource | null): ShapeRows {
         setAnswer({ key, rows: { kind: 'error', text: shapeErrorText(error) } })
       },
     })
-    const unsubscribe = new Shape(stream).subscribe(({ value }) => {
-      // Called once the shape is up to date, then after every change.
-      setAnswer({ key, rows: { kind: 'rows', columns, rows: rowsOf(value) } })
+    const held = new MovingRows()
+    let upToDate = false
+    let answered = false
+    const unsubscribe = stream.subscribe((messages) => {
+      let changed = false
+      for (const message of messages) {
+        changed = held.apply(message) || changed
+        const { control } = message.headers
+        if (control === 'up-to-date') upToDate = true
+        // Starting over: the rows so far are gone, the next up-to-date shows the new ones.
+        if (control === 'must-refetch') upToDate = false
+      }
+      // Shown once the shape is up to date, then after every change.
+      if (upToDate && (changed || !answered)) {
+        answered = true
+        setAnswer({
+          key,
+          rows: { kind: 'rows', columns, rows: rowsOf(held.rows) },
+        })
+      }
     })
     return () => {
       unsubscribe()

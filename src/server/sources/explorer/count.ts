@@ -1,7 +1,8 @@
 // How many rows a shape of a source's table would hold, for the shape explorer's warning. The
 // where clause is checked by the engine's own analyser against the table's columns (the subset
-// /v1/shape accepts, refused with the same 400), and only the SQL the analyser renders from its
-// typed tree reaches Postgres, identifiers quoted and params bound. Counting runs read-only
+// /v1/shape accepts, refused with the same 400; a subquery's table must be readable too), and
+// only the SQL the analyser renders from its typed tree reaches Postgres, identifiers quoted
+// and params bound. Counting runs read-only
 // under a time limit; past it the planner's estimate is answered instead, marked as one, so a
 // huge table or a costly clause holds no connection for long.
 import type pg from 'pg'
@@ -57,7 +58,9 @@ export async function countRows(
   if (request.where !== null) {
     const columns = new Map(found.info.columns.map((c) => [c.name, c]))
     try {
-      where = await compileWhere(request.where, request.params, columns)
+      where = await compileWhere(request.where, request.params, columns, 0, {
+        load: (table) => readableTable(pool, table, limits),
+      })
     } catch (error) {
       if (error instanceof WhereError)
         return invalid({ where: [error.message] })
@@ -73,6 +76,25 @@ export async function countRows(
     countOrEstimate(client, query, limits),
   )
   return counted ? { ok: true, value: counted } : unavailable(NO_ESTIMATE)
+}
+
+// A table a subquery reads, as the analyser needs it; refused as the shape's own would be.
+async function readableTable(
+  pool: pg.Pool,
+  table: TableName,
+  limits: CountLimits,
+) {
+  const info = await withClient(pool, (client) =>
+    readOnly(client, limits.statementTimeoutMs, async () => {
+      const found = await findTable(client, table)
+      if (found.kind !== 'readable') throw new WhereError(found.message)
+      return loadTableInfo(client, table)
+    }),
+  )
+  return {
+    columns: new Map(info.columns.map((c) => [c.name, c])),
+    primaryKey: info.primaryKey,
+  }
 }
 
 async function countOrEstimate(
