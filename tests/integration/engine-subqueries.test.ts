@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestDatabase, type TestDatabase } from '../support/database.ts'
 import { startTestEngine, type TestEngine } from '../support/engine.ts'
+import { MovingRows } from '../../src/app/lib/moving-rows.ts'
 
 type Message = {
   key?: string
@@ -197,45 +198,83 @@ describe('subset snapshots of subquery shapes', () => {
 describe('TanStack DB follows the moves', () => {
   type Task = { id: string; project_id: string | null; title: string }
 
-  it('keeps a collection filtered through projects equal to the query', async () => {
-    const tasks = createCollection(
-      electricCollectionOptions<Task>({
-        id: 'tasks-of-team-2',
-        getKey: (t) => t.id,
-        shapeOptions: {
-          url: engine.shapeUrl,
-          params: { table: 'tasks', where: WHERE, params: ['2'] },
-          parser: { int8: (v: string) => v },
-        },
-      }),
-    )
-    cleanups.push(() => void tasks.cleanup())
-    await tasks.preload()
-    const expected = async () =>
-      (
-        await source.db.query<{ id: string }>(
-          `select id::text from tasks where project_id in (select id from projects where team_id = 2 and archived = false) order by tasks.id`,
-        )
-      ).rows.map((r) => r.id)
-    const held = () =>
-      tasks.toArray
-        .map((t) => String(t.id))
-        .sort((a, b) => Number(a) - Number(b))
-    await expect.poll(held).toEqual(await expected())
-    const steps = [
-      'update projects set team_id = 2 where id = 2',
-      'update tasks set project_id = 3 where id = 1',
-      "insert into tasks values (100, 2, 'new in 2')",
-      'update projects set archived = true where id = 3',
-      'update projects set archived = false where id = 3',
-      'delete from tasks where id = 6',
-      'update projects set team_id = 1 where id = 2',
-    ]
-    for (const step of steps) {
-      await source.db.query(step)
-      const want = await expected()
-      await expect.poll(held, { timeout: 10_000 }).toEqual(want)
+  it.each([
+    ['long-polls', false, 100],
+    ['an SSE stream', true, 300],
+  ])(
+    'keeps a collection filtered through projects equal to the query, over %s',
+    async (_mode, liveSse, newId) => {
+      const tasks = createCollection(
+        electricCollectionOptions<Task>({
+          id: `tasks-of-team-2-${newId}`,
+          getKey: (t) => t.id,
+          shapeOptions: {
+            url: engine.shapeUrl,
+            params: { table: 'tasks', where: WHERE, params: ['2'] },
+            parser: { int8: (v: string) => v },
+            liveSse,
+          },
+        }),
+      )
+      cleanups.push(() => void tasks.cleanup())
+      await tasks.preload()
+      const expected = async () =>
+        (
+          await source.db.query<{ id: string }>(
+            `select id::text from tasks where project_id in (select id from projects where team_id = 2 and archived = false) order by tasks.id`,
+          )
+        ).rows.map((r) => r.id)
+      const held = () =>
+        tasks.toArray
+          .map((t) => String(t.id))
+          .sort((a, b) => Number(a) - Number(b))
+      await expect.poll(held).toEqual(await expected())
+      const steps = [
+        'update projects set team_id = 2 where id = 2',
+        `update tasks set project_id = 3 where id = ${newId / 100}`,
+        `insert into tasks values (${newId}, 2, 'new in 2')`,
+        'update projects set archived = true where id = 3',
+        'update projects set archived = false where id = 3',
+        `delete from tasks where id = ${newId / 100 + 5}`,
+        'update projects set team_id = 1 where id = 2',
+      ]
+      for (const step of steps) {
+        await source.db.query(step)
+        const want = await expected()
+        await expect.poll(held, { timeout: 10_000 }).toEqual(want)
+      }
+    },
+  )
+
+  it('brings a client that comes back at an old offset to the same rows', async () => {
+    const params = { table: 'tasks', where: WHERE, 'params[1]': '1' }
+    const rows = new MovingRows()
+    const apply = (messages: Message[]) => {
+      for (const m of messages) rows.apply(m as never)
     }
+    const first = await read(params, { offset: '-1' })
+    apply(first.messages)
+    // Away while rows move out, in, and change.
+    await source.db.query('update projects set archived = false where id = 1')
+    await source.db.query('update projects set team_id = 1 where id = 3')
+    await source.db.query("update tasks set title = 'renamed' where id = 3")
+    await source.db.query('update projects set archived = true where id = 4')
+    const expected = (
+      await source.db.query<{ id: string; title: string }>(
+        `select id::text, title from tasks where project_id in (select id from projects where team_id = 1 and archived = false) order by tasks.id`,
+      )
+    ).rows
+    await expect
+      .poll(async () => {
+        const caughtUp = await read(params, first.position)
+        const copy = new MovingRows()
+        for (const m of [...first.messages, ...caughtUp.messages])
+          copy.apply(m as never)
+        return [...copy.rows.values()]
+          .map((r) => ({ id: String(r.id), title: String(r.title) }))
+          .sort((a, b) => Number(a.id) - Number(b.id))
+      })
+      .toEqual(expected)
   })
 })
 
