@@ -164,6 +164,24 @@ describe('subquery shapes on the wire', () => {
   })
 })
 
+describe('compaction', () => {
+  it('is refused for a shape with subqueries, as Electric refuses it', async () => {
+    const query = (where: string) =>
+      `${engine.shapeUrl}?${new URLSearchParams({ table: 'tasks', where, offset: '-1', experimental_compaction: 'true' })}`
+    const refused = await fetch(query(WHERE.replace('$1', '1')))
+    expect(refused.status).toBe(400)
+    expect(await refused.json()).toEqual({
+      message: 'Invalid request',
+      errors: {
+        experimental_compaction: [
+          "can't be enabled for shapes with subqueries",
+        ],
+      },
+    })
+    expect((await fetch(query('id > 3'))).status).toBe(200)
+  })
+})
+
 describe('subset snapshots of subquery shapes', () => {
   it('tag their rows, and refuse a subquery of their own', async () => {
     const params = new URLSearchParams({

@@ -26,6 +26,8 @@ export type ShapeRequest = {
   cursor: string | null
   /** A subset snapshot is asked for, rather than the log. */
   subset: SubsetRequest | null
+  /** `experimental_compaction=true`: refused for a shape with subqueries, as Electric does. */
+  compaction: boolean
 }
 
 import type { ProtocolErrors } from './protocol-errors.ts'
@@ -70,7 +72,8 @@ export function parseProtocol(
   const subsetErrors: SubsetErrors = {}
   const subset = readSubset(query, body, subsetErrors)
   if (Object.keys(subsetErrors).length > 0) errors.subset = subsetErrors
-  // Read by Electric as a storage switch; the engine compacts no log, but checks it as Electric.
+  // Read by Electric as a storage switch; the engine compacts by its own rule, but checks it as
+  // Electric, which also refuses it for a shape with subqueries (serve-shape.ts).
   checkBooleans(query, ['experimental_compaction'], errors)
   refuseNul(query, body, errors)
   return {
@@ -81,6 +84,7 @@ export function parseProtocol(
     sse,
     cursor: query.get('cursor'),
     subset,
+    compaction: castBoolean(query.get('experimental_compaction')) === true,
   }
 }
 

@@ -191,6 +191,10 @@ async function answerShape(options: ServeOptions): Promise<Answer> {
     throw error
   }
 
+  if (request.compaction && shape.mover)
+    return invalid({
+      experimental_compaction: ["can't be enabled for shapes with subqueries"],
+    })
   const before = request.offset !== 'now' && request.offset.tx < 0n
   if (request.offset !== 'now' && !before && request.handle !== shape.handle)
     return mustRefetch(shape.handle, options.perUser)
