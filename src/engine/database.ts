@@ -24,6 +24,7 @@ import type { Relation, Transaction } from './replication/types.ts'
 import { SILENCE_MS } from './replication/stream.ts'
 import {
   definitionKey,
+  qualifiedName,
   sameDefinition,
   wantedColumns,
   type ShapeDefinition,
@@ -48,6 +49,7 @@ import {
   type TableInfo,
 } from './shapes/table-info.ts'
 import type { CompiledWhere } from './where/types.ts'
+import { WhereError } from './where/index.ts'
 import { ReplicationSupervisor } from './replication/supervisor.ts'
 import {
   idleReleaseFor,
@@ -390,6 +392,11 @@ export class ShapeDatabase {
     })
     // The tables its subqueries read replicate too, and are watched like its own.
     for (const dependency of read) {
+      // Their changes would arrive named by partition, which the subquery does not follow.
+      if (dependency.partitioned)
+        throw new WhereError(
+          `a subquery of a partitioned table (${qualifiedName(dependency.table)}) is not supported`,
+        )
       checkPublished(dependency, null)
       await this.supervisor.includeTable(
         dependency.table.schema,

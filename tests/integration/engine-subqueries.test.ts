@@ -164,6 +164,26 @@ describe('subquery shapes on the wire', () => {
   })
 })
 
+describe('refusals', () => {
+  it('refuses a subquery of a partitioned table, whose changes come by partition', async () => {
+    await source.db.query(`
+      create table regions (id int8, kind text) partition by list (kind);
+      create table regions_a partition of regions for values in ('a');`)
+    const answer = await fetch(
+      `${engine.shapeUrl}?${new URLSearchParams({ table: 'tasks', offset: '-1', where: 'project_id IN (SELECT id FROM regions)' })}`,
+    )
+    expect(answer.status).toBe(400)
+    expect(await answer.json()).toEqual({
+      message: 'Invalid request',
+      errors: {
+        where: [
+          'a subquery of a partitioned table ("public"."regions") is not supported',
+        ],
+      },
+    })
+  })
+})
+
 describe('compaction', () => {
   it('is refused for a shape with subqueries, as Electric refuses it', async () => {
     const query = (where: string) =>
