@@ -277,14 +277,14 @@ export class Shape implements MoverHost {
    * Applies the transactions that waited, oldest first, in time slices (those arriving while it
    * yields queue behind), until none is left or one starts a move-in (the rest wait for it).
    */
-  async drain(slice: TimeSlice | null = null): Promise<void> {
+  async drain(slice: TimeSlice): Promise<void> {
     while (this.pending.length > 0 && !this.mover?.moving) {
       const { tx, changes } = this.pending.shift() as Pending
       const records = this.recordsFor(tx, changes)
       if (!records) continue
       for (const { change, index } of changes) {
         records.add(change, index)
-        if (slice?.tick()) {
+        if (slice.tick()) {
           await slice.pause()
           if (this.closed) return
         }

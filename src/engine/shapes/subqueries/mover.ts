@@ -18,6 +18,7 @@ import {
 } from '../changes.ts'
 import type { TableName } from '../definition.ts'
 import { isVisible, type Visibility } from '../visibility.ts'
+import { TimeSlice } from '../../time-slice.ts'
 import { readApplied, writeApplied } from './applied-log.ts'
 import type { MoveEvent, MoveIn, SubqueryMoves } from './moves.ts'
 import type { MoveInResult, SnapshotPoint } from './queries.ts'
@@ -62,13 +63,15 @@ export type MoverHost = {
   readonly closed: boolean
   /** The shape's queue of waiting transactions, oldest first. */
   readonly pending: Waiting[]
-  /** Applies what waits until none is left or one starts a move. */
-  drain(): Promise<void>
+  /** Applies what waits until none is left or one starts a move, yielding as `slice` says. */
+  drain(slice: TimeSlice): Promise<void>
 }
 
 export class Mover {
   /** A query runs: transactions wait. */
   moving = false
+  // What waited is being applied after a move, in time slices: arrivals still queue.
+  private draining = false
   hooks: MoverHooks | null = null
   /**
    * Where what a move-in (or a resumption) appends goes: past every position a client may
@@ -88,7 +91,7 @@ export class Mover {
 
   /** Queues a transaction while moving; true if it did. Too many queued: the shape ends. */
   queue(waiting: Waiting): boolean {
-    if (!this.moving) return false
+    if (!this.moving && !this.draining) return false
     this.host.pending.push(waiting)
     if (this.host.pending.length > MOVE_IN_BUFFER) this.hooks?.rotate()
     return true
@@ -225,6 +228,7 @@ export class Mover {
     this.moving = true
     // What waits is in no log yet: Postgres must keep it, from the log's end on.
     hooks.hold(this.host.log.appendedOffset.tx)
+    const slice = new TimeSlice()
     try {
       const { point, applySeen, block } = await query(hooks)
       await hooks.delivered(point.lsn)
@@ -232,7 +236,8 @@ export class Mover {
       // Past the query's position too: before a restart, clients may have been told of more.
       const past = hooks.globalLsn() > point.lsn ? hooks.globalLsn() : point.lsn
       if (past + 1n > this.floor) this.floor = past + 1n
-      const last = this.applySeen(point.visibility, applySeen)
+      const last = await this.applySeen(point.visibility, applySeen, slice)
+      if (this.host.closed) return
       const { messages, rows } = block()
       const step = this.subqueries.moves(last)
       if (step.kind === 'rotate') {
@@ -249,20 +254,28 @@ export class Mover {
       return
     }
     this.moving = false
-    // The next move holds from where the log ends now; else what waits applies.
+    // The next move holds from where the log ends now; else what waits applies (in time
+    // slices: transactions arriving meanwhile queue behind it), and the hold ends once it is
+    // in the log, unless it started another move.
     if (!this.startNext()) {
-      hooks.release()
-      await this.host.drain()
+      this.draining = true
+      try {
+        await this.host.drain(slice)
+      } finally {
+        this.draining = false
+      }
+      if (!this.moving) hooks.release()
     }
     hooks.appended()
   }
 
   // The waiting transactions the query saw, against the results it was asked for; answers the
   // last of them (null: none).
-  private applySeen(
+  private async applySeen(
     visibility: Visibility,
     withSubqueries: boolean,
-  ): Transaction | null {
+    slice: TimeSlice,
+  ): Promise<Transaction | null> {
     const { pending, log } = this.host
     const unseen = pending.findIndex((p) => !isVisible(visibility, p.tx.xid))
     let last: Transaction | null = null
@@ -274,7 +287,13 @@ export class Mover {
       last = tx
       if (withSubqueries) this.subqueries.applyChanges(changes)
       const records = this.recordsOf(tx)
-      for (const { change, index } of changes) records.add(change, index)
+      for (const { change, index } of changes) {
+        records.add(change, index)
+        if (slice.tick()) {
+          await slice.pause()
+          if (this.host.closed) return last
+        }
+      }
       log.append(records.finish(), records.rowDelta)
     }
     return last
