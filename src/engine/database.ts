@@ -35,6 +35,8 @@ import { dropShapes, reopenShapes, whereFor } from './shapes/reopen.ts'
 import { ShapeExpiry } from './shapes/expiry.ts'
 import { PartitionMap } from './shapes/partitions.ts'
 import { ShapeRouter } from './shapes/router.ts'
+import { DependencyRoutes } from './shapes/subqueries/routes.ts'
+import { CaughtUp } from './replication/caught-up.ts'
 import { Shape, type ShapeFacts } from './shapes/shape.ts'
 import { queryMoveIn, reloadDependencies } from './shapes/subqueries/queries.ts'
 import type { MoverHooks } from './shapes/subqueries/mover.ts'
@@ -60,13 +62,6 @@ import { UnavailableError } from './unavailable.ts'
 
 // How often the catalog is asked whether shapes' tables were dropped or renamed (table-watch.ts).
 const TABLE_CHECK_MS = 2_000
-/** How long a move-in waits for replication to deliver what its query saw before giving up. */
-const DELIVERED_TIMEOUT_MS = 30_000
-/** How often, meanwhile, the server is asked where it stands. */
-const POSITION_REQUEST_MS = 50
-
-/** A shape filed under a table one of its subqueries reads. */
-type DependencyRoute = { shape: Shape }
 
 export class ShapeDatabase {
   globalLsn = 0n
@@ -75,11 +70,8 @@ export class ShapeDatabase {
   private shapes = new Map<string, Shape>()
   private byKey = new Map<string, Shape>()
   private router = new ShapeRouter<Shape>()
-  private dependencyRoutes = new ShapeRouter<DependencyRoute>()
-  private routesOf = new Map<Shape, DependencyRoute[]>()
-  /** Every transaction committed below this was applied (the stream's caughtUp). */
-  private caughtUp = 0n
-  private caughtUpWaiters = new Set<() => void>()
+  private dependencyRoutes = new DependencyRoutes<Shape>()
+  private readonly caughtUp = new CaughtUp()
   private creating = new Map<string, Promise<Shape>>()
   private readonly journal: Journal
   private readonly durability: DurabilityLoop
@@ -103,8 +95,7 @@ export class ShapeDatabase {
       for (const above of this.partitions.ancestors(relation))
         for (const shape of this.router.candidates(above, rows))
           found.add(shape)
-      for (const route of this.dependencyRoutes.candidates(table, rows))
-        found.add(route.shape)
+      this.dependencyRoutes.candidates(table, rows, found)
       return found
     },
     truncate: (change) => {
@@ -174,10 +165,7 @@ export class ShapeDatabase {
         silenceMs: config.silenceMs,
         handler: {
           onTransaction: (tx) => this.applyInTurn(tx),
-          onCaughtUp: (lsn) => {
-            this.caughtUp = lsn
-            for (const wake of [...this.caughtUpWaiters]) wake()
-          },
+          onCaughtUp: (lsn) => this.caughtUp.advance(lsn),
           // A renamed table's shapes are registered under its old name: rotate those too.
           onRelationChanged: (previous, next) => {
             this.rotateRelation(previous)
@@ -336,9 +324,7 @@ export class ShapeDatabase {
     this.shapes.delete(shape.handle)
     if (this.byKey.get(shape.key) === shape) this.byKey.delete(shape.key)
     this.router.remove(shape)
-    for (const route of this.routesOf.get(shape) ?? [])
-      this.dependencyRoutes.remove(route)
-    this.routesOf.delete(shape)
+    this.dependencyRoutes.remove(shape)
     this.durability.forget(shape)
     shape.fail(new Error('rotated'))
     shape.log.destroy()
@@ -352,8 +338,7 @@ export class ShapeDatabase {
   private rotateKey(key: string): void {
     for (const shape of this.router.shapesOf(key)) this.rotate(shape)
     // A table a subquery reads was dropped, renamed or changed: its shapes start over too.
-    for (const route of this.dependencyRoutes.shapesOf(key))
-      this.rotate(route.shape)
+    for (const shape of this.dependencyRoutes.shapesOf(key)) this.rotate(shape)
   }
 
   /** A relation's shapes, and those of the partitioned tables above it. */
@@ -448,17 +433,7 @@ export class ShapeDatabase {
     } else this.router.add(shape, tableKey(schema, name), equalities)
     if (mover) {
       mover.hooks = this.moverHooks(shape)
-      const routes = mover.subqueries.all.map((rows) => {
-        const route = { shape }
-        const { schema, name } = rows.dep.table
-        this.dependencyRoutes.add(
-          route,
-          tableKey(schema, name),
-          rows.dep.where?.equalities ?? [],
-        )
-        return route
-      })
-      this.routesOf.set(shape, routes)
+      this.dependencyRoutes.add(shape, mover.subqueries)
     }
     this.config.onShapesChanged?.()
   }
@@ -475,7 +450,12 @@ export class ShapeDatabase {
           where,
         ),
       reload: () => reloadDependencies(this.pool, mover.subqueries),
-      delivered: (lsn) => this.delivered(lsn),
+      delivered: (lsn) =>
+        this.caughtUp.reach(
+          lsn,
+          () => this.supervisor.requestPosition(),
+          () => this.stopping,
+        ),
       globalLsn: () => this.globalLsn,
       rotate: () => this.rotate(shape),
       appended: () => {
@@ -486,28 +466,6 @@ export class ShapeDatabase {
       // Its own key: a move-in may start while the shape's snapshot still holds.
       hold: (upTo) => this.durability.hold(mover, upTo),
       release: () => this.durability.release(mover),
-    }
-  }
-
-  /**
-   * Resolves once every transaction committed below `lsn` was applied, asking the server for
-   * its position meanwhile (an idle stream would otherwise say it only every half minute).
-   */
-  private async delivered(lsn: bigint): Promise<void> {
-    const deadline = performance.now() + DELIVERED_TIMEOUT_MS
-    while (this.caughtUp < lsn) {
-      if (this.stopping || performance.now() > deadline)
-        throw new UnavailableError('replication did not catch up')
-      this.supervisor.requestPosition()
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer)
-          this.caughtUpWaiters.delete(done)
-          resolve()
-        }
-        const timer = setTimeout(done, POSITION_REQUEST_MS)
-        this.caughtUpWaiters.add(done)
-      })
     }
   }
 
