@@ -184,6 +184,35 @@ describe('refusals', () => {
   })
 })
 
+describe('a subquery’s table dropped', () => {
+  it('ends the shape: its definition is refused from then on', async () => {
+    await source.db.query(`
+      create table labels (id int8 primary key, task_id int8 not null);
+      insert into labels values (1, 1), (2, 5);`)
+    const params = {
+      table: 'tasks',
+      where: 'id IN (SELECT task_id FROM labels)',
+    }
+    const first = await read(params, { offset: '-1' })
+    expect(
+      rows(first.messages)
+        .map((m) => m.value?.id)
+        .sort(),
+    ).toEqual(['1', '5'])
+    await source.db.query('drop table labels')
+    // The shape is gone (its handle no longer served), and its where names a missing table.
+    await expect
+      .poll(
+        async () =>
+          (await fetch(shapeUrl({ ...params, ...first.position }))).status,
+        { timeout: 10_000 },
+      )
+      .toBe(400)
+    const refused = await fetch(shapeUrl({ ...params, offset: '-1' }))
+    expect(JSON.stringify(await refused.json())).toContain('labels')
+  }, 20_000)
+})
+
 describe('compaction', () => {
   it('is refused for a shape with subqueries, as Electric refuses it', async () => {
     const query = (where: string) =>
