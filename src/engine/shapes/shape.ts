@@ -339,7 +339,12 @@ export class Shape implements MoverHost {
   ): TransactionRecords | null {
     // Already in the snapshot, or already in the log (replayed after a restart).
     if (this.visibility && isVisible(this.visibility, tx.xid)) return null
-    if (tx.commitLsn <= this.log.appendedOffset.tx) return null
+    if (
+      this.mover
+        ? this.mover.applied(tx)
+        : tx.commitLsn <= this.log.appendedOffset.tx
+    )
+      return null
     return this.mover
       ? this.mover.records(tx, changes)
       : new TransactionRecords(this.view, tx)

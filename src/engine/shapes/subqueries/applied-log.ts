@@ -1,5 +1,5 @@
 // What a shape's clients were told of its subqueries' results (the `applied` results of
-// moves.ts), kept beside its log so a restarted engine resumes the shape where its log ends:
+// moves.ts), and how far its transactions were applied, kept beside its log so a restarted engine resumes the shape where its log ends:
 // the results at the snapshot, then each move's change, every entry at the log offset where
 // its event sits. Reopened, the entries up to the recovered log's end are replayed; later ones
 // (the log lost them in a crash) are dropped with it. An entry is made durable before the
@@ -24,8 +24,15 @@ import {
 type Tuple = (string | null)[]
 
 /** The results in full (at the snapshot), or one dependency's change at a move. */
-export type AppliedEntry =
+export type ResultEntry =
   { full: Tuple[][] } | { dep: number; add: Tuple[]; remove: Tuple[] }
+
+/**
+ * Or where records go past the commit LSNs (mover.ts's floor, decimal), or the last
+ * transaction applied when its records sit there (its commit LSN): what the log's offsets no
+ * longer say.
+ */
+export type AppliedEntry = ResultEntry | { floor: string } | { lsn: string }
 
 const FILE = 'applied.jsonl'
 

@@ -80,6 +80,14 @@ export class Mover {
    * while the shape's transactions wait; so those, and the move-in's records, go after it.
    */
   private floor = 0n
+  /**
+   * The commit LSN of the last transaction applied to the log: what a transaction delivered
+   * again (after a restart) is compared with. Not the log's last offset, which may be the floor.
+   */
+  appliedLsn = 0n
+  // The transaction whose records are being built went to the floor (its LSN is written down
+  // once they are in the log).
+  private lifted: Transaction | null = null
   // A move-in (or a reload) decided by the transaction being applied, started once it is in
   // the log.
   private next: MoveIn | 'reload' | null = null
@@ -108,6 +116,8 @@ export class Mover {
       return null
     }
     const records = this.recordsOf(tx)
+    this.appliedLsn = tx.commitLsn
+    this.lifted = tx.commitLsn <= this.floor ? tx : null
     // Its rows against the results the clients have; what moved is known after the reload.
     if (step.kind === 'reload') {
       this.next = 'reload'
@@ -126,7 +136,22 @@ export class Mover {
 
   /** The transaction is in the log: a move-in it decided starts now. */
   appended(): void {
+    if (this.lifted) this.noteApplied(this.lifted)
+    this.lifted = null
     this.startNext()
+  }
+
+  // A transaction's records sit at the floor: its LSN, where the log ends, for a restart.
+  private noteApplied(tx: Transaction): void {
+    const { log } = this.host
+    writeApplied(log.dir, log.appendedOffset, [
+      { lsn: tx.commitLsn.toString() },
+    ])
+  }
+
+  /** Whether the transaction is in the log already (delivered again after a restart). */
+  applied(tx: Transaction): boolean {
+    return tx.commitLsn <= this.appliedLsn
   }
 
   private startNext(): boolean {
@@ -149,9 +174,16 @@ export class Mover {
    * rows read again, and whatever changed meanwhile moved as any change would.
    */
   async resume(): Promise<void> {
-    this.subqueries.restore(
-      readApplied(this.host.log.dir, this.host.log.appendedOffset),
-    )
+    const end = this.host.log.appendedOffset
+    const entries = readApplied(this.host.log.dir, end)
+    this.subqueries.restore(entries)
+    let lsn: bigint | null = null
+    for (const entry of entries) {
+      if ('floor' in entry) this.floor = BigInt(entry.floor)
+      if ('lsn' in entry) lsn = BigInt(entry.lsn)
+    }
+    // The log ends at the floor: its offsets no longer name the last transaction applied.
+    this.appliedLsn = end.tx === this.floor && lsn !== null ? lsn : end.tx
     await this.reload()
   }
 
@@ -181,7 +213,8 @@ export class Mover {
     const lifted = tx.commitLsn <= this.floor
     return new TransactionRecords(this.host.view, tx, {
       at: lifted ? this.floor : tx.commitLsn,
-      base: lifted && end.tx === this.floor ? end.op + 1 : 0,
+      // Never at op 0 there: `<floor>_0` means past everything at the floor.
+      base: lifted ? (end.tx === this.floor ? end.op + 1 : 1) : 0,
       eventOps: EVENT_OPS,
       skip: (change) => this.subqueries.isDependencyOnly(change, table),
     })
@@ -235,7 +268,12 @@ export class Mover {
       if (this.host.closed) return
       // Past the query's position too: before a restart, clients may have been told of more.
       const past = hooks.globalLsn() > point.lsn ? hooks.globalLsn() : point.lsn
-      if (past + 1n > this.floor) this.floor = past + 1n
+      if (past + 1n > this.floor) {
+        this.floor = past + 1n
+        writeApplied(this.host.log.dir, { tx: this.floor, op: 0 }, [
+          { floor: this.floor.toString() },
+        ])
+      }
       const last = await this.applySeen(point.visibility, applySeen, slice)
       if (this.host.closed) return
       const { messages, rows } = block()
@@ -283,8 +321,9 @@ export class Mover {
       0,
       unseen < 0 ? pending.length : unseen,
     )) {
-      if (tx.commitLsn <= log.appendedOffset.tx) continue
+      if (this.applied(tx)) continue
       last = tx
+      this.appliedLsn = tx.commitLsn
       if (withSubqueries) this.subqueries.applyChanges(changes)
       const records = this.recordsOf(tx)
       for (const { change, index } of changes) {
@@ -295,6 +334,7 @@ export class Mover {
         }
       }
       log.append(records.finish(), records.rowDelta)
+      this.noteApplied(tx)
     }
     return last
   }

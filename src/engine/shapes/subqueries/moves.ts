@@ -22,14 +22,14 @@ import type {
   CompiledDependency,
   CompiledSubqueries,
 } from '../../where/types.ts'
-import type { AppliedEntry } from './applied-log.ts'
+import type { AppliedEntry, ResultEntry } from './applied-log.ts'
 import { DependencyRows } from './dependency.ts'
 import { valueHash } from './tags.ts'
 
 type Tuple = (string | null)[]
 
 /** An event for the log, and the change to the applied results it stands for. */
-export type MoveEvent = { json: string; entries: AppliedEntry[] }
+export type MoveEvent = { json: string; entries: ResultEntry[] }
 
 /** A move-in waiting for its query: the results before and after, the dependencies moved. */
 export type MoveIn = {
@@ -210,7 +210,7 @@ export class SubqueryMoves {
     const before = this.rows.map((r) => r.dep.view.current)
     const after = before.map((v) => v.clone())
     const patterns: Pattern[] = []
-    const entries: AppliedEntry[] = []
+    const entries: ResultEntry[] = []
     for (const { dep, tuples } of ins) {
       const negated = this.rows[dep]?.dep.negated ?? false
       const view = after[dep] as ValueSet
@@ -244,6 +244,7 @@ export class SubqueryMoves {
   restore(entries: AppliedEntry[]): void {
     const views = this.rows.map(() => new ValueSet())
     for (const entry of entries) {
+      if ('floor' in entry || 'lsn' in entry) continue
       if ('full' in entry)
         entry.full.forEach((tuples, i) => {
           const view = new ValueSet()
