@@ -53,6 +53,11 @@ export type FollowerOptions = {
   live: boolean
   /** Called with the change messages of each response, and when it arrived. */
   onChanges?: (changes: Message[], at: number) => void
+  /**
+   * Called with every message of each response (control messages and events too), whether it
+   * ended up to date, and when it arrived.
+   */
+  onReply?: (messages: Message[], upToDate: boolean, at: number) => void
   /** No new request starts after this time (performance.now()). */
   deadline: number
 }
@@ -144,6 +149,11 @@ export class Follower {
       const changes = messages.filter((m) => m.headers.operation !== undefined)
       this.received += changes.length
       if (changes.length > 0) this.options.onChanges?.(changes, at)
+      this.options.onReply?.(
+        messages,
+        headers['electric-up-to-date'] === '',
+        at,
+      )
       if (!this.upToDate && headers['electric-up-to-date'] === '') {
         this.upToDate = true
         this.resolveReady()

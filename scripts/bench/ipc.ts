@@ -4,6 +4,7 @@
 import { fork, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import type { ShapeSpec } from './client.ts'
+import type { Move, MovesResult } from './moves.ts'
 import type { LatencyResult, WriteResult, WriterShape } from './workload.ts'
 
 export type Command =
@@ -16,8 +17,13 @@ export type Command =
       tag: string
       timeoutMs: number
     }
-  /** Starts live followers; replies once all are up to date. */
-  | { kind: 'follow'; specs: ShapeSpec[] }
+  /**
+   * Starts live followers; replies once all are up to date. `watchMoves`: each reports the
+   * moves its shape (a subquery shape whose first param is a user) receives, for `moves`.
+   */
+  | { kind: 'follow'; specs: ShapeSpec[]; watchMoves?: boolean }
+  /** Makes each membership move in turn and times it to its follower (moves.ts). */
+  | { kind: 'moves'; moves: Move[]; timeoutMs: number }
   /** Stops every follower and deletes their shapes. */
   | { kind: 'unfollow' }
   /** A throughput window: writes, probes, then a fence row the consumer must see. */
@@ -54,6 +60,7 @@ export type Replies = {
   engine: null
   latency: LatencyResult
   follow: { ms: number; failed: number; failure: string | null }
+  moves: MovesResult
   unfollow: null
   write: WriteResult
   settle: { ms: number | null }

@@ -4,6 +4,7 @@ import pg from 'pg'
 import { Follower, readShape, ShapeClient, type Message } from './client.ts'
 import { FanoutClients } from './fanout-clients.ts'
 import type { Command, FromLoad, Replies, ToLoad } from './ipc.ts'
+import { measureMoves, moveWatcher } from './moves.ts'
 import {
   commitMark,
   Markers,
@@ -69,6 +70,9 @@ async function run<C extends Command>(
         new Follower(http(), spec, {
           live: true,
           onChanges,
+          onReply: command.watchMoves
+            ? moveWatcher(spec.params?.[0] ?? '', markers)
+            : undefined,
           deadline: DEADLINE,
         }).start(),
       )
@@ -81,6 +85,8 @@ async function run<C extends Command>(
         failure: failed[0]?.failure ?? null,
       }
     }
+    case 'moves':
+      return measureMoves({ ...command, client: db().single, markers })
     case 'unfollow': {
       const stopping = followers
       followers = []
