@@ -16,7 +16,12 @@
 // Chrome's DevTools); `--heap-profile` instead samples, over the same windows, what was
 // allocated and outlived a young-generation collection: what the collector copies and promotes.
 // `--subset-in` instead measures only the event-loop lag of subsets with huge IN lists
-// (scripts/bench/subset-in.ts).
+// (scripts/bench/subset-in.ts). `--subqueries` instead measures only subquery shapes
+// (scripts/bench/subqueries.ts): membership change to client, and the CPU an `items` change
+// costs with 1,000 (or `--shapes`) subquery shapes against as many `team_id = $1` ones;
+// `--cpu-profile` then covers the subquery shapes' burst. It is not part of the full run: its
+// 2,000 shapes and their clients would add minutes to it, and it wants a `members` table of
+// its own shape.
 import { writeFile } from 'node:fs/promises'
 import { Session } from 'node:inspector/promises'
 import { availableParallelism, loadavg } from 'node:os'
@@ -41,6 +46,8 @@ import {
 import { TARGETS, type Report } from './bench/report.ts'
 import { printReport } from './bench/table.ts'
 import { measureSubsetIn, printSubsetIn } from './bench/subset-in.ts'
+import { measureSubqueries, seedSubqueries } from './bench/subqueries.ts'
+import { printSubqueries } from './bench/subqueries-table.ts'
 import { MAX_LIST_ITEMS } from '../src/engine/where/limits.ts'
 import type { WindowResult } from './bench/window.ts'
 
@@ -370,6 +377,55 @@ async function subsetIn(): Promise<void> {
   }
 }
 
+/** `--subqueries`: its own Postgres, engine and load process, its figures, nothing else. */
+async function subqueries(): Promise<void> {
+  const config = {
+    shapes: SHAPES ?? 1_000,
+    samples: quick ? 20 : 100,
+    changes: quick ? 2_000 : 10_000,
+  }
+  const cluster = await startCluster()
+  const load = new LoadProcess()
+  let running: RunningEngine | null = null
+  try {
+    const { admin } = cluster
+    await admin.query(TABLES_SQL)
+    const { writer, membership } = await seedSubqueries(admin, config)
+    await load.call({ kind: 'init', pgUrl: cluster.postgres.url, writer })
+    running = await startEngine(cluster, DEADLINE)
+    const { database, slot, shapeUrl } = running
+    await load.call({ kind: 'engine', shapeUrl })
+    const profile = cpuProfileFile
+      ? async <T>(run: () => Promise<T>) => {
+          const profiler = await startProfile(cpuProfileFile, false)
+          const result = await run()
+          await stopProfile(profiler)
+          log(`engine: profile written to ${profiler.file}`)
+          return result
+        }
+      : null
+    printSubqueries(
+      await measureSubqueries({
+        load,
+        admin,
+        consumer: { slot, position: () => database.globalLsn },
+        config,
+        membership,
+        log,
+        profile,
+      }),
+    )
+  } finally {
+    await load.close()
+    await running?.stop()
+    await cluster.close()
+  }
+}
+
+if (process.argv.includes('--subqueries')) {
+  await subqueries()
+  process.exit(0)
+}
 if (process.argv.includes('--subset-in')) {
   await subsetIn()
   process.exit(0)
