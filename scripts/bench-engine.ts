@@ -19,9 +19,10 @@
 // (scripts/bench/subset-in.ts). `--subqueries` instead measures only subquery shapes
 // (scripts/bench/subqueries.ts): membership change to client, and the CPU an `items` change
 // costs with 1,000 (or `--shapes`) subquery shapes against as many `team_id = $1` ones;
-// `--cpu-profile` then covers the subquery shapes' burst. It is not part of the full run: its
-// 2,000 shapes and their clients would add minutes to it, and it wants a `members` table of
-// its own shape.
+// `--cpu-profile` then covers the subquery shapes' burst. It is not part of the full run,
+// though it takes under a minute: it wants `items` as seeded (the full run's windows grow it
+// tenfold, and move-ins would carry those rows) and `members` with a user column, which the
+// full run's 10,000 idle `members` shapes would have to follow through a schema change.
 import { writeFile } from 'node:fs/promises'
 import { Session } from 'node:inspector/promises'
 import { availableParallelism, loadavg } from 'node:os'

@@ -30,12 +30,6 @@ function windowJson(w: WindowResult) {
     cpuMsPerThousand: round(w.cpuMsPerThousand),
     loopUtilization: round(w.loopUtilization, 3),
     machineBusy: w.machineBusy === null ? null : round(w.machineBusy, 3),
-    /** Change messages clients received per update: a subquery shape holds a team's rows once per member. */
-    deliveredPerChange: round(
-      (w.deliveredPerSec * (w.seconds + Math.max(0, w.drainMs ?? 0) / 1000)) /
-        w.rows,
-      2,
-    ),
   }
 }
 
@@ -51,6 +45,8 @@ function subqueriesJson(report: SubqueriesReport) {
     teams: report.config.shapes,
     memberships: report.memberships,
     itemsPerTeam: ITEMS_PER_TEAM,
+    // The clients an items update reaches: one plain shape, a subquery shape per member.
+    subqueryShapesPerTeam: round(report.memberships / report.config.shapes, 2),
     connectMs: {
       plain: round(report.connectMs.plain, 0),
       subquery: round(report.connectMs.subquery, 0),
@@ -77,7 +73,7 @@ const ms = (n: number | null) => (n === null ? 'timeout' : `${n.toFixed(1)} ms`)
 export function printSubqueries(report: SubqueriesReport): void {
   const json = subqueriesJson(report)
   console.log(
-    `subquery shapes: ${json.shapes} users in ${json.memberships} memberships of ${json.teams} teams (${ITEMS_PER_TEAM} items each); clients up to date in ${json.connectMs.subquery} ms (plain shapes ${json.connectMs.plain} ms)`,
+    `subquery shapes: ${json.shapes} users in ${json.memberships} memberships of ${json.teams} teams (${ITEMS_PER_TEAM} items each; an items row is in ${json.subqueryShapesPerTeam} subquery shapes, 1 plain one); clients up to date in ${json.connectMs.subquery} ms (plain shapes ${json.connectMs.plain} ms)`,
   )
   for (const [name, l] of [
     ['move-in ', json.moveInLatencyMs],
@@ -96,7 +92,7 @@ export function printSubqueries(report: SubqueriesReport): void {
     ['subquery    ', json.rootWindows.subquery],
   ] as const)
     console.log(
-      `  items updates, ${name} shapes: ${w.cpuMsPerThousand} engine CPU ms per 1,000 (${w.changes} changes, ${w.changesPerSec}/s, drain ${ms(w.drainMs)}, ${w.deliveredPerChange} messages delivered per change)`,
+      `  items updates, ${name} shapes: ${w.cpuMsPerThousand} engine CPU ms per 1,000 (${w.changes} changes, ${w.changesPerSec}/s, drain ${ms(w.drainMs)}, engine loop busy ${w.loopUtilization})`,
     )
   const { ratio } = json.rootChangeCpuMsPerThousand
   console.log(
