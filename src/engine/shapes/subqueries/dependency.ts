@@ -7,6 +7,8 @@ import type { Change, Row } from '../../replication/types.ts'
 import { ValueSet } from '../../where/subquery-view.ts'
 import type { CompiledDependency } from '../../where/types.ts'
 
+const NOTHING: (string | null)[][] = []
+
 const keyOf = (row: Row, primaryKey: readonly string[]) =>
   JSON.stringify(primaryKey.map((c) => row[c] ?? null))
 
@@ -75,6 +77,8 @@ export class DependencyRows {
 
   /** The tuples whose membership changed since the last call, and clears them. */
   take(): (string | null)[][] {
+    // Most transactions touch no subquery's table: no array for them.
+    if (this.touched.size === 0) return NOTHING
     const out = [...this.touched.values()]
     this.touched.clear()
     return out

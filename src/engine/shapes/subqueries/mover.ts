@@ -207,8 +207,11 @@ export class Mover {
    * A transaction's records at its commit LSN; or, if at or below `floor` (it waited while a
    * move-in ran), at the floor, after what is there.
    */
+  // Made once: a closure per transaction and shape would be garbage on the hot path.
+  private readonly skip = (change: Change) =>
+    this.subqueries.isDependencyOnly(change, this.host.definition.table)
+
   private recordsOf(tx: Transaction): TransactionRecords {
-    const { table } = this.host.definition
     const end = this.host.log.appendedOffset
     const lifted = tx.commitLsn <= this.floor
     return new TransactionRecords(this.host.view, tx, {
@@ -216,7 +219,7 @@ export class Mover {
       // Never at op 0 there: `<floor>_0` means past everything at the floor.
       base: lifted ? (end.tx === this.floor ? end.op + 1 : 1) : 0,
       eventOps: EVENT_OPS,
-      skip: (change) => this.subqueries.isDependencyOnly(change, table),
+      skip: this.skip,
     })
   }
 

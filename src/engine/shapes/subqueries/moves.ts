@@ -76,6 +76,10 @@ export class SubqueryMoves {
       dep.view.current = new ValueSet()
       this.follow(dep)
     }
+    this.all = [...this.nested].reverse().concat(this.rows)
+    this.tableNames = new Set(
+      this.all.map((r) => `${r.dep.table.schema}.${r.dep.table.name}`),
+    )
   }
 
   private follow(dep: CompiledDependency): void {
@@ -88,9 +92,7 @@ export class SubqueryMoves {
   }
 
   /** Every subquery whose rows the snapshot reads, innermost first. */
-  get all(): DependencyRows[] {
-    return [...this.nested].reverse().concat(this.rows)
-  }
+  readonly all: DependencyRows[]
 
   /** The tables the shape follows besides its own. */
   tables(): Array<{ schema: string; name: string }> {
@@ -122,12 +124,18 @@ export class SubqueryMoves {
         else this.filing.unfile(value)
   }
 
+  private readonly tableNames: Set<string>
+
+  private follows(schema: string, name: string): boolean {
+    return this.tableNames.has(`${schema}.${name}`)
+  }
+
   /** Whether the change is of a table only a subquery reads (not the shape's own rows). */
   isDependencyOnly(change: Change, root: { schema: string; name: string }) {
     if (change.kind === 'truncate') return false
     const { schema, name } = change.relation
     if (schema === root.schema && name === root.name) return false
-    return this.all.some((r) => r.follows(schema, name))
+    return this.follows(schema, name)
   }
 
   /** Applies a transaction's changes to the subqueries' rows, and says what moves. */
@@ -146,7 +154,9 @@ export class SubqueryMoves {
   applyChanges(changes: Array<{ change: Change }>): void {
     for (const { change } of changes) {
       if (change.kind === 'truncate') continue
+      // Most changes routed here are of the shape's own table.
       const { schema, name } = change.relation
+      if (!this.follows(schema, name)) continue
       for (const rows of this.all)
         if (rows.follows(schema, name)) rows.apply(change)
     }
