@@ -236,57 +236,46 @@ export class TransactionRecords {
   }
 }
 
+// An insert of a whole row, as snapshots, move-ins and subsets send it: with its tags when the
+// shape has subqueries, and the headers that say which of those brought it.
+function insertMessage(
+  view: ShapeView,
+  row: Row,
+  extra?: Record<string, unknown>,
+): string {
+  const tags = view.tagged?.(row)
+  return JSON.stringify({
+    key: rowKey(view, row),
+    value: pick(row, view.columns),
+    headers: {
+      operation: 'insert',
+      relation: view.relation,
+      ...(tags && { tags: tags.tags, active_conditions: tags.active }),
+      ...extra,
+    },
+  })
+}
+
 /** A snapshot row as a log record at `0_<index>`. */
 export function snapshotRecord(
   view: ShapeView,
   row: Row,
   index: number,
 ): LogRecord {
-  const tags = view.tagged?.(row)
-  const json = JSON.stringify({
-    key: rowKey(view, row),
-    value: pick(row, view.columns),
-    headers: {
-      operation: 'insert',
-      relation: view.relation,
-      ...(tags && { tags: tags.tags, active_conditions: tags.active }),
-    },
-  })
+  const json = insertMessage(view, row)
   return { offset: { tx: 0n, op: index }, json, last: true }
 }
 
 /** A row a move-in brings (subqueries/moves.ts): an insert, flagged as Electric flags it. */
-export function moveInRecord(view: ShapeView, row: Row): string {
-  const tags = view.tagged?.(row)
-  return JSON.stringify({
-    key: rowKey(view, row),
-    value: pick(row, view.columns),
-    headers: {
-      operation: 'insert',
-      relation: view.relation,
-      ...(tags && { tags: tags.tags, active_conditions: tags.active }),
-      is_move_in: true,
-    },
-  })
-}
+export const moveInRecord = (view: ShapeView, row: Row): string =>
+  insertMessage(view, row, { is_move_in: true })
 
 /**
  * A row of a subset snapshot: an insert as in the initial snapshot, tagged with the snapshot's
  * mark so the client can tell which request brought it.
  */
-export function subsetMessage(view: ShapeView, row: Row, mark: number): string {
-  const tags = view.tagged?.(row)
-  return JSON.stringify({
-    key: rowKey(view, row),
-    value: pick(row, view.columns),
-    headers: {
-      operation: 'insert',
-      relation: view.relation,
-      snapshot_mark: mark,
-      ...(tags && { tags: tags.tags, active_conditions: tags.active }),
-    },
-  })
-}
+export const subsetMessage = (view: ShapeView, row: Row, mark: number) =>
+  insertMessage(view, row, { snapshot_mark: mark })
 
 /**
  * Ends a snapshot in the log, as Electric does: which transactions it holds. The xids are
