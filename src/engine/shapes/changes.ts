@@ -22,6 +22,11 @@ type Message = {
   row: Row
   old?: Row
   op: number
+  /**
+   * An update of a tagged row sent in two (retagged()): `untag` carries only the key and the
+   * tags it lost, `retag` the change and the tags it has.
+   */
+  part?: 'untag' | 'retag'
 }
 
 // Module-level, not closures of the functions below: they run for every change of every
@@ -65,6 +70,27 @@ function messagesFor(view: ShapeView, change: Change, op: number): Message[] {
             { operation: 'delete', row: oldRow, op },
             { operation: 'insert', row: change.newRow, op: op + 1 },
           ]
+        if (
+          view.tagged &&
+          change.oldRow &&
+          retagged(view.tagged, change.oldRow, change.newRow)
+        )
+          return [
+            {
+              operation: 'update',
+              row: change.newRow,
+              old: change.oldRow,
+              op,
+              part: 'untag',
+            },
+            {
+              operation: 'update',
+              row: change.newRow,
+              old: change.oldRow,
+              op: op + 1,
+              part: 'retag',
+            },
+          ]
         // No old row (a table not yet FULL, e.g. a partition just attached): which columns
         // changed is unknown, so the update carries them all.
         return [
@@ -85,8 +111,32 @@ function messagesFor(view: ShapeView, change: Change, op: number): Message[] {
   }
 }
 
+/**
+ * Whether an update moves a tag to another value at a slot it keeps: `A/B` becoming `A/C`.
+ * Sent as Electric sends it (`tags: ["A/C"]`, `removed_tags: ["A/B"]`), TanStack DB's electric
+ * collection adds the new tags, then drops the row from every slot value of the removed ones,
+ * A's included, so a later move-out of A misses the row. Such an update is sent as two: the
+ * tags it lost first, then the change with the tags it has; every consumer reads the same rows.
+ */
+function retagged(
+  tagged: (row: Row) => RowTags,
+  oldRow: Row,
+  newRow: Row,
+): boolean {
+  const now = tagged(newRow).tags
+  const kept = new Set(now)
+  for (const [i, before] of tagged(oldRow).tags.entries()) {
+    if (kept.has(before)) continue
+    const after = (now[i] ?? '').split('/')
+    if (before.split('/').some((slot, pos) => slot && slot === after[pos]))
+      return true
+  }
+  return false
+}
+
 function valueOf(view: ShapeView, m: Message): { value: Row; old_value?: Row } {
   if (m.operation === 'insert') return { value: pick(m.row, view.columns) }
+  if (m.part === 'untag') return { value: pick(m.row, view.primaryKey) }
   if (m.operation === 'delete')
     return {
       value:
@@ -140,12 +190,15 @@ function recordOf(
 }
 
 // An update says which of the old row's tags the new one lost; a delete carries the old row's.
+// An update sent in two (retagged()) says each in its own part.
 function changeTags(tagged: (row: Row) => RowTags, m: Message): string {
   const tags = tagged(m.row)
-  if (m.operation !== 'update') return tagHeaders(tags)
+  if (m.operation !== 'update' || m.part === 'retag') return tagHeaders(tags)
   const kept = new Set(tags.tags)
   const removed = m.old ? tagged(m.old).tags.filter((t) => !kept.has(t)) : []
-  return tagHeaders(tags, removed)
+  return m.part === 'untag'
+    ? `,"removed_tags":${JSON.stringify(removed)}`
+    : tagHeaders(tags, removed)
 }
 
 /** How a shape with subqueries places its records (subqueries/mover.ts). */
