@@ -98,6 +98,12 @@ it('lets a client that joins after 10,000 updates of one row read about the rows
   const live = follow()
   await live.shape.rows
   await update(1, 3_000)
+  // The engine has the updates: a client paging now reads past the snapshot into them (before,
+  // its last snapshot chunk was the tip, and the page said up to date there).
+  await vi.waitFor(
+    () => expect(live.shape.currentRows.find((r) => r.id === 1)?.n).toBe(3_000),
+    { timeout: 30_000, interval: 50 },
+  )
   // A client part way through the log before it is compacted: the snapshot and a little more.
   const paging = new Map() as Rows
   const at = { offset: '-1', handle: '' }
