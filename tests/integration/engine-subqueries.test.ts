@@ -322,25 +322,29 @@ describe('TanStack DB follows the moves', () => {
     const first = await read(params, { offset: '-1' })
     apply(first.messages)
     // Away while rows move out, in, and change.
-    await source.db.query('update projects set archived = false where id = 1')
-    await source.db.query('update projects set team_id = 1 where id = 3')
-    await source.db.query("update tasks set title = 'renamed' where id = 3")
-    await source.db.query('update projects set archived = true where id = 4')
+    await source.db
+      .query(`begin; update projects set archived = false where id = 1; commit;
+      begin; update projects set team_id = 1 where id = 3; commit;
+      begin; update tasks set title = 'renamed' where id = 3; commit;
+      begin; update projects set archived = true where id = 4; commit;`)
     const expected = (
       await source.db.query<{ id: string; title: string }>(
         `select id::text, title from tasks where project_id in (select id from projects where team_id = 1 and archived = false) order by tasks.id`,
       )
     ).rows
     await expect
-      .poll(async () => {
-        const caughtUp = await read(params, first.position)
-        const copy = new MovingRows()
-        for (const m of [...first.messages, ...caughtUp.messages])
-          copy.apply(m as never)
-        return [...copy.rows.values()]
-          .map((r) => ({ id: String(r.id), title: String(r.title) }))
-          .sort((a, b) => Number(a.id) - Number(b.id))
-      })
+      .poll(
+        async () => {
+          const caughtUp = await read(params, first.position)
+          const copy = new MovingRows()
+          for (const m of [...first.messages, ...caughtUp.messages])
+            copy.apply(m as never)
+          return [...copy.rows.values()]
+            .map((r) => ({ id: String(r.id), title: String(r.title) }))
+            .sort((a, b) => Number(a.id) - Number(b.id))
+        },
+        { timeout: 10_000 },
+      )
       .toEqual(expected)
   })
 })
