@@ -6,6 +6,7 @@ import {
   lsnToDecimal,
   maxLsn,
   parseLsn,
+  walEndOf,
 } from '../../src/engine/pg/lsn.ts'
 
 describe('LSNs', () => {
@@ -59,5 +60,25 @@ describe('LSNs', () => {
   it('picks the larger of two', () => {
     expect(maxLsn(1n, 2n)).toBe(2n)
     expect(maxLsn(3n, 2n)).toBe(3n)
+  })
+})
+
+describe('where replication reports the WAL ends', () => {
+  const block = 8192n
+  const segment = 16n * 1024n * 1024n
+
+  it('is the insert position, except just past a page header, where it is the page start', () => {
+    expect(walEndOf(3n * segment + 1000n, block, segment)).toBe(
+      3n * segment + 1000n,
+    )
+    // A segment's first page has the long header, the others the short one.
+    expect(walEndOf(3n * segment + 40n, block, segment)).toBe(3n * segment)
+    expect(walEndOf(3n * segment + block + 24n, block, segment)).toBe(
+      3n * segment + block,
+    )
+    // Positions a record may end at stay as they are.
+    expect(walEndOf(3n * segment + block + 40n, block, segment)).toBe(
+      3n * segment + block + 40n,
+    )
   })
 })

@@ -43,3 +43,26 @@ export function maxLsn(a: Lsn, b: Lsn): Lsn {
 function assertInRange(lsn: Lsn): void {
   if (lsn < 0n || lsn > MAX_LSN) throw new Error(`LSN out of range: ${lsn}`)
 }
+
+/** Page headers on 64-bit builds: the first page of a segment has the long one. */
+const SHORT_PAGE_HEADER = 24n
+const LONG_PAGE_HEADER = 40n
+
+/**
+ * Where replication will say the WAL ends, given `pg_current_wal_insert_lsn()`. The insert
+ * position of a full page is past the next page's header, but a record that ended at the page's
+ * end ends there, and that is all a walsender reports until another record is written: on an
+ * idle server, a wait for the insert position lasts until then (a move-in would wait its full
+ * 30 s and its shape start over). No record ends inside a header, so the two are the same.
+ */
+export function walEndOf(
+  insert: Lsn,
+  blockSize: bigint,
+  segmentSize: bigint,
+): Lsn {
+  if (insert % segmentSize === LONG_PAGE_HEADER)
+    return insert - LONG_PAGE_HEADER
+  if (insert % blockSize === SHORT_PAGE_HEADER)
+    return insert - SHORT_PAGE_HEADER
+  return insert
+}

@@ -4,7 +4,7 @@
 // that position, so once replication has delivered up to it the transactions the query saw
 // are known (mover.ts applies them before what the query read).
 import type pg from 'pg'
-import { parseLsn } from '../../pg/lsn.ts'
+import { parseLsn, walEndOf } from '../../pg/lsn.ts'
 import { UnavailableError } from '../../unavailable.ts'
 import type { Row } from '../../replication/types.ts'
 import { qualifiedName, quoteIdent, type TableName } from '../definition.ts'
@@ -59,6 +59,13 @@ export async function queryMoveIn(
   return { rows, ...at }
 }
 
+// Which transactions the snapshot sees, and where the WAL stood then (its page and segment
+// sizes say where replication will report that position: pg/lsn.ts walEndOf).
+const SNAPSHOT_POINT = `SELECT pg_current_snapshot()::text AS snapshot,
+  pg_current_wal_insert_lsn()::text AS lsn,
+  current_setting('wal_block_size') AS block,
+  (SELECT setting FROM pg_settings WHERE name = 'wal_segment_size') AS segment`
+
 // Runs `read` in a read-only snapshot of its own, first noting where that snapshot stands.
 async function inSnapshot(
   pool: pg.Pool,
@@ -72,14 +79,20 @@ async function inSnapshot(
       const { rows: at } = await client.query<{
         snapshot: string
         lsn: string
-      }>(
-        'SELECT pg_current_snapshot()::text AS snapshot, pg_current_wal_insert_lsn()::text AS lsn',
-      )
+        block: string
+        segment: string
+      }>(SNAPSHOT_POINT)
       await read(client)
       await client.query('COMMIT')
+      const point = at[0]
+      if (!point) throw new Error('the snapshot point query answered no row')
       return {
-        visibility: parseSnapshot(at[0]?.snapshot ?? '0:0:'),
-        lsn: parseLsn(at[0]?.lsn ?? '0/0'),
+        visibility: parseSnapshot(point.snapshot),
+        lsn: walEndOf(
+          parseLsn(point.lsn),
+          BigInt(point.block),
+          BigInt(point.segment),
+        ),
       }
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {})
