@@ -261,6 +261,53 @@ describe('a move-in when the WAL stands at a new segment', () => {
   }, 40_000)
 })
 
+describe('with replica=full and columns', () => {
+  it('tags rows by a column it does not send, and sends whole rows with their old values', async () => {
+    await source.db.query(`
+      create table sites (id int8 primary key, live bool not null);
+      create table pages (id int8 primary key, site_id int8 not null, title text not null, body text);
+      insert into sites values (1, true), (2, false);
+      insert into pages values (1, 1, 'a', 'x'), (2, 1, 'b', 'y'), (3, 2, 'c', 'z');`)
+    const params = {
+      table: 'pages',
+      where: 'site_id IN (SELECT id FROM sites WHERE live)',
+      replica: 'full',
+      columns: 'id,title',
+    }
+    const first = await read(params, { offset: '-1' })
+    expect(rows(first.messages).map((m) => m.value)).toEqual([
+      { id: '1', title: 'a' },
+      { id: '2', title: 'b' },
+    ])
+    const tag = (first.messages[0]?.headers.tags as string[])[0]
+
+    await source.db.query("update pages set title = 'A' where id = 1")
+    const updated = await readUntil(params, first.position, (m) => !!m.key)
+    expect(rows(updated.messages)[0]).toMatchObject({
+      value: { id: '1', title: 'A' },
+      old_value: { title: 'a' },
+      headers: { operation: 'update', tags: [tag], removed_tags: [] },
+    })
+
+    // Site 2 goes live, site 1 does not: page 3 moves in, pages 1 and 2 out.
+    await source.db.query(
+      'begin; update sites set live = true where id = 2; update sites set live = false where id = 1; commit;',
+    )
+    const moved = await readUntil(
+      params,
+      updated.position,
+      (m) => m.headers.control === 'snapshot-end',
+    )
+    const held = new MovingRows()
+    for (const m of [...first.messages, ...updated.messages, ...moved.messages])
+      held.apply(m as never)
+    expect([...held.rows.values()]).toEqual([{ id: '3', title: 'c' }])
+    expect(
+      moved.messages.find((m) => m.headers.event === 'move-out')?.headers,
+    ).toMatchObject({ patterns: [{ pos: 0, value: tag }] })
+  })
+})
+
 describe('subset snapshots of subquery shapes', () => {
   it('tag their rows, and refuse a subquery of their own', async () => {
     const params = new URLSearchParams({
