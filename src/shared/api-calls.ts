@@ -20,7 +20,9 @@ import {
   setupFormPath,
   setupFormsPath,
   sourcePath,
+  sourcePreviousSecretPath,
   sourceRestartPath,
+  sourceRotateSecretPath,
   testAlertPath,
 } from './api-routes.ts'
 import {
@@ -46,6 +48,7 @@ import {
   renameSourceRequestSchema,
   renameSourceResponseSchema,
   restartSourceRequestSchema,
+  rotateSecretResponseSchema,
   shapeDeletedResponseSchema,
   sourceChangeResponseSchema,
 } from './sources.ts'
@@ -82,6 +85,16 @@ export const sourceCalls = {
     method: 'POST',
     path: sourceRestartPath,
     request: restartSourceRequestSchema,
+    response: sourceChangeResponseSchema,
+  },
+  rotateSecret: {
+    method: 'POST',
+    path: sourceRotateSecretPath,
+    response: rotateSecretResponseSchema,
+  },
+  endSecretGrace: {
+    method: 'DELETE',
+    path: sourcePreviousSecretPath,
     response: sourceChangeResponseSchema,
   },
   deleteLiveShape: {

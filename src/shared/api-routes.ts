@@ -90,6 +90,11 @@ export const sourcePath = (sourceId: string) =>
   `${API_MOUNTS.sources}/${seg(sourceId)}`
 export const sourceRestartPath = (sourceId: string) =>
   `${sourcePath(sourceId)}/restart`
+export const sourceRotateSecretPath = (sourceId: string) =>
+  `${sourcePath(sourceId)}/rotate-secret`
+/** DELETE ends the previous secret's grace early. */
+export const sourcePreviousSecretPath = (sourceId: string) =>
+  `${sourcePath(sourceId)}/previous-secret`
 export const sourceSchemaPath = (sourceId: string) =>
   `${sourcePath(sourceId)}/schema`
 export const sourceCountPath = (sourceId: string) =>

@@ -42,6 +42,9 @@ export type Source = {
   wal_lag_bytes: number | null
   wal_status: string | null
   health_checked_at: string | null
+  /** After a rotation: the secret before, which works until its grace ends. */
+  previous_source_secret: string | null
+  previous_secret_valid_until: string | null
 }
 
 const nameSchema = z

@@ -85,6 +85,13 @@ export const renameSourceResponseSchema = z.object({
   txid: z.number().int(),
 })
 
+/** POST /:id/rotate-secret: the new secret, and until when the one before still works. */
+export const rotateSecretResponseSchema = z.object({
+  source_secret: z.string(),
+  previous_valid_until: z.string(),
+  txid: z.number().int(),
+})
+
 /** DELETE and restart answer the id and the transaction of their change. */
 export const sourceChangeResponseSchema = z.object({
   id: idSchema,
@@ -143,5 +150,9 @@ export const SOURCE_EVENTS = {
   claimed: 'source_claimed',
   /** An unclaimed claimable source expired; the engine is removing its slot. { expired_at } */
   claimExpired: 'claim_expired',
+  /** A new secret; the one before keeps working until then. { previous_valid_until } */
+  secretRotated: 'secret_rotated',
+  /** The previous secret's grace was ended early: it no longer opens the source. {} */
+  secretGraceEnded: 'previous_secret_ended',
 } as const
 export type SourceEventName = (typeof SOURCE_EVENTS)[keyof typeof SOURCE_EVENTS]

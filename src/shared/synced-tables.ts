@@ -74,6 +74,9 @@ export const syncedTables = {
       wal_lag_bytes: nullable('bigint'),
       wal_status: nullable('text'),
       health_checked_at: nullable('timestamptz'),
+      // After a rotation, until its grace ends (sources/secrets.ts).
+      previous_source_secret: nullable('text'),
+      previous_secret_valid_until: nullable('timestamptz'),
     },
     primaryKey: ['id'],
     scope: 'team_id',

@@ -182,7 +182,13 @@ export type SourceServer = {
 export async function startSourceServer(
   db: Db,
   options: Partial<EngineRuntimeOptions> = {},
-  again: { controlPlaneUrl?: string; dataDir?: string; key?: Buffer } = {},
+  again: {
+    controlPlaneUrl?: string
+    dataDir?: string
+    key?: Buffer
+    /** The app's environment variables (SECRET_ROTATION_GRACE…). */
+    vars?: Record<string, string>
+  } = {},
 ): Promise<SourceServer> {
   const { controlPlaneUrl } = again
   const dataDir =
@@ -208,15 +214,11 @@ export async function startSourceServer(
     ...options,
   })
   runtime.start()
-  const app = buildApp(
-    db,
-    {},
-    {
-      sources: runtime,
-      keys: keysWith(key),
-      ...(shapes && { shapes }),
-    },
-  )
+  const app = buildApp(db, again.vars ?? {}, {
+    sources: runtime,
+    keys: keysWith(key),
+    ...(shapes && { shapes }),
+  })
   if (shapes)
     await vi.waitFor(() => expect(shapes.status).toBe('active'), {
       timeout: 30_000,

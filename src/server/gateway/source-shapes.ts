@@ -1,7 +1,10 @@
 // The apps' shape endpoint: GET /v1/shape?source_id=..&source_secret=..&table=.. plus the
 // Electric protocol parameters, served by the engine running that source. Apps call it from
-// their own origins, so it answers CORS; the secret, not a session, is the credential. DELETE
-// (when ALLOW_SHAPE_DELETION is on) and POST (a subset snapshot in a JSON body) take the same
+// their own origins, so it answers CORS; the secret, not a session, is the credential: under
+// the dashboard's name `source_secret`, Electric Cloud's `secret`, or Electric's legacy
+// `api_secret`, so a proxy written for Electric Cloud changes only its origin's host. The
+// secret a rotation replaced opens the source too until its grace ends. DELETE (when
+// ALLOW_SHAPE_DELETION is on) and POST (a subset snapshot in a JSON body) take the same
 // credentials as a read.
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { Hono, type Context } from 'hono'
@@ -21,7 +24,9 @@ import { idSchema } from '../../shared/entities.ts'
 import type { AppEnv } from '../platform/http/context.ts'
 import { proxyShape } from '../cluster/forward.ts'
 
-const CREDENTIALS = ['source_id', 'source_secret']
+/** The names a secret may come under; the engine sees none of them, nor `source_id`. */
+const SECRET_NAMES = ['source_secret', 'secret', 'api_secret']
+const CREDENTIALS = ['source_id', ...SECRET_NAMES]
 
 const unauthorized = () => jsonResponse(401, { message: 'Unauthorized' })
 
@@ -35,20 +40,37 @@ const notActive = () =>
 // Digests have one length, so the comparison takes the same time whatever was sent.
 const digest = (text: string) => createHash('sha256').update(text).digest()
 
-/** The source the credentials open, or null: unknown, deleted and wrong look the same. */
+/**
+ * The source the credentials open, or null: unknown, deleted and wrong look the same. Every
+ * secret given is compared with the current one and, within its grace, the previous one, each
+ * comparison taking the same time whatever was sent.
+ */
 async function authorize(
   c: Context<AppEnv>,
   query: URLSearchParams,
 ): Promise<string | null> {
   const id = idSchema.safeParse(query.get('source_id'))
-  const given = query.get('source_secret') ?? ''
-  const { rows } = await c.var.deps.db.query<{ source_secret: string }>(
-    'select source_secret from sources where id = $1 and deleted_at is null',
+  const { rows } = await c.var.deps.db.query<{
+    current: string
+    previous: string | null
+  }>(
+    `select source_secret as current,
+            case when previous_secret_valid_until > now() then previous_source_secret end
+              as previous
+       from sources where id = $1 and deleted_at is null`,
     [id.success ? id.data : null],
   )
-  const expected = rows[0]?.source_secret
-  const same = timingSafeEqual(digest(given), digest(expected ?? ''))
-  return same && expected && id.success ? id.data : null
+  const row = rows[0]
+  if (!row || !id.success) return null
+  const accepted = [row.current, row.previous].filter((s) => s !== null)
+  let opens = false
+  for (const name of SECRET_NAMES) {
+    const given = query.get(name)
+    if (given === null) continue
+    for (const secret of accepted)
+      if (timingSafeEqual(digest(given), digest(secret))) opens = true
+  }
+  return opens ? id.data : null
 }
 
 export const sourceShapeRoutes = new Hono<AppEnv>()

@@ -19,6 +19,30 @@ const flag = z
 const positiveInt = (fallback: number) =>
   z.preprocess(blankIsUnset, z.coerce.number().int().min(1).default(fallback))
 
+const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }
+
+/** `90s`, `30m`, `24h`, `7d`, or bare seconds; in milliseconds, at most `maxDays`. */
+const duration = (fallback: string, maxDays: number) =>
+  z.preprocess(
+    blankIsUnset,
+    z
+      .string()
+      .default(fallback)
+      .transform((v, ctx) => {
+        const match = /^(\d{1,9})\s*([smhd]?)$/.exec(v.trim())
+        const ms = match
+          ? Number(match[1]) *
+            UNIT_MS[(match[2] || 's') as keyof typeof UNIT_MS]
+          : NaN
+        if (Number.isNaN(ms) || ms > maxDays * UNIT_MS.d)
+          ctx.addIssue({
+            code: 'custom',
+            message: `must be a duration such as 90s, 30m, 24h or 7d, at most ${maxDays}d`,
+          })
+        return ms
+      }),
+  )
+
 const REGION_IDS = REGIONS.map((region) => region.id)
 
 /** A comma list of region ids (spaces allowed around them); unset or blank: every region. */
@@ -142,6 +166,7 @@ const schema = z.object({
       .optional(),
   ),
   ALLOW_SHAPE_DELETION: flag,
+  SECRET_ROTATION_GRACE: duration('24h', 30),
   MAX_SOURCES_PER_TEAM: positiveInt(20),
   SOURCE_CREATES_PER_MINUTE: positiveInt(10),
   LOCAL_LOGINS_PER_MINUTE: positiveInt(10),
@@ -234,6 +259,8 @@ export const ENV_SECTIONS: readonly {
         "`true` lets the database readiness check and sources reach loopback and private addresses (`127.0.0.1`, `10/8`, `192.168/16`, `fc00::/7`, `localhost`, `*.internal`). Unset: on in local mode (users' databases live on localhost), off in hosted mode (a hosted service must not be a way into its own network).",
       ALLOW_SHAPE_DELETION:
         "`true` lets apps `DELETE /v1/shape` (by definition, handle or both) with their source's `source_id` and `source_secret`, as Electric's own `ALLOW_SHAPE_DELETION`; the shape's clients get 409 and refetch. Off: 405.",
+      SECRET_ROTATION_GRACE:
+        "How long a source's previous secret keeps opening its shapes after a rotation (`90s`, `30m`, `24h`, `7d`; at most `30d`; `0` ends it at once), so apps move to the new one without downtime. Then it answers 401. Default `24h`.",
       MAX_SOURCES_PER_TEAM:
         'Sources a team may have that are not deleted; past it, adding one answers 409 and the dashboard says to delete one first.',
       SOURCE_CREATES_PER_MINUTE:

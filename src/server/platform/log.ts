@@ -45,6 +45,8 @@ const SECRET_FIELDS = [
   'token',
   'secret',
   'source_secret',
+  'previous_source_secret',
+  'api_secret',
   'cookie',
   'authorization',
   'database_url',

@@ -1,9 +1,9 @@
-// /api/v1/sources: the signed-in user's sources over REST. Listing serves API
-// clients (the dashboard reads sources through its shapes); adding is source-create.ts, the
-// /:id actions (rename, restart or clear the cache, delete or forget) source-actions.ts, and
-// the shape explorer's reads of a source's database (/:id/schema, /:id/count)
-// source-explorer.ts, and deleting one of its live shapes (/:id/shapes/:handle)
-// source-live-shapes.ts.
+// /api/v1/sources: the signed-in user's sources over REST. Listing serves API clients (the
+// dashboard reads sources through its shapes); adding is create/routes.ts, the /:id actions
+// (rename, restart or clear the cache, delete or forget) action-routes.ts, the shape explorer's
+// reads of a source's database (/:id/schema, /:id/count) explorer/routes.ts, deleting one of
+// its live shapes (/:id/shapes/:handle) live-shapes/routes.ts, and rotating its secret
+// (/:id/rotate-secret, /:id/previous-secret) secret-routes.ts.
 import { Hono } from 'hono'
 import { requireUser } from '../auth/middleware.ts'
 import { listSources } from './sources.ts'
@@ -14,6 +14,7 @@ import { deleteRoute, renameRoute, restartRoute } from './action-routes.ts'
 import { createSourceRoute } from './create/routes.ts'
 import { countRoute, schemaRoute } from './explorer/routes.ts'
 import { deleteShapeRoute } from './live-shapes/routes.ts'
+import { endSecretGraceRoute, rotateSecretRoute } from './secret-routes.ts'
 
 /** `creates`: the rate of creates, counted per user and per team. */
 export function sourceRoutes(
@@ -32,4 +33,6 @@ export function sourceRoutes(
     .get('/:id/schema', schemaRoute)
     .get('/:id/count', countRoute)
     .delete('/:id/shapes/:handle', deleteShapeRoute)
+    .post('/:id/rotate-secret', rotateSecretRoute)
+    .delete('/:id/previous-secret', endSecretGraceRoute)
 }

@@ -149,6 +149,45 @@ export async function awaitSourceRenamed(
 }
 
 /**
+ * After a rotation answered `txid` and the new secret: resolves once the synced row holds that
+ * secret (a later rotation's secret would differ: the txid then shows this one synced).
+ */
+export async function awaitSourceSecret(
+  store: LiveStore,
+  sourceId: string,
+  secret: string,
+  txid: number,
+  timeoutMs = TXID_WAIT_MS,
+): Promise<void> {
+  await untilSynced(
+    store,
+    `select exists (select 1 from sources
+                     where id::text = $1
+                       and (source_secret = $2 or synced_txids @> array[$3::bigint])) as ok`,
+    [sourceId, secret, txid],
+    txid,
+    timeoutMs,
+  )
+}
+
+/** After the previous secret's grace was ended by `txid`: once the synced row has none. */
+export async function awaitSecretGraceEnded(
+  store: LiveStore,
+  sourceId: string,
+  txid: number,
+  timeoutMs = TXID_WAIT_MS,
+): Promise<void> {
+  await untilSynced(
+    store,
+    `select exists (select 1 from sources
+                     where id::text = $1 and previous_source_secret is null) as ok`,
+    [sourceId],
+    txid,
+    timeoutMs,
+  )
+}
+
+/**
  * After a live shape's delete answered `txid`: resolves once its row has left the store. A
  * deleted row carries no txid to look for; its going is what shows.
  */

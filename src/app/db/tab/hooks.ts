@@ -4,12 +4,14 @@ import { usePGlite } from '@electric-sql/pglite-react'
 import { useEffect, useMemo } from 'react'
 import {
   awaitCreated,
+  awaitSecretGraceEnded,
   awaitSetupFormDeleted,
   awaitShapeDeleted,
   awaitSoftDeleted,
   awaitSourceForgotten,
   awaitSourceRenamed,
   awaitSourceRemoval,
+  awaitSourceSecret,
   type TableWithId,
 } from '../shared/await-txid.ts'
 import { useStoreQuery } from './first-reads.ts'
@@ -74,6 +76,10 @@ const toSource = (row: SourceRow): Source => ({
   wal_retained_bytes:
     row.wal_retained_bytes == null ? null : Number(row.wal_retained_bytes),
   wal_lag_bytes: row.wal_lag_bytes == null ? null : Number(row.wal_lag_bytes),
+  previous_secret_valid_until:
+    row.previous_secret_valid_until == null
+      ? null
+      : iso(row.previous_secret_valid_until),
 })
 
 export type TeamWithSources = { team: Team; sources: Source[] }
@@ -146,6 +152,10 @@ export function useSyncedWrites() {
         name: string | null,
         txid: number,
       ) => awaitSourceRenamed(pg, sourceId, name, txid),
+      awaitSourceSecret: (sourceId: string, secret: string, txid: number) =>
+        awaitSourceSecret(pg, sourceId, secret, txid),
+      awaitSecretGraceEnded: (sourceId: string, txid: number) =>
+        awaitSecretGraceEnded(pg, sourceId, txid),
       awaitShapeDeleted: (sourceId: string, handle: string, txid: number) =>
         awaitShapeDeleted(pg, sourceId, handle, txid),
     }),

@@ -1,6 +1,7 @@
 // "Use this shape": the code that syncs exactly the shape on screen into an app, as curl, the
 // official client's ShapeStream and a TanStack DB collection. Pure text, so the page shows it
 // with the secret masked and copies it whole from the same function.
+import type { Snippet } from '../../components/snippet-tabs.tsx'
 
 export type SnippetShape = {
   /** The absolute URL of /v1/shape. */
@@ -12,8 +13,6 @@ export type SnippetShape = {
   /** The row's columns that identify it: the primary key, or every column without one. */
   keyColumns: string[]
 }
-
-export type Snippet = { id: string; label: string; text: string }
 
 /** A single-quoted JavaScript string literal of any text. */
 function jsString(text: string): string {

@@ -41,6 +41,18 @@ export function clearSourceCache(sourceId: string) {
   return api(path(sourceId), response, { method, body: { clear_cache: true } })
 }
 
+/** A new secret; the previous one works until the answer's `previous_valid_until`. */
+export function rotateSecret(sourceId: string) {
+  const { method, path, response } = sourceCalls.rotateSecret
+  return api(path(sourceId), response, { method })
+}
+
+/** The previous secret stops working now. */
+export function endSecretGrace(sourceId: string) {
+  const { method, path, response } = sourceCalls.endSecretGrace
+  return api(path(sourceId), response, { method })
+}
+
 /** The dashboard's own call: rotates one of the source's live shapes (its clients refetch). */
 export function deleteLiveShape(sourceId: string, handle: string) {
   const { method, path, response } = sourceCalls.deleteLiveShape

@@ -1,5 +1,5 @@
-// /teams/{teamId}/{sourceId}: one source, its actions, replication health, live shapes and
-// event logs.
+// /teams/{teamId}/{sourceId}: one source, its actions, replication health, its secret and how
+// apps use it, live shapes and event logs.
 import { Alert, Box, Stack } from '@mui/material'
 import { getRouteApi } from '@tanstack/react-router'
 import type { Source } from '../../../shared/entities.ts'
@@ -11,6 +11,7 @@ import { LiveShapesSection } from './live-shapes-section.tsx'
 import { ReplicationHealth } from './replication-health.tsx'
 import { SourceActions } from './source-actions.tsx'
 import { SourceCard } from './source-card.tsx'
+import { SourceSecret } from './source-secret.tsx'
 
 const route = getRouteApi('/_dashboard/teams/$teamId/$sourceId')
 
@@ -44,6 +45,7 @@ function SourceDetails({ source }: { source: Source }) {
         </Alert>
       )}
       <ReplicationHealth source={source} />
+      <SourceSecret source={source} />
       <LiveShapesSection source={source} />
       <EventLogTable logs={logs} />
     </Stack>

@@ -1,0 +1,82 @@
+// A source's secrets: the one apps send to /v1/shape, and after a rotation the one it replaced,
+// which keeps working until its grace ends (SECRET_ROTATION_GRACE), so an app's deploy can move
+// to the new secret without a moment when neither works.
+import { SOURCE_EVENTS } from '../../shared/sources.ts'
+import { newSourceSecret } from '../platform/crypto/source-secret.ts'
+import { transactionWithTxid, type Db } from '../platform/db/database.ts'
+import { logSourceEvent } from './sources.ts'
+
+export type Rotated = {
+  source_secret: string
+  previous_valid_until: string
+  txid: number
+}
+
+/** Issues a new secret, in the caller's transaction; the current one stays valid `graceMs`. */
+async function rotateSecretIn(
+  client: Pick<Db, 'query'>,
+  sourceId: string,
+  graceMs: number,
+  instanceId: string,
+): Promise<{ source_secret: string; previous_valid_until: string }> {
+  const { rows } = await client.query<{
+    source_secret: string
+    until: Date
+  }>(
+    `update sources
+        set previous_source_secret = source_secret,
+            previous_secret_valid_until = now() + $2 * interval '1 millisecond',
+            source_secret = $3
+      where id = $1
+      returning source_secret, previous_secret_valid_until as until`,
+    [sourceId, graceMs, newSourceSecret()],
+  )
+  const row = rows[0]
+  if (!row) throw new Error(`source ${sourceId} is gone`)
+  const previous_valid_until = row.until.toISOString()
+  await logSourceEvent(
+    client,
+    sourceId,
+    SOURCE_EVENTS.secretRotated,
+    { previous_valid_until },
+    instanceId,
+  )
+  return { source_secret: row.source_secret, previous_valid_until }
+}
+
+export async function rotateSecret(
+  db: Db,
+  sourceId: string,
+  graceMs: number,
+  instanceId: string,
+): Promise<Rotated> {
+  const { result, txid } = await transactionWithTxid(db, (client) =>
+    rotateSecretIn(client, sourceId, graceMs, instanceId),
+  )
+  return { ...result, txid }
+}
+
+/** Ends the previous secret's grace now: only the current secret opens the source. */
+export async function endSecretGrace(
+  db: Db,
+  sourceId: string,
+  instanceId: string,
+): Promise<number> {
+  const { txid } = await transactionWithTxid(db, async (client) => {
+    const { rowCount } = await client.query(
+      `update sources
+          set previous_source_secret = null, previous_secret_valid_until = null
+        where id = $1 and previous_source_secret is not null`,
+      [sourceId],
+    )
+    if (rowCount === 1)
+      await logSourceEvent(
+        client,
+        sourceId,
+        SOURCE_EVENTS.secretGraceEnded,
+        {},
+        instanceId,
+      )
+  })
+  return txid
+}
