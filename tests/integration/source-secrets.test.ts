@@ -97,6 +97,14 @@ describe('the secret under each of its names', () => {
       const wrong = await shape({ [name]: `${source.secret}x` })
       expect(wrong.status).toBe(401)
     }
+    // Several given: the first of secret, source_secret, api_secret is judged alone.
+    expect(
+      (await shape({ secret: 'wrong', source_secret: source.secret })).status,
+    ).toBe(401)
+    expect(
+      (await shape({ source_secret: source.secret, api_secret: 'wrong' }))
+        .status,
+    ).toBe(200)
     // A credential never reaches the engine as a shape parameter.
     expect(answers[0]?.handle).not.toContain(source.secret)
   })

@@ -24,8 +24,11 @@ import { idSchema } from '../../shared/entities.ts'
 import type { AppEnv } from '../platform/http/context.ts'
 import { proxyShape } from '../cluster/forward.ts'
 
-/** The names a secret may come under; the engine sees none of them, nor `source_id`. */
-const SECRET_NAMES = ['source_secret', 'secret', 'api_secret']
+/**
+ * The names a secret may come under, the first given judged alone (as Electric judges `secret`
+ * over `api_secret`); the engine sees none of them, nor `source_id`.
+ */
+const SECRET_NAMES = ['secret', 'source_secret', 'api_secret']
 const CREDENTIALS = ['source_id', ...SECRET_NAMES]
 
 const unauthorized = () => jsonResponse(401, { message: 'Unauthorized' })
@@ -41,7 +44,7 @@ const notActive = () =>
 const digest = (text: string) => createHash('sha256').update(text).digest()
 
 /**
- * The source the credentials open, or null: unknown, deleted and wrong look the same. Every
+ * The source the credentials open, or null: unknown, deleted and wrong look the same. The
  * secret given is compared with the current one and, within its grace, the previous one, each
  * comparison taking the same time whatever was sent.
  */
@@ -62,15 +65,12 @@ async function authorize(
   )
   const row = rows[0]
   if (!row || !id.success) return null
-  const accepted = [row.current, row.previous].filter((s) => s !== null)
+  const name = SECRET_NAMES.find((n) => query.has(n))
+  const given = digest(name ? (query.get(name) ?? '') : '')
   let opens = false
-  for (const name of SECRET_NAMES) {
-    const given = query.get(name)
-    if (given === null) continue
-    for (const secret of accepted)
-      if (timingSafeEqual(digest(given), digest(secret))) opens = true
-  }
-  return opens ? id.data : null
+  for (const secret of [row.current, row.previous])
+    if (secret !== null && timingSafeEqual(given, digest(secret))) opens = true
+  return name && opens ? id.data : null
 }
 
 export const sourceShapeRoutes = new Hono<AppEnv>()
