@@ -30,6 +30,8 @@ export async function buildServer(root: string, outDir: string) {
       index: 'src/server/index.ts',
       admin: 'src/server/admin/cli.ts',
       engine: 'src/engine/cli.ts',
+      // The `sluice` CLI (bin/sluice.js runs it): all the packed package holds besides bin/.
+      cli: 'src/cli/index.ts',
     },
     outdir: join(outDir, SERVER_DIR),
     bundle: true,
