@@ -45,12 +45,12 @@ import {
 import {
   createSourceRequestSchema,
   createSourceResponseSchema,
-  renameSourceRequestSchema,
-  renameSourceResponseSchema,
   restartSourceRequestSchema,
   rotateSecretResponseSchema,
   shapeDeletedResponseSchema,
   sourceChangeResponseSchema,
+  updateSourceRequestSchema,
+  updateSourceResponseSchema,
 } from './sources.ts'
 
 type ApiCall = {
@@ -70,11 +70,12 @@ export const sourceCalls = {
     request: createSourceRequestSchema,
     response: createSourceResponseSchema,
   },
-  rename: {
+  /** Name, project and environment. */
+  update: {
     method: 'PATCH',
     path: sourcePath,
-    request: renameSourceRequestSchema,
-    response: renameSourceResponseSchema,
+    request: updateSourceRequestSchema,
+    response: updateSourceResponseSchema,
   },
   remove: {
     method: 'DELETE',

@@ -26,6 +26,8 @@ export const EMAIL_MAX_LENGTH = 320
 /** Postgres URLs name a host (at most 253), a user and a database (63 bytes each). */
 export const DATABASE_URL_MAX_LENGTH = 2048
 export const INSTANCE_MAX_LENGTH = 100
+/** A source's project and environment: short labels like `my-app`, `production`, `pr-123`. */
+export const SOURCE_TAG_MAX_LENGTH = 64
 
 export const DOCS_LINKS = [
   { label: 'Introduction', href: 'https://electric-sql.com/docs/intro' },

@@ -27,6 +27,9 @@ export type Source = {
    */
   team_id: string
   name: string | null
+  /** Electric Cloud's project and environment, as labels; null: none. */
+  project: string | null
+  environment: string | null
   state: string
   region: string
   connection_url: string

@@ -1,7 +1,11 @@
 // Sources as the API and the dashboard speak of them: regions, the create,
 // delete and restart calls, and the stable set of event names the engine logs.
 import { z } from 'zod'
-import { INSTANCE_MAX_LENGTH, NAME_MAX_LENGTH } from './constants.ts'
+import {
+  INSTANCE_MAX_LENGTH,
+  NAME_MAX_LENGTH,
+  SOURCE_TAG_MAX_LENGTH,
+} from './constants.ts'
 import { idSchema } from './entities.ts'
 import { databaseUrlSchema } from './validation.ts'
 
@@ -30,10 +34,42 @@ export const sourceNameSchema = z
   .nullable()
   .transform((name) => name || null)
 
+/** What a project or environment may hold; the same pattern bounds the columns (migration 0017). */
+const SOURCE_TAG_PATTERN = /^[A-Za-z0-9._/-]*$/
+
+/**
+ * A source's project or environment (Electric Cloud's workspace > project > environment >
+ * source, a team being the workspace), optional. Trimmed; empty, blank or null means none.
+ * A short label that reads well in a chip, a filter and a CLI's flag: letters, digits and
+ * `-`, `_`, `.`, `/`, at most SOURCE_TAG_MAX_LENGTH characters.
+ */
+const sourceTagSchema = (label: string) =>
+  z
+    .string()
+    .trim()
+    .max(
+      SOURCE_TAG_MAX_LENGTH,
+      `${label} must be at most ${SOURCE_TAG_MAX_LENGTH} characters`,
+    )
+    .regex(
+      SOURCE_TAG_PATTERN,
+      `${label} may hold only letters, digits and - _ . /`,
+    )
+    .nullable()
+    .transform((value) => value || null)
+
+export const sourceProjectSchema = sourceTagSchema('Project')
+export const sourceEnvironmentSchema = sourceTagSchema('Environment')
+
 /** PUT /api/v1/sources (query `skip_validation=true` skips the readiness check). */
 export const createSourceRequestSchema = z.object({
-  /** Kept only for a new source: a database already registered keeps its own name. */
+  /**
+   * Name, project and environment are kept only for a new source: a database already
+   * registered keeps its own.
+   */
   name: sourceNameSchema.optional(),
+  project: sourceProjectSchema.optional(),
+  environment: sourceEnvironmentSchema.optional(),
   region: regionSchema,
   team_id: idSchema,
   database_url: databaseUrlSchema.trim().min(1, 'A database URL is required'),
@@ -73,17 +109,40 @@ export const restartSourceRequestSchema = z.object({
 })
 
 /**
- * PATCH /api/v1/sources/{id}: renames a source (the dashboard's own call; API clients need
- * not know it). It answers the name as stored, so the dashboard waits for exactly that to sync.
+ * PATCH /api/v1/sources/{id}: changes a source's name, project or environment, each only when
+ * sent (null or empty clears it); a body sending none of them is refused. It answers the three
+ * as stored, so the dashboard waits for exactly those to sync.
  */
-export const renameSourceRequestSchema = z.object({ name: sourceNameSchema })
-export type RenameSourceRequest = z.input<typeof renameSourceRequestSchema>
+export const updateSourceRequestSchema = z
+  .object({
+    name: sourceNameSchema.optional(),
+    project: sourceProjectSchema.optional(),
+    environment: sourceEnvironmentSchema.optional(),
+  })
+  .refine(
+    (body) =>
+      body.name !== undefined ||
+      body.project !== undefined ||
+      body.environment !== undefined,
+    'Send at least one of name, project and environment',
+  )
+export type UpdateSourceRequest = z.input<typeof updateSourceRequestSchema>
 
-export const renameSourceResponseSchema = z.object({
+/** The columns PATCH may change: a fixed list, so a body's keys never reach SQL. */
+export const SOURCE_LABEL_COLUMNS = ['name', 'project', 'environment'] as const
+export type SourceLabels = Record<
+  (typeof SOURCE_LABEL_COLUMNS)[number],
+  string | null
+>
+
+export const updateSourceResponseSchema = z.object({
   id: idSchema,
   name: z.string().nullable(),
+  project: z.string().nullable(),
+  environment: z.string().nullable(),
   txid: z.number().int(),
 })
+export type UpdateSourceResponse = z.infer<typeof updateSourceResponseSchema>
 
 /** POST /:id/rotate-secret: the new secret, and until when the one before still works. */
 export const rotateSecretResponseSchema = z.object({

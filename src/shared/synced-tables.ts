@@ -61,6 +61,8 @@ export const syncedTables = {
       // Null on the server for an unclaimed source, which no team's shape holds.
       team_id: required('uuid'),
       name: nullable('text'),
+      project: nullable('text'),
+      environment: nullable('text'),
       state: required('text'),
       region: required('text'),
       connection_url: required('text'),

@@ -208,6 +208,52 @@ describe('the dashboard shapes', () => {
     })
   })
 
+  it("carry a source's project and environment to its team, set and cleared", async () => {
+    const { browser } = await signInLocally(gateway.app, 'Tagger', undefined)
+    const teams = await snapshot(browser, '/v1/teams')
+    const teamId = String(teams.rows[0]?.team_id)
+    const sourceId = await sourceFor(teamId)
+    const path = `/v1/sources?team_id=${teamId}`
+    const first = await snapshot(browser, path)
+    expect(first.rows[0]).toMatchObject({
+      id: sourceId,
+      project: null,
+      environment: null,
+    })
+    const patch = async (body: Record<string, unknown>) => {
+      const answer = await browser.request(`/api/v1/sources/${sourceId}`, {
+        method: 'PATCH',
+        headers: { origin: browser.origin, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+      expect(answer.status).toBe(200)
+      return ((await answer.json()) as { txid: number }).txid
+    }
+    let at = await browser.get(
+      `${path}&offset=${first.offset}&handle=${first.handle}`,
+    )
+    for (const [body, expected] of [
+      [
+        { project: 'my-app', environment: 'pr-123' },
+        { project: 'my-app', environment: 'pr-123' },
+      ],
+      // An update carries the columns it changed.
+      [{ project: null }, { project: null }],
+    ] as const) {
+      const offset = at.headers.get('electric-offset') ?? ''
+      const live = browser.get(
+        `${path}&offset=${offset}&handle=${first.handle}&live=true`,
+      )
+      const txid = await patch(body)
+      at = await live
+      const messages = (await at.json()) as Message[]
+      expect(messages[0]).toMatchObject({
+        value: { id: sourceId, ...expected },
+        headers: { txids: [txid] },
+      })
+    }
+  })
+
   it("carry a team's setup forms to its members with the txid of each write", async () => {
     const { browser } = await signInLocally(gateway.app, 'Linker', undefined)
     const teams = await snapshot(browser, '/v1/teams')

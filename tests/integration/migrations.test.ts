@@ -69,6 +69,8 @@ const expectedColumns: Record<string, string[]> = {
     'wal_lag_bytes',
     'wal_status',
     'health_checked_at',
+    'project',
+    'environment',
     'previous_source_secret',
     'previous_secret_valid_until',
   ],

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { NAME_MAX_LENGTH } from '../../src/shared/constants.ts'
 import {
   createSourceResponseSchema,
-  renameSourceResponseSchema,
+  updateSourceResponseSchema,
 } from '../../src/shared/sources.ts'
 import type { Browser } from '../support/app.ts'
 import { skip, useSourcesApi } from '../support/sources-api.ts'
@@ -58,8 +58,14 @@ describe('renaming a source', () => {
     )
     const renamed = await api.patch(browser, id, { name: ' After ' })
     expect(renamed.status).toBe(200)
-    const answer = renameSourceResponseSchema.parse(renamed.body)
-    expect(answer).toEqual({ id, name: 'After', txid: expect.any(Number) })
+    const answer = updateSourceResponseSchema.parse(renamed.body)
+    expect(answer).toEqual({
+      id,
+      name: 'After',
+      project: null,
+      environment: null,
+      txid: expect.any(Number),
+    })
     const row = await api.sourceRow(id)
     expect(row.name).toBe('After')
     expect(Number(row.xmin)).toBe(answer.txid)

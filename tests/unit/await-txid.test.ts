@@ -7,7 +7,7 @@ import {
   awaitCreated,
   awaitSetupFormDeleted,
   awaitShapeDeleted,
-  awaitSourceRenamed,
+  awaitSourceLabels,
   awaitTxid,
   TxidTimeoutError,
   writeAndAwait,
@@ -126,7 +126,7 @@ describe('awaitCreated', { timeout: 60_000 }, () => {
   })
 })
 
-describe('awaitSourceRenamed', { timeout: 60_000 }, () => {
+describe('awaitSourceLabels', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     store = await open()
     await migrateLocal(store)
@@ -135,7 +135,7 @@ describe('awaitSourceRenamed', { timeout: 60_000 }, () => {
 
   it('resolves once the row carries the new name, even when a later write took its txid', async () => {
     const id = await syncSource(null)
-    const waiting = awaitSourceRenamed(store, id, 'Orders', 7007)
+    const waiting = awaitSourceLabels(store, id, { name: 'Orders' }, 7007)
     let settled = false
     void waiting.then(() => (settled = true))
     await store.query('select 1')
@@ -150,12 +150,39 @@ describe('awaitSourceRenamed', { timeout: 60_000 }, () => {
   it('waits for a cleared name to read as none, and times out clearly', async () => {
     const id = await syncSource(null)
     await store.query(`update sources set name = 'Old' where id = $1`, [id])
-    const error = await awaitSourceRenamed(store, id, null, 8008, 50).catch(
-      (e: unknown) => e,
-    )
+    const error = await awaitSourceLabels(
+      store,
+      id,
+      { name: null },
+      8008,
+      50,
+    ).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(TxidTimeoutError)
-    const waiting = awaitSourceRenamed(store, id, null, 8009)
+    const waiting = awaitSourceLabels(store, id, { name: null }, 8009)
     await store.query(`update sources set name = null where id = $1`, [id])
+    await expect(waiting).resolves.toBeUndefined()
+  })
+
+  it('waits for every label given, and only those', async () => {
+    const id = await syncSource(null)
+    await store.query(`update sources set name = 'Kept' where id = $1`, [id])
+    const waiting = awaitSourceLabels(
+      store,
+      id,
+      { project: 'my-app', environment: null },
+      9009,
+    )
+    let settled = false
+    void waiting.then(() => (settled = true))
+    await store.query(
+      `update sources set project = 'my-app', environment = 'pr-1' where id = $1`,
+      [id],
+    )
+    await store.query('select 1')
+    expect(settled).toBe(false)
+    await store.query(`update sources set environment = null where id = $1`, [
+      id,
+    ])
     await expect(waiting).resolves.toBeUndefined()
   })
 })

@@ -1,4 +1,4 @@
-// The /api/v1/sources/:id actions: rename, restart (or clear the cache) and delete (or
+// The /api/v1/sources/:id actions: name, project and environment, restart (or clear the cache) and delete (or
 // forget), mounted by the sources router (sources.ts). Every call checks membership first:
 // another team's source answers exactly like a missing one.
 import { sourceCalls } from '../../shared/api-calls.ts'
@@ -13,23 +13,27 @@ import {
   forgetSource,
   logSourceAction,
   markSourceDeleted,
-  renameSource,
   type SourceEvent,
+  updateSource,
 } from './actions.ts'
 import { forwardAction } from '../cluster/forward.ts'
 import { memberSource, notRunning, sourceNotFound } from './member-source.ts'
 
 type C = Context<AppEnv>
 
-/** PATCH /:id. Any member may rename, a deleted source too: the name is only a label. */
-export async function renameRoute(c: C) {
+/**
+ * PATCH /:id: name, project and environment, each when sent. Any member may change them, on a
+ * deleted source too: they are only labels.
+ */
+export async function updateRoute(c: C) {
   const source = await memberSource(c)
   if (!source) return sourceNotFound(c)
-  const body = await readJson(c, sourceCalls.rename.request)
+  const body = await readJson(c, sourceCalls.update.request)
   if (!body.success) return body.response
-  const { name } = body.data
-  const txid = await renameSource(c.var.deps.db, source.id, name)
-  return c.json({ id: source.id, name, txid })
+  const updated = await updateSource(c.var.deps.db, source.id, body.data)
+  // Forgotten or removed since the membership check.
+  if (!updated) return sourceNotFound(c)
+  return c.json({ id: source.id, ...updated.labels, txid: updated.txid })
 }
 
 /** POST /:id/restart, with `clear_cache` to clear the shapes instead. */

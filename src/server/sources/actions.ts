@@ -1,7 +1,12 @@
-// The writes behind the source actions: rename, the events of a restart or a cleared cache,
+// The writes behind the source actions: name, project and environment, the events of a restart or a cleared cache,
 // delete (marked here, removed by the runtime) and forget. Each is one transaction and answers
 // its txid, so the browser can wait for the synced row.
-import { SOURCE_EVENTS, type SourceEventName } from '../../shared/sources.ts'
+import {
+  SOURCE_EVENTS,
+  SOURCE_LABEL_COLUMNS,
+  type SourceEventName,
+  type SourceLabels,
+} from '../../shared/sources.ts'
 import { transactionWithTxid, type Db } from '../platform/db/database.ts'
 import { logSourceEvent } from './sources.ts'
 
@@ -14,19 +19,28 @@ export type SourceEvent = {
 // without removing the slot first.
 const FORGETTABLE = ['error', 'delete_failed']
 
-/** `name`: null takes the name away (the dashboard then shows the id). */
-export async function renameSource(
+/**
+ * Sets each column `changes` holds (null takes it away; absent leaves it) and answers all
+ * three as stored, with the txid. Null when the source is gone.
+ */
+export async function updateSource(
   db: Db,
   sourceId: string,
-  name: string | null,
-): Promise<number> {
-  const { txid } = await transactionWithTxid(db, (client) =>
-    client.query('update sources set name = $2 where id = $1', [
-      sourceId,
-      name,
-    ]),
+  changes: Partial<SourceLabels>,
+): Promise<{ labels: SourceLabels; txid: number } | null> {
+  const columns = SOURCE_LABEL_COLUMNS.filter(
+    (column) => changes[column] !== undefined,
   )
-  return txid
+  const sets = columns.map((column, i) => `${column} = $${i + 2}`)
+  const { result, txid } = await transactionWithTxid(db, async (client) => {
+    const { rows } = await client.query<SourceLabels>(
+      `update sources set ${sets.join(', ')} where id = $1
+       returning name, project, environment`,
+      [sourceId, ...columns.map((column) => changes[column])],
+    )
+    return rows[0] ?? null
+  })
+  return result && { labels: result, txid }
 }
 
 /** Logs an action's event on its own (restart, cleared cache, a retried removal). */

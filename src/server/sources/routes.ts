@@ -1,16 +1,17 @@
 // /api/v1/sources: the signed-in user's sources over REST. Listing serves API clients (the
 // dashboard reads sources through its shapes); adding is create/routes.ts, the /:id actions
-// (rename, restart or clear the cache, delete or forget) action-routes.ts, the shape explorer's
-// reads of a source's database (/:id/schema, /:id/count) explorer/routes.ts, deleting one of
-// its live shapes (/:id/shapes/:handle) live-shapes/routes.ts, and rotating its secret
-// (/:id/rotate-secret, /:id/previous-secret) secret-routes.ts.
+// (name, project and environment, restart or clear the cache, delete or forget)
+// action-routes.ts, the shape explorer's reads of a source's database (/:id/schema, /:id/count)
+// explorer/routes.ts, deleting one of its live shapes (/:id/shapes/:handle)
+// live-shapes/routes.ts, and rotating its secret (/:id/rotate-secret, /:id/previous-secret)
+// secret-routes.ts.
 import { Hono } from 'hono'
 import { requireUser } from '../auth/middleware.ts'
 import { listSources } from './sources.ts'
 import type { AppEnv } from '../platform/http/context.ts'
 import type { RateLimiter } from '../platform/http/rate-limit.ts'
 import type { DatabaseCheckSettings } from '../validation/settings.ts'
-import { deleteRoute, renameRoute, restartRoute } from './action-routes.ts'
+import { deleteRoute, restartRoute, updateRoute } from './action-routes.ts'
 import { createSourceRoute } from './create/routes.ts'
 import { countRoute, schemaRoute } from './explorer/routes.ts'
 import { deleteShapeRoute } from './live-shapes/routes.ts'
@@ -27,7 +28,7 @@ export function sourceRoutes(
       c.json(await listSources(c.var.deps.db, c.var.user.id)),
     )
     .put('/', createSourceRoute(settings, creates))
-    .patch('/:id', renameRoute)
+    .patch('/:id', updateRoute)
     .post('/:id/restart', restartRoute)
     .delete('/:id', deleteRoute)
     .get('/:id/schema', schemaRoute)

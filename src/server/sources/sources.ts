@@ -7,7 +7,7 @@ import type { Db } from '../platform/db/database.ts'
 
 type Queryable = Pick<Db, 'query'>
 
-const sourceColumns = `s.id, s.team_id, s.name, s.state, s.region, s.connection_url,
+const sourceColumns = `s.id, s.team_id, s.name, s.project, s.environment, s.state, s.region, s.connection_url,
   s.source_secret, to_json(s.deleted_at) #>> '{}' as deleted_at, s.target_electric_url,
   to_json(s.created_at) #>> '{}' as created_at, to_json(s.updated_at) #>> '{}' as updated_at,
   s.state_reason, s.wal_retained_bytes::float8 as wal_retained_bytes,

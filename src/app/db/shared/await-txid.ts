@@ -3,6 +3,10 @@
 // includes the write (no flash of old data, no optimistic guesses).
 import type { PGliteInterface } from '@electric-sql/pglite'
 import type { LiveNamespace } from '@electric-sql/pglite/live'
+import {
+  SOURCE_LABEL_COLUMNS,
+  type SourceLabels,
+} from '../../../shared/sources.ts'
 import type { SyncedTableName } from '../../../shared/synced-tables.ts'
 
 /**
@@ -126,23 +130,29 @@ export async function writeAndAwait<T extends { txid: number }>(
 }
 
 /**
- * After a rename answered `txid` and the name as stored: resolves once the synced row carries
- * that name. The name, not only the txid: the engine's health measurement (every 15 s) may
- * write the row again right after, and its change replaces the row's txids before this one
- * is seen.
+ * After a PATCH of a source answered `txid` and the labels as stored: resolves once the synced
+ * row carries each of `labels` given. The values, not only the txid: the engine's health
+ * measurement (every 15 s) may write the row again right after, and its change replaces the
+ * row's txids before this one is seen.
  */
-export async function awaitSourceRenamed(
+export async function awaitSourceLabels(
   store: LiveStore,
   sourceId: string,
-  name: string | null,
+  labels: Partial<SourceLabels>,
   txid: number,
   timeoutMs = TXID_WAIT_MS,
 ): Promise<void> {
+  const columns = SOURCE_LABEL_COLUMNS.filter(
+    (column) => labels[column] !== undefined,
+  )
+  const matches = columns.map(
+    (column, i) => ` and ${column} is not distinct from $${i + 2}`,
+  )
   await untilSynced(
     store,
     `select exists (select 1 from sources
-                     where id::text = $1 and name is not distinct from $2) as ok`,
-    [sourceId, name],
+                     where id::text = $1${matches.join('')}) as ok`,
+    [sourceId, ...columns.map((column) => labels[column])],
     txid,
     timeoutMs,
   )

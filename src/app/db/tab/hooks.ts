@@ -9,7 +9,7 @@ import {
   awaitShapeDeleted,
   awaitSoftDeleted,
   awaitSourceForgotten,
-  awaitSourceRenamed,
+  awaitSourceLabels,
   awaitSourceRemoval,
   awaitSourceSecret,
   type TableWithId,
@@ -25,6 +25,7 @@ import type {
   User,
 } from '../../../shared/entities.ts'
 import type { AlertDestination } from '../../../shared/alerts.ts'
+import type { SourceLabels } from '../../../shared/sources.ts'
 import type { SetupForm } from '../../../shared/setup-forms.ts'
 import type { StoredRow } from './stored-row.ts'
 
@@ -147,11 +148,11 @@ export function useSyncedWrites() {
         awaitSourceRemoval(pg, sourceId, txid),
       awaitSourceForgotten: (sourceId: string, txid: number) =>
         awaitSourceForgotten(pg, sourceId, txid),
-      awaitSourceRenamed: (
+      awaitSourceLabels: (
         sourceId: string,
-        name: string | null,
+        labels: Partial<SourceLabels>,
         txid: number,
-      ) => awaitSourceRenamed(pg, sourceId, name, txid),
+      ) => awaitSourceLabels(pg, sourceId, labels, txid),
       awaitSourceSecret: (sourceId: string, secret: string, txid: number) =>
         awaitSourceSecret(pg, sourceId, secret, txid),
       awaitSecretGraceEnded: (sourceId: string, txid: number) =>

@@ -10,13 +10,13 @@ import { DialogFrame } from '../../components/dialog-frame.tsx'
 import { NeedsNetwork } from '../../components/needs-network.tsx'
 import { useServerCall } from '../../components/use-server-call.ts'
 import { useSyncedWrites } from '../../db/tab/hooks.ts'
-import { errorMessage, renameSource } from './source-api.ts'
+import { errorMessage, updateSource } from './source-api.ts'
 
 export function RenameSource({ source }: { source: Source }) {
   const [open, setOpen] = useState(false)
   const [name, setName] = useState('')
   const call = useServerCall()
-  const { awaitSourceRenamed } = useSyncedWrites()
+  const { awaitSourceLabels } = useSyncedWrites()
 
   const parsed = sourceNameSchema.safeParse(name)
   const nameError = parsed.success ? undefined : parsed.error.issues[0]?.message
@@ -30,8 +30,8 @@ export function RenameSource({ source }: { source: Source }) {
   const save = () => {
     if (!parsed.success) return
     void call.run(async () => {
-      const answer = await renameSource(source.id, { name: parsed.data })
-      await awaitSourceRenamed(source.id, answer.name, answer.txid)
+      const answer = await updateSource(source.id, { name: parsed.data })
+      await awaitSourceLabels(source.id, { name: answer.name }, answer.txid)
       setOpen(false)
     }, errorMessage)
   }

@@ -3,7 +3,7 @@
 import { sourceCalls } from '../../../shared/api-calls.ts'
 import type {
   CreateSourceRequest,
-  RenameSourceRequest,
+  UpdateSourceRequest,
 } from '../../../shared/sources.ts'
 import { ApiError, api } from '../../lib/api.ts'
 
@@ -19,9 +19,9 @@ export function createSource(
   )
 }
 
-/** PATCH /api/v1/sources/{id}: the dashboard's own rename, beside the calls API clients use. */
-export function renameSource(sourceId: string, request: RenameSourceRequest) {
-  const { method, path, response } = sourceCalls.rename
+/** PATCH /api/v1/sources/{id}: name, project and environment, each when sent. */
+export function updateSource(sourceId: string, request: UpdateSourceRequest) {
+  const { method, path, response } = sourceCalls.update
   return api(path(sourceId), response, { method, body: request })
 }
 

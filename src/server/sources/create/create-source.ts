@@ -24,6 +24,9 @@ export type NewSource = {
   teamId: string | null
   /** Null: no name; the dashboard shows the id. */
   name: string | null
+  /** Null or absent: none. Only API creates set them; setup links and claims leave them out. */
+  project?: string | null
+  environment?: string | null
   region: Region
   address: SourceAddress
   /** Written into the source_created event. */
@@ -112,8 +115,8 @@ async function insertOrFind(
   const sealed = target.password ? sealPassword(key, id, target.password) : null
   await client.query(
     `insert into sources (id, team_id, region, state, connection_url, encrypted_password,
-                          source_secret, database_key, name)
-     values ($1, $2, $3, 'initializing', $4, $5, $6, $7, $8)`,
+                          source_secret, database_key, name, project, environment)
+     values ($1, $2, $3, 'initializing', $4, $5, $6, $7, $8, $9, $10)`,
     [
       id,
       source.teamId,
@@ -123,6 +126,8 @@ async function insertOrFind(
       secret,
       databaseKey,
       source.name,
+      source.project ?? null,
+      source.environment ?? null,
     ],
   )
   await logSourceEvent(

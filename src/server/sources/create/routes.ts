@@ -1,9 +1,10 @@
-// PUT /api/v1/sources: adds a source, optionally named (docs/using.md, Adding a source: API clients
-// rely on these answers); mounted by the sources router (sources.ts). 201 with the new source and
-// its txid; 200 with the team's existing source for that database and region; 400 for a body, URL
-// or host we refuse and for a database that is not ready (the UI shows the message after 'Failed to
-// add source: '); 404 for a team the user is not in; 409 when the team has its maximum of sources;
-// 429 past the rate of creates per user and per team, or the limit on readiness checks.
+// PUT /api/v1/sources: adds a source, optionally named and given a project and an environment
+// (docs/using.md, Adding a source: API clients rely on these answers); mounted by the sources
+// router (sources.ts). 201 with the new source and its txid; 200 with the team's existing source
+// for that database and region; 400 for a body, URL or host we refuse and for a database that is
+// not ready (the UI shows the message after 'Failed to add source: '); 404 for a team the user is
+// not in; 409 when the team has its maximum of sources; 429 past the rate of creates per user and
+// per team, or the limit on readiness checks.
 import { sourceCalls } from '../../../shared/api-calls.ts'
 import type { Context } from 'hono'
 import {
@@ -46,7 +47,14 @@ export function createSourceRoute(
     const key = deps.keys['source-passwords']
     const body = await readJson(c, sourceCalls.create.request)
     if (!body.success) return body.response
-    const { team_id, region, database_url, name = null } = body.data
+    const {
+      team_id,
+      region,
+      database_url,
+      name = null,
+      project = null,
+      environment = null,
+    } = body.data
     if (!(await getTeam(deps.db, user.id, team_id)))
       return c.json({ message: 'Team not found' }, 404)
     // Every create is a connection the server keeps making to a host the user chose.
@@ -76,6 +84,8 @@ export function createSourceRoute(
     const outcome = await createSource(deps.db, key, {
       teamId: team_id,
       name,
+      project,
+      environment,
       region,
       address: checked.address,
       instanceId: deps.sources.instanceId,
