@@ -27,6 +27,12 @@ const persistedSchema = z.object({
   role: z.string().nullable(),
   /** What the user typed as the source's name; a copy stored before names existed has none. */
   name: z.string().nullable().default(null),
+  /**
+   * What the user typed as the source's own project and environment (labels; not the
+   * provider's `project` above). A copy stored before they existed has none.
+   */
+  sourceProject: z.string().nullable().default(null),
+  sourceEnvironment: z.string().nullable().default(null),
 })
 
 export type SourceDraft = z.infer<typeof persistedSchema> & {
@@ -44,6 +50,8 @@ export const EMPTY_DRAFT: SourceDraft = {
   database: null,
   role: null,
   name: null,
+  sourceProject: null,
+  sourceEnvironment: null,
   connectionString: null,
 }
 
@@ -156,6 +164,8 @@ function persist(storage: DraftStorage | null, draft: SourceDraft) {
     database: draft.database,
     role: draft.role,
     name: draft.name,
+    sourceProject: draft.sourceProject,
+    sourceEnvironment: draft.sourceEnvironment,
   })
   try {
     storage?.setItem(DRAFT_STORAGE_KEY, JSON.stringify(kept))

@@ -13,6 +13,7 @@ import { useServerCall } from '../../components/use-server-call.ts'
 import { TxidTimeoutError } from '../../db/shared/await-txid.ts'
 import { useSyncedWrites } from '../../db/tab/hooks.ts'
 import { ForgetWarning } from './forget-warning.tsx'
+import { EditSourceProject } from './edit-source-project.tsx'
 import { RenameSource } from './rename-source.tsx'
 import { reportedSlot } from './slot-cleanup.ts'
 import { clearSourceCache, codeMessage, deleteSource } from './source-api.ts'
@@ -88,8 +89,10 @@ export function SourceActions(props: {
 
   return (
     <Stack spacing={2}>
-      <Stack direction="row" spacing={2}>
+      {/* Wraps: four buttons are wider than a phone. */}
+      <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
         <RenameSource source={source} />
+        <EditSourceProject source={source} />
         <NeedsNetwork>
           <Button variant="outlined" onClick={() => show('clear')}>
             {source.deleted_at ? 'Retry clear cache' : 'Clear cache'}

@@ -1,5 +1,5 @@
-// A source at a glance: ids to copy, the secret masked, state, region, the masked
-// connection string and dates. The name leads to the source's page.
+// A source at a glance: its project and environment, ids to copy, the secret masked, state,
+// region, the masked connection string and dates. The name leads to the source's page.
 import {
   Box,
   Card,
@@ -16,6 +16,7 @@ import { regionLabel } from '../../../shared/sources.ts'
 import { TextLink } from '../../components/links.tsx'
 import { CopyButton } from '../../components/copy-button.tsx'
 import { formatDateTime } from './format.ts'
+import { SourceTagChips } from './source-tag-chips.tsx'
 import { StateBadge } from './state-badge.tsx'
 
 const mono: SxProps = { fontFamily: 'monospace', wordBreak: 'break-all' }
@@ -59,6 +60,7 @@ export function SourceCard({ source }: { source: Source }) {
           >
             {title}
           </TextLink>
+          <SourceTagChips source={source} />
           <Stack component="dl" spacing={0.5} sx={{ m: 0 }}>
             <Field label="Source Id">
               <Typography variant="body2" sx={mono}>

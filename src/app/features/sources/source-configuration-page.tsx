@@ -1,6 +1,6 @@
-// /sources/new/source-configuration: what the source is called (optional), where it goes (team,
-// region) and the call that creates it. The route has already sent away a draft missing earlier
-// steps.
+// /sources/new/source-configuration: what the source is called and its project and environment
+// (all optional), where it goes (team, region) and the call that creates it. The route has
+// already sent away a draft missing earlier steps.
 import {
   Alert,
   Button,
@@ -23,6 +23,7 @@ import { NeedsNetwork } from '../../components/needs-network.tsx'
 import { PageTitle } from '../../components/page-title.tsx'
 import { useTeams } from '../../db/tab/hooks.ts'
 import { DatabaseDetails } from './database-details.tsx'
+import { parseTags, SourceTagFields } from './source-tag-fields.tsx'
 import { finalConnectionString, sourceDraft } from './draft.ts'
 import { useCreateSource, type CreateState } from './use-create-source.ts'
 import { useSourceDraft } from './use-source-draft.ts'
@@ -83,12 +84,24 @@ export function SourceConfigurationPage() {
   const creating = state.kind === 'creating'
   const name = sourceNameSchema.safeParse(draft.name ?? '')
   const nameError = name.success ? undefined : name.error.issues[0]?.message
+  const tagValues = {
+    project: draft.sourceProject ?? '',
+    environment: draft.sourceEnvironment ?? '',
+  }
+  const tags = parseTags(tagValues).data
+  const valid = name.success && tags !== null
 
   const onCreate = async () => {
     setTouched(true)
-    if (!teamId || !databaseUrl || !name.success) return
+    if (!teamId || !databaseUrl || !name.success || !tags) return
     const created = await create(
-      { name: name.data, region, team_id: teamId, database_url: databaseUrl },
+      {
+        name: name.data,
+        ...tags,
+        region,
+        team_id: teamId,
+        database_url: databaseUrl,
+      },
       search.skip_validation === true,
     )
     if (!created) return
@@ -113,6 +126,20 @@ export function SourceConfigurationPage() {
         error={Boolean(nameError)}
         helperText={
           nameError ?? 'Optional. Without a name the source is shown by its id.'
+        }
+        disabled={creating}
+      />
+      <SourceTagFields
+        values={tagValues}
+        onChange={(change) =>
+          sourceDraft.update({
+            ...(change.project !== undefined && {
+              sourceProject: change.project,
+            }),
+            ...(change.environment !== undefined && {
+              sourceEnvironment: change.environment,
+            }),
+          })
         }
         disabled={creating}
       />
@@ -164,7 +191,7 @@ export function SourceConfigurationPage() {
           <Button
             variant="contained"
             onClick={() => void onCreate()}
-            disabled={creating || !teamId || !databaseUrl || !name.success}
+            disabled={creating || !teamId || !databaseUrl || !valid}
           >
             {creating ? 'Creating...' : 'Create source'}
           </Button>

@@ -1,36 +1,76 @@
-// /sources: every team's sources, or a welcome when there are none at all.
+// /sources: every team's sources, filtered by project and environment and grouped by project,
+// or a welcome when there are none at all.
 import { Box, Card, CardContent, Stack, Typography } from '@mui/material'
+import { getRouteApi } from '@tanstack/react-router'
 import { ButtonLink } from '../../components/links.tsx'
 import { NeedsNetwork } from '../../components/needs-network.tsx'
 import { PageTitle } from '../../components/page-title.tsx'
 import { useSourcesByTeam } from '../../db/tab/hooks.ts'
 import type { Source } from '../../../shared/entities.ts'
-import { SourceGrid } from './source-grid.tsx'
+import { SourceFilters } from './source-filters.tsx'
+import {
+  filterSources,
+  isFiltered,
+  type SourceFilter,
+} from './source-projects.ts'
+import { NO_MATCH_TEXT, TeamSourceList } from './team-source-list.tsx'
 
-function TeamSources({ name, sources }: { name: string; sources: Source[] }) {
+const route = getRouteApi('/_dashboard/sources/')
+
+function TeamSources(props: {
+  name: string
+  sources: Source[]
+  filter: SourceFilter
+}) {
   return (
-    <Box component="section" aria-label={name}>
+    <Box component="section" aria-label={props.name}>
       <Typography variant="h5" component="h2" sx={{ mb: 2 }}>
-        {name}
+        {props.name}
       </Typography>
-      <SourceGrid sources={sources} />
+      <TeamSourceList sources={props.sources} filter={props.filter} />
     </Box>
   )
 }
 
 export function SourcesPage() {
   const teams = useSourcesByTeam()
+  const filter = route.useSearch()
+  const navigate = route.useNavigate()
   if (!teams) return <PageTitle>All Sources</PageTitle>
-  const hasAny = teams.some((entry) => entry.sources.length > 0)
+  const all = teams.flatMap((entry) => entry.sources)
+  // While filtering, a team with nothing that matches is left out, not listed as empty.
+  const shown = isFiltered(filter)
+    ? teams.filter((entry) => filterSources(entry.sources, filter).length > 0)
+    : teams
   return (
     <>
       <PageTitle>All Sources</PageTitle>
-      {hasAny ? (
-        <Stack spacing={4}>
-          {teams.map(({ team, sources }) => (
-            <TeamSources key={team.id} name={team.name} sources={sources} />
-          ))}
-        </Stack>
+      {all.length > 0 ? (
+        <>
+          <SourceFilters
+            sources={all}
+            filter={filter}
+            onChange={(change) =>
+              void navigate({
+                search: (prev) => ({ ...prev, ...change }),
+                replace: true,
+              })
+            }
+          />
+          <Stack spacing={4}>
+            {shown.map(({ team, sources }) => (
+              <TeamSources
+                key={team.id}
+                name={team.name}
+                sources={sources}
+                filter={filter}
+              />
+            ))}
+            {shown.length === 0 && (
+              <Typography color="text.secondary">{NO_MATCH_TEXT}</Typography>
+            )}
+          </Stack>
+        </>
       ) : (
         <Card variant="outlined" sx={{ maxWidth: 640 }}>
           <CardContent>

@@ -1,4 +1,4 @@
-// /teams/{teamId}: the team's sources, setup links, alerts and members, or 'Team not found'.
+// /teams/{teamId}: the team's sources (filtered and grouped by project), setup links, alerts and members, or 'Team not found'.
 import { Stack, TableCell, Typography } from '@mui/material'
 import { getRouteApi } from '@tanstack/react-router'
 import { SUPPORT_EMAIL } from '../../../shared/constants.ts'
@@ -7,7 +7,8 @@ import { ButtonLink } from '../../components/links.tsx'
 import { PageTitle } from '../../components/page-title.tsx'
 import { SectionHeading } from '../../components/section-heading.tsx'
 import { useTeam, useTeamSources, useTeamUsers } from '../../db/tab/hooks.ts'
-import { SourceGrid } from '../sources/source-grid.tsx'
+import { SourceFilters } from '../sources/source-filters.tsx'
+import { TeamSourceList } from '../sources/team-source-list.tsx'
 import { AlertsSection } from './alerts-section.tsx'
 import { SetupLinksSection } from './setup-links-section.tsx'
 
@@ -15,6 +16,8 @@ const route = getRouteApi('/_dashboard/teams/$teamId/')
 
 export function TeamPage() {
   const { teamId } = route.useParams()
+  const filter = route.useSearch()
+  const navigate = route.useNavigate()
   const team = useTeam(teamId)
   const sources = useTeamSources(teamId)
   const users = useTeamUsers(teamId)
@@ -34,7 +37,21 @@ export function TeamPage() {
             Add source
           </ButtonLink>
         </SectionHeading>
-        {sources && <SourceGrid sources={sources} />}
+        {sources && (
+          <>
+            <SourceFilters
+              sources={sources}
+              filter={filter}
+              onChange={(change) =>
+                void navigate({
+                  search: (prev) => ({ ...prev, ...change }),
+                  replace: true,
+                })
+              }
+            />
+            <TeamSourceList sources={sources} filter={filter} />
+          </>
+        )}
       </section>
       <SetupLinksSection teamId={teamId} />
       <AlertsSection teamId={teamId} />
