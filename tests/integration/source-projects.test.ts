@@ -43,6 +43,13 @@ describe('a project and an environment when adding a source', () => {
     expect(tagged.status).toBe(201)
     const { id } = createSourceResponseSchema.parse(tagged.body)
     expect(await tags(id)).toEqual({ project: 'my-app', environment: 'pr-123' })
+    const listed = (await (await browser.get('/api/v1/sources')).json()) as {
+      id: string
+    }[]
+    expect(listed.find((source) => source.id === id)).toMatchObject({
+      project: 'my-app',
+      environment: 'pr-123',
+    })
 
     for (const value of ['  ', null, undefined]) {
       const answer = await addSource(browser, teamId, {
