@@ -142,7 +142,6 @@ export const updateSourceResponseSchema = z.object({
   environment: z.string().nullable(),
   txid: z.number().int(),
 })
-export type UpdateSourceResponse = z.infer<typeof updateSourceResponseSchema>
 
 /** POST /:id/rotate-secret: the new secret, and until when the one before still works. */
 export const rotateSecretResponseSchema = z.object({
