@@ -1,5 +1,5 @@
 // createApp builds the whole HTTP app without listening, so tests call it in-process.
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import { INGEST_PATH } from '../shared/analytics.ts'
 import { CLAIMABLE_SOURCES_PATH } from '../shared/claimable-sources.ts'
 import { LIVE_WATCH_PATH } from '../shared/live-watch.ts'
@@ -16,6 +16,7 @@ import { providerConnectionRoutes } from './providers/connection-routes.ts'
 import { teamRoutes } from './teams/routes.ts'
 import { userRoutes } from './auth/user-routes.ts'
 import { requireUser } from './auth/middleware.ts'
+import { bearerAuth, bearerToken } from './api-tokens/bearer.ts'
 import { authRoutes } from './auth/routes.ts'
 import { SessionRequests } from './auth/session-requests.ts'
 import { gatewayRoutes } from './gateway/routes.ts'
@@ -50,6 +51,9 @@ import {
   READY_PATH,
 } from '../shared/api-routes.ts'
 
+const isApiTokenRequest = (c: Context) =>
+  c.req.path.startsWith('/api/v1/') && bearerToken(c) !== undefined
+
 const isClaimableCreate = (method: string, path: string) =>
   method === 'POST' &&
   (path === CLAIMABLE_SOURCES_PATH || path === `${CLAIMABLE_SOURCES_PATH}/`)
@@ -80,10 +84,16 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // could not do itself (its own limits apply). Exactly that request: claiming, which uses the
   // session, is still guarded. In local mode a page on another site could make the server
   // reach what only the user's machine can, so these refuse a browser's cross-site request.
+  // A team API token's request to /api/v1 (Authorization: Bearer) is authenticated by that
+  // header alone, never by a cookie (api-tokens/bearer.ts), and a browser never adds one to a
+  // cross-site request on its own (a page setting it needs CORS, which we never grant): a
+  // forged request cannot carry it, so the same-origin rule has nothing to guard. Cookie
+  // requests, and a Bearer header anywhere else, still meet it.
   app.use('/api/*', (c, next) => {
     if (
       !isAdminPath(c.req.path) &&
-      !isClaimableCreate(c.req.method, c.req.path)
+      !isClaimableCreate(c.req.method, c.req.path) &&
+      !isApiTokenRequest(c)
     )
       return sameOriginOnly(c, next)
     return deps.env.SLUICE_MODE === 'local' ? noCrossSite(c, next) : next()
@@ -111,6 +121,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(CLAIMABLE_SOURCES_PATH, claimableSourceRoutes(deps.databaseChecks))
   // All of /api/v1 is for a signed-in user, an unknown path too (401 before 404). Each router
   // also requires the user itself; the session is looked up once per request.
+  // A Bearer request is a team API token's: it authenticates instead of the cookie, and
+  // reaches only the routes its scope names (api-tokens/scope.ts).
+  app.use('/api/v1/*', bearerAuth(limiters.apiTokenRequests))
   app.use('/api/v1/*', requireUser)
   // One router per resource, each at its own prefix: none overlaps another, so order is free.
   app.route(API_MOUNTS.users, userRoutes)

@@ -13,6 +13,7 @@ import {
 } from '../engine/index.ts'
 import { createApp } from './app.ts'
 import { pruneExpired } from './auth/sessions.ts'
+import { pruneApiTokenUses } from './api-tokens/api-tokens.ts'
 import { pruneRateLimits } from './platform/http/rate-limit.ts'
 import { CONTROL_PLANE_DATABASE } from './platform/db/attach.ts'
 import { checkWalLevel, createPool, type Db } from './platform/db/database.ts'
@@ -79,6 +80,9 @@ export async function start(env: Env, log: Logger): Promise<Started> {
 
   const prune = setInterval(() => {
     pruneExpired(db).catch((e: Error) => log.warn(`prune failed: ${e.message}`))
+    pruneApiTokenUses(db).catch((e: Error) =>
+      log.warn(`api token audit prune failed: ${e.message}`),
+    )
     pruneRateLimits(db).catch((e: Error) =>
       log.warn(`rate-limit prune failed: ${e.message}`),
     )

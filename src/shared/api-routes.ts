@@ -65,12 +65,13 @@ export const providerConnectionPath = (provider: string) =>
   `${API_MOUNTS.providerConnections}/${provider}`
 
 // A team's resources.
-const teamPath = (teamId: string) => `${API_MOUNTS.teams}/${seg(teamId)}`
+export const teamPath = (teamId: string) => `${API_MOUNTS.teams}/${seg(teamId)}`
 /** Below a team's path (the server's teams router mounts each below `/:teamId`). */
 export const TEAM_RESOURCES = {
   setupForms: '/source-setup-forms',
   alertDestinations: '/alert-destinations',
   alertSettings: '/alert-settings',
+  apiTokens: '/api-tokens',
 } as const
 export const setupFormsPath = (teamId: string) =>
   `${teamPath(teamId)}${TEAM_RESOURCES.setupForms}`

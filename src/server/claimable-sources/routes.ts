@@ -123,7 +123,7 @@ export function claimableSourceRoutes(settings: DatabaseCheckSettings) {
       const body = await readJson(c, claimCalls.claim.request)
       if (!body.success) return body.response
       const { claimId, teamId } = body.data
-      if (!(await getTeam(db, user.id, teamId)))
+      if (!(await getTeam(db, { kind: 'user', userId: user.id }, teamId)))
         return c.json({ message: 'Team not found' }, 404)
       const outcome = await claimSource(db, {
         claimId,

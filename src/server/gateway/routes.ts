@@ -13,6 +13,7 @@ import { sessionIsLive } from '../auth/sessions.ts'
 import { findMemberSource } from '../sources/sources.ts'
 import { getTeam } from '../teams/teams.ts'
 import { serveControlShape } from './control-shape.ts'
+import { viewerOf } from '../auth/viewer.ts'
 import type { AppEnv } from '../platform/http/context.ts'
 import { dashboardShapes } from './definitions.ts'
 import { SHAPE_PATHS } from '../../shared/api-routes.ts'
@@ -59,7 +60,7 @@ async function refusedAfterWait(
     return c.json({ message: 'Not signed in' }, 401)
   // The team it was resolved for, not the source it came through: a source deleted while its
   // log waited still answers the deletes that say so (app/db/worker/event-log-fetch.ts).
-  if (shape.teamId && !(await getTeam(db, c.var.user.id, shape.teamId)))
+  if (shape.teamId && !(await getTeam(db, viewerOf(c), shape.teamId)))
     return notFound()
   return null
 }
@@ -69,13 +70,13 @@ const notFound = () => jsonResponse(404, { message: 'Not found' })
 async function memberTeam(c: Context<AppEnv>, teamId: string | null) {
   const id = idSchema.safeParse(teamId)
   if (!id.success) return null
-  return getTeam(c.var.deps.db, c.var.user.id, id.data)
+  return getTeam(c.var.deps.db, viewerOf(c), id.data)
 }
 
 async function memberSource(c: Context<AppEnv>, sourceId: string | null) {
   const id = idSchema.safeParse(sourceId)
   if (!id.success) return null
-  return findMemberSource(c.var.deps.db, c.var.user.id, id.data)
+  return findMemberSource(c.var.deps.db, viewerOf(c), id.data)
 }
 
 /** A shape a signed-in user may read, and the team whose members alone may (null: their own). */

@@ -169,6 +169,7 @@ const schema = z.object({
   SECRET_ROTATION_GRACE: duration('24h', 30),
   MAX_SOURCES_PER_TEAM: positiveInt(20),
   SOURCE_CREATES_PER_MINUTE: positiveInt(10),
+  API_TOKEN_REQUESTS_PER_MINUTE: positiveInt(300),
   LOCAL_LOGINS_PER_MINUTE: positiveInt(10),
   MAX_UNCLAIMED_SOURCES: positiveInt(100),
   MAX_UNCLAIMED_SOURCES_PER_IP: positiveInt(10),
@@ -265,6 +266,8 @@ export const ENV_SECTIONS: readonly {
         'Sources a team may have that are not deleted; past it, adding one answers 409 and the dashboard says to delete one first.',
       SOURCE_CREATES_PER_MINUTE:
         'Sources one user, and one team, may add per minute (each is a standing connection); past it, 429 with `retry-after`.',
+      API_TOKEN_REQUESTS_PER_MINUTE:
+        'Requests one team API token may make per minute, whatever it calls (each is also audited); past it, 429 with `retry-after`. The per-user limits (adding sources) apply to a token as to a user.',
       LOCAL_LOGINS_PER_MINUTE:
         'Local sign-ins one client IP may make per minute (each can make a user); past it, 429 with `retry-after`.',
       MAX_UNCLAIMED_SOURCES:

@@ -56,8 +56,13 @@ export function createLimiters(db: Db, env: Env, now: () => number = Date.now) {
   return {
     /** Keyed by client IP. */
     localLogins: perMinute('local-logins', env.LOCAL_LOGINS_PER_MINUTE),
-    /** Keyed by user and by team: a create counts against both. */
+    /** Keyed by user (or API token) and by team: a create counts against both. */
     sourceCreates: perMinute('source-creates', env.SOURCE_CREATES_PER_MINUTE),
+    /** Keyed by API token: every request a token makes (api-tokens/bearer.ts). */
+    apiTokenRequests: perMinute(
+      'api-token-requests',
+      env.API_TOKEN_REQUESTS_PER_MINUTE,
+    ),
     /** Keyed by destination and by team, each with its own limit (admitAll). */
     testAlerts: {
       perDestination: perMinute(

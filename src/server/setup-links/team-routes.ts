@@ -8,6 +8,7 @@ import { SETUP_FORM_MAX_LIVE_PER_TEAM } from '../../shared/constants.ts'
 import { idSchema } from '../../shared/entities.ts'
 import { setupFormPath, type SetupForm } from '../../shared/setup-forms.ts'
 import { requireUser } from '../auth/middleware.ts'
+import { makerOf, viewerOf } from '../auth/viewer.ts'
 import {
   createSetupForm,
   deleteSetupForm,
@@ -39,7 +40,7 @@ export const setupFormRoutes = new Hono<AppEnv>()
     const created = await createSetupForm(c.var.deps.db, {
       teamId,
       region: body.data.region ?? null,
-      createdBy: c.var.user.id,
+      createdBy: makerOf(viewerOf(c)),
       expiresInDays: body.data.expires_in_days,
       maxLive: SETUP_FORM_MAX_LIVE_PER_TEAM,
     })

@@ -4,6 +4,7 @@
 import type { Context } from 'hono'
 import { idSchema } from '../../shared/entities.ts'
 import { findMemberSource } from './sources.ts'
+import { viewerOf } from '../auth/viewer.ts'
 import type { AppEnv } from '../platform/http/context.ts'
 
 type C = Context<AppEnv>
@@ -14,7 +15,7 @@ const RETRY_AFTER_SECONDS = '5'
 export async function memberSource(c: C) {
   const id = idSchema.safeParse(c.req.param('id'))
   if (!id.success) return null
-  return findMemberSource(c.var.deps.db, c.var.user.id, id.data)
+  return findMemberSource(c.var.deps.db, viewerOf(c), id.data)
 }
 
 export const sourceNotFound = (c: C) => c.json(NOT_FOUND, 404)

@@ -8,6 +8,7 @@
 import { Hono } from 'hono'
 import { requireUser } from '../auth/middleware.ts'
 import { listSources } from './sources.ts'
+import { viewerOf } from '../auth/viewer.ts'
 import type { AppEnv } from '../platform/http/context.ts'
 import type { RateLimiter } from '../platform/http/rate-limit.ts'
 import type { DatabaseCheckSettings } from '../validation/settings.ts'
@@ -25,7 +26,7 @@ export function sourceRoutes(
   return new Hono<AppEnv>()
     .use(requireUser)
     .get('/', async (c) =>
-      c.json(await listSources(c.var.deps.db, c.var.user.id)),
+      c.json(await listSources(c.var.deps.db, viewerOf(c))),
     )
     .put('/', createSourceRoute(settings, creates))
     .patch('/:id', updateRoute)

@@ -1,9 +1,11 @@
 // Sources in the control plane as the API and the runtime both need them. Every read for a
-// user goes through membership: someone else's source and a missing one look the same (null),
-// and a claimable source, in no team until claimed, is nobody's.
+// caller goes through the teams it may see (auth/viewer.ts: a member's teams, or an API token's
+// one team): someone else's source and a missing one look the same (null), and a claimable
+// source, in no team until claimed, is nobody's.
 import type { Source } from '../../shared/entities.ts'
 import type { SourceEventName } from '../../shared/sources.ts'
 import type { Db } from '../platform/db/database.ts'
+import { teamsOf, type Viewer } from '../auth/viewer.ts'
 
 type Queryable = Pick<Db, 'query'>
 
@@ -15,14 +17,14 @@ const sourceColumns = `s.id, s.team_id, s.name, s.project, s.environment, s.stat
   to_json(s.health_checked_at) #>> '{}' as health_checked_at, s.previous_source_secret,
   to_json(s.previous_secret_valid_until) #>> '{}' as previous_secret_valid_until`
 
-/** Sources of every team the user belongs to; passwords are never selected. */
-export async function listSources(db: Db, userId: string): Promise<Source[]> {
+/** Sources of every team the viewer may see; passwords are never selected. */
+export async function listSources(db: Db, viewer: Viewer): Promise<Source[]> {
+  const [teams, scope] = teamsOf(viewer, 1)
   const { rows } = await db.query<Source>(
     `select ${sourceColumns} from sources s
-       join memberships m on m.team_id = s.team_id
-      where m.user_id = $1
+      where s.team_id in (${teams})
       order by s.created_at`,
-    [userId],
+    [scope],
   )
   return rows
 }
@@ -36,14 +38,15 @@ export type MemberSource = {
 
 export async function findMemberSource(
   db: Queryable,
-  userId: string,
+  viewer: Viewer,
   sourceId: string,
 ): Promise<MemberSource | null> {
+  const [teams, scope] = teamsOf(viewer, 2)
   const { rows } = await db.query<MemberSource>(
     `select s.id, s.team_id, s.state, to_json(s.deleted_at) #>> '{}' as deleted_at
-       from sources s join memberships m on m.team_id = s.team_id
-      where s.id = $1 and m.user_id = $2`,
-    [sourceId, userId],
+       from sources s
+      where s.id = $1 and s.team_id in (${teams})`,
+    [sourceId, scope],
   )
   return rows[0] ?? null
 }

@@ -4,13 +4,14 @@
 import type { Context } from 'hono'
 import { idSchema } from '../../shared/entities.ts'
 import { getTeam } from './teams.ts'
+import { viewerOf } from '../auth/viewer.ts'
 import type { AppEnv } from '../platform/http/context.ts'
 
 /** The route's team, when the user is one of its members. */
 export async function memberTeamId(c: Context<AppEnv>): Promise<string | null> {
   const teamId = idSchema.safeParse(c.req.param('teamId'))
   if (!teamId.success) return null
-  const team = await getTeam(c.var.deps.db, c.var.user.id, teamId.data)
+  const team = await getTeam(c.var.deps.db, viewerOf(c), teamId.data)
   return team?.id ?? null
 }
 

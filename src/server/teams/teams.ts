@@ -1,40 +1,41 @@
-// Teams as their members see them. Every read takes the asking user: membership is the only
-// way to see a team, and an unknown team and someone else's team look the same (null).
+// Teams as their members see them. Every read takes who is asking (auth/viewer.ts): membership,
+// or a team's API token, is the only way to see a team, and an unknown team and someone else's
+// team look the same (null).
 import type { Team, TeamUser } from '../../shared/entities.ts'
 import type pg from 'pg'
 import type { Db } from '../platform/db/database.ts'
+import { teamsOf, type Viewer } from '../auth/viewer.ts'
 
-export async function listTeams(db: Db, userId: string): Promise<Team[]> {
+export async function listTeams(db: Db, viewer: Viewer): Promise<Team[]> {
+  const [teams, scope] = teamsOf(viewer, 1)
   const { rows } = await db.query<Team>(
     `select t.id, t.name from teams t
-       join memberships m on m.team_id = t.id
-      where m.user_id = $1
+      where t.id in (${teams})
       order by t.created_at, t.name`,
-    [userId],
+    [scope],
   )
   return rows
 }
 
 export async function getTeam(
   db: Db,
-  userId: string,
+  viewer: Viewer,
   teamId: string,
 ): Promise<Team | null> {
+  const [teams, scope] = teamsOf(viewer, 1)
   const { rows } = await db.query<Team>(
-    `select t.id, t.name from teams t
-       join memberships m on m.team_id = t.id
-      where m.user_id = $1 and t.id = $2`,
-    [userId, teamId],
+    `select t.id, t.name from teams t where t.id in (${teams}) and t.id = $2`,
+    [scope, teamId],
   )
   return rows[0] ?? null
 }
 
 export async function listTeamUsers(
   db: Db,
-  userId: string,
+  viewer: Viewer,
   teamId: string,
 ): Promise<TeamUser[] | null> {
-  if (!(await getTeam(db, userId, teamId))) return null
+  if (!(await getTeam(db, viewer, teamId))) return null
   const { rows } = await db.query<TeamUser>(
     `select u.id, u.name, u.email from users u
        join memberships m on m.user_id = u.id

@@ -7,6 +7,7 @@ import type { Db } from '../db/database.ts'
 import type { ServerKeys } from '../crypto/secret.ts'
 import type { SessionRequests } from '../../auth/session-requests.ts'
 import type { SessionUser } from '../../auth/sessions.ts'
+import type { TokenCaller } from '../../api-tokens/api-tokens.ts'
 import type { Logger } from '../log.ts'
 import type { SourceRuntime } from '../../sources/runtime/runtime.ts'
 import type { DatabaseCheckSettings } from '../../validation/settings.ts'
@@ -38,7 +39,10 @@ export type AppDeps = {
 export type AppEnv = {
   Variables: {
     deps: AppDeps
+    /** Set on a signed-in user's requests; a Bearer request (apiToken) has none. */
     user: SessionUser
+    /** Set on a request with a team's API token (api-tokens/bearer.ts); never with `user`. */
+    apiToken?: TokenCaller
     /** This app's open shape requests per session (one registry per app). */
     sessionRequests: SessionRequests
   }

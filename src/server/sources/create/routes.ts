@@ -3,8 +3,8 @@
 // router (sources.ts). 201 with the new source and its txid; 200 with the team's existing source
 // for that database and region; 400 for a body, URL or host we refuse and for a database that is
 // not ready (the UI shows the message after 'Failed to add source: '); 404 for a team the user is
-// not in; 409 when the team has its maximum of sources; 429 past the rate of creates per user and
-// per team, or the limit on readiness checks.
+// not in; 409 when the team has its maximum of sources; 429 past the rate of creates per user (or
+// API token) and per team, or the limit on readiness checks.
 import { sourceCalls } from '../../../shared/api-calls.ts'
 import type { Context } from 'hono'
 import {
@@ -12,6 +12,7 @@ import {
   type CreateSourceResponse,
 } from '../../../shared/sources.ts'
 import { getTeam } from '../../teams/teams.ts'
+import { rateKeyOf, viewerOf } from '../../auth/viewer.ts'
 import type { AppEnv } from '../../platform/http/context.ts'
 import { readJson } from '../../platform/http/json.ts'
 import {
@@ -43,7 +44,8 @@ export function createSourceRoute(
   const limiter = createCheckLimiter('source-create-checks', settings.limits)
 
   return async (c: Context<AppEnv>) => {
-    const { deps, user } = c.var
+    const { deps } = c.var
+    const viewer = viewerOf(c)
     const key = deps.keys['source-passwords']
     const body = await readJson(c, sourceCalls.create.request)
     if (!body.success) return body.response
@@ -55,10 +57,10 @@ export function createSourceRoute(
       project = null,
       environment = null,
     } = body.data
-    if (!(await getTeam(deps.db, user.id, team_id)))
+    if (!(await getTeam(deps.db, viewer, team_id)))
       return c.json({ message: 'Team not found' }, 404)
     // Every create is a connection the server keeps making to a host the user chose.
-    const rate = await creates.admit(`user:${user.id}`, `team:${team_id}`)
+    const rate = await creates.admit(rateKeyOf(viewer), `team:${team_id}`)
     if (!rate.admitted)
       return tooManyRequests(
         'Too many sources added in a short time; please try again in a minute.',
@@ -71,7 +73,7 @@ export function createSourceRoute(
     }
     let checked = await guardSourceUrl(database_url, checks)
     if (checked.ok && c.req.query('skip_validation') !== 'true') {
-      const admission = await limiter.admit(deps.db, `user:${user.id}`)
+      const admission = await limiter.admit(deps.db, rateKeyOf(viewer))
       if (!admission.admitted) return tooManyChecks(admission.retryAfterSeconds)
       try {
         checked = await checkSourceReady(checked.address, database_url, checks)
