@@ -26,6 +26,14 @@ import {
   testAlertPath,
 } from './api-routes.ts'
 import {
+  apiTokenListSchema,
+  apiTokenPath,
+  apiTokensPath,
+  createApiTokenRequestSchema,
+  createApiTokenResponseSchema,
+  revokeApiTokenResponseSchema,
+} from './api-tokens.ts'
+import {
   CLAIM_PATH,
   claimableSourcePath,
   claimableSourceSchema,
@@ -128,6 +136,26 @@ export const setupFormCalls = {
     path: setupFormUsePath,
     request: useSetupFormRequestSchema,
     response: useSetupFormResponseSchema,
+  },
+} as const satisfies Record<string, ApiCall>
+
+export const apiTokenCalls = {
+  create: {
+    method: 'POST',
+    path: apiTokensPath,
+    request: createApiTokenRequestSchema,
+    response: createApiTokenResponseSchema,
+  },
+  /** Read over REST, not synced (docs/architecture.md, Team API tokens). */
+  list: {
+    method: 'GET',
+    path: apiTokensPath,
+    response: apiTokenListSchema,
+  },
+  revoke: {
+    method: 'DELETE',
+    path: apiTokenPath,
+    response: revokeApiTokenResponseSchema,
   },
 } as const satisfies Record<string, ApiCall>
 

@@ -6,6 +6,7 @@ import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import {
   alertCalls,
+  apiTokenCalls,
   claimCalls,
   setupFormCalls,
   sourceCalls,
@@ -106,7 +107,13 @@ describe('the REST API’s shared paths', () => {
     for (const route of app.routes)
       if (route.method !== 'ALL')
         probe.on(route.method, route.path, (c) => c.text('route'))
-    const groups = { sourceCalls, setupFormCalls, alertCalls, claimCalls }
+    const groups = {
+      sourceCalls,
+      setupFormCalls,
+      alertCalls,
+      claimCalls,
+      apiTokenCalls,
+    }
     const missing: string[] = []
     for (const [group, calls] of Object.entries(groups))
       for (const [name, call] of Object.entries(calls)) {

@@ -1,4 +1,5 @@
-// /teams/{teamId}: the team's sources (filtered and grouped by project), setup links, alerts and members, or 'Team not found'.
+// /teams/{teamId}: the team's sources (filtered and grouped by project), setup links, alerts,
+// API tokens and members, or 'Team not found'.
 import { Stack, TableCell, Typography } from '@mui/material'
 import { getRouteApi } from '@tanstack/react-router'
 import { SUPPORT_EMAIL } from '../../../shared/constants.ts'
@@ -10,6 +11,7 @@ import { useTeam, useTeamSources, useTeamUsers } from '../../db/tab/hooks.ts'
 import { SourceFilters } from '../sources/source-filters.tsx'
 import { TeamSourceList } from '../sources/team-source-list.tsx'
 import { AlertsSection } from './alerts-section.tsx'
+import { ApiTokensSection } from './api-tokens-section.tsx'
 import { SetupLinksSection } from './setup-links-section.tsx'
 
 const route = getRouteApi('/_dashboard/teams/$teamId/')
@@ -55,6 +57,7 @@ export function TeamPage() {
       </section>
       <SetupLinksSection teamId={teamId} />
       <AlertsSection teamId={teamId} />
+      <ApiTokensSection teamId={teamId} />
       <section aria-label="Users">
         <Typography variant="h5" component="h2" sx={{ mb: 2 }}>
           Users
