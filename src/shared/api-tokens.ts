@@ -22,6 +22,8 @@ const futureDate = z
   .refine((value) => Date.parse(value) > Date.now(), {
     error: 'expires_at must be in the future',
   })
+  // One instant whatever the database session's time zone: a bare date is its midnight UTC.
+  .transform((value) => new Date(value).toISOString())
 
 /** POST /api/v1/teams/{teamId}/api-tokens. */
 export const createApiTokenRequestSchema = z.strictObject({
@@ -44,7 +46,7 @@ export const createApiTokenResponseSchema = z.object({
 })
 
 /** One row of GET .../api-tokens: never the token nor its hash. */
-export const apiTokenSchema = z.object({
+const apiTokenSchema = z.object({
   id: idSchema,
   name: z.string(),
   created_at: z.string(),

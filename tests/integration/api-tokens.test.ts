@@ -4,8 +4,10 @@
 // carries a token.
 import { createHash } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { apiTokensFullMessage } from '../../src/server/api-tokens/routes.ts'
 import {
   API_TOKEN_NAME_MAX_LENGTH,
+  API_TOKENS_MAX_PER_TEAM,
   apiTokenPath,
   apiTokensPath,
 } from '../../src/shared/api-tokens.ts'
@@ -109,6 +111,24 @@ describe('making, listing and revoking', () => {
       expect((refused.body as { message: string }).message).toEqual(message)
     }
     expect((await list(a)).body).toEqual([])
+  })
+
+  it('holds at most API_TOKENS_MAX_PER_TEAM live tokens: 409 past it, until one is revoked', async () => {
+    const a = await member()
+    const made: string[] = []
+    for (let i = 0; i < API_TOKENS_MAX_PER_TEAM; i++)
+      made.push((await a.make({ name: `t${i}` })).id)
+    const path = apiTokensPath(a.teamId)
+    expect(
+      await asMember(a.browser, 'POST', path, { name: 'one more' }),
+    ).toMatchObject({
+      status: 409,
+      body: { message: apiTokensFullMessage(API_TOKENS_MAX_PER_TEAM) },
+    })
+    await asMember(a.browser, 'DELETE', apiTokenPath(a.teamId, made[0]!))
+    expect(
+      (await asMember(a.browser, 'POST', path, { name: 'one more' })).status,
+    ).toBe(201)
   })
 
   it("answers 404 for another team's tokens, as for a missing team", async () => {

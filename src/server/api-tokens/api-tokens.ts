@@ -9,7 +9,7 @@ import type { Db } from '../platform/db/database.ts'
 // precision is all the team page shows.
 const TOUCH_AFTER_MS = 60 * 1000
 /** Audit rows kept per team: its newest; the prune loop deletes older ones. */
-export const API_TOKEN_USES_KEPT_PER_TEAM = 10_000
+const API_TOKEN_USES_KEPT_PER_TEAM = 10_000
 
 const listColumns = `id, name, to_json(created_at) #>> '{}' as created_at,
   to_json(last_used_at) #>> '{}' as last_used_at, to_json(expires_at) #>> '{}' as expires_at`

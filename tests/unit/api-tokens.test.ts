@@ -1,7 +1,9 @@
 // A team API token's scope is an allow-list of routes (src/server/api-tokens/scope.ts): its
-// team's sources and setup links, and the team itself; nothing near them.
+// team's sources and setup links, and the team itself; nothing near them. And a token's expiry
+// is one instant.
 import { describe, expect, it } from 'vitest'
 import { tokenMayCall } from '../../src/server/api-tokens/scope.ts'
+import { createApiTokenRequestSchema } from '../../src/shared/api-tokens.ts'
 
 const team = '1d6f0b2e-0000-4000-8000-000000000001'
 const source = '1d6f0b2e-0000-4000-8000-000000000002'
@@ -46,5 +48,14 @@ describe('tokenMayCall', () => {
     ['GET', `/api/v1/sources/${source}/secret/x`],
   ])('refuses %s %s', (method, path) => {
     expect(tokenMayCall(method, path)).toBe(false)
+  })
+})
+
+describe('createApiTokenRequestSchema', () => {
+  it('sends an expiry as one instant: a bare date is its midnight UTC, whatever the database time zone', () => {
+    const parse = (expires_at: string) =>
+      createApiTokenRequestSchema.parse({ name: 'ci', expires_at }).expires_at
+    expect(parse('2099-01-02')).toBe('2099-01-02T00:00:00.000Z')
+    expect(parse('2099-01-02T10:00:00+02:00')).toBe('2099-01-02T08:00:00.000Z')
   })
 })
