@@ -12,7 +12,7 @@ import {
   apiTokensPath,
 } from '../../src/shared/api-tokens.ts'
 import { pruneApiTokenUses } from '../../src/server/api-tokens/api-tokens.ts'
-import type { App } from '../support/app.ts'
+import { Browser, type App } from '../support/app.ts'
 import { asMember, newToken, withToken } from '../support/api-tokens.ts'
 import { useSourcesApi } from '../support/sources-api.ts'
 
@@ -255,6 +255,37 @@ describe('use', () => {
         status: 404,
       },
     ])
+  })
+
+  it('is counted and audited once when another server forwards it here', async () => {
+    const secret = 'internal-secret-of-the-forwarding-test-0123456789'
+    const holder = api.buildApp({
+      SLUICE_INTERNAL_SECRET: secret,
+      API_TOKEN_REQUESTS_PER_MINUTE: '1',
+    })
+    const a = await member()
+    const { id, token } = await a.make()
+    const send = (given: string, path = '/api/v1/sources') =>
+      new Browser(holder).request(path, {
+        headers: {
+          authorization: `Bearer ${token}`,
+          'x-sluice-internal-secret': given,
+        },
+      })
+    for (let i = 0; i < 3; i++) expect((await send(secret)).status).toBe(200)
+    // Still only what a token may call.
+    expect((await send(secret, '/api/v1/users/me')).status).toBe(403)
+    const uses = async () =>
+      (
+        await api.db.query('select 1 from api_token_uses where token_id = $1', [
+          id,
+        ])
+      ).rowCount
+    expect(await uses()).toBe(0)
+    // A wrong secret is no forward: counted (one a minute here) and audited.
+    expect((await send('not-the-secret')).status).toBe(200)
+    expect((await send('not-the-secret')).status).toBe(429)
+    expect(await uses()).toBe(2)
   })
 
   it('sets last_used_at, at most once a minute', async () => {

@@ -1,7 +1,9 @@
 // Authenticates /api/v1 requests that carry `Authorization: Bearer <token>`: resolves a team's
 // API token into c.var.apiToken, refuses what the token may not call (scope.ts), applies the
 // token's rate, and records every use in the team's audit. A Bearer request never falls back
-// to the session cookie: a bad token is a 401 even when a cookie came along.
+// to the session cookie: a bad token is a 401 even when a cookie came along. A request another
+// server forwarded here (cluster/forward.ts, the client's headers unchanged) is checked again
+// but not counted or audited twice: the forwarding server did both, with this answer's status.
 import { createMiddleware } from 'hono/factory'
 import type { Context } from 'hono'
 import type { AppEnv } from '../platform/http/context.ts'
@@ -11,6 +13,10 @@ import {
 } from '../platform/http/rate-limit.ts'
 import { recordApiTokenUse, resolveApiToken } from './api-tokens.ts'
 import { tokenMayCall } from './scope.ts'
+import {
+  INTERNAL_SECRET_HEADER,
+  sameSecret,
+} from '../cluster/internal-request.ts'
 
 /** Audited paths are cut here; a real one is far shorter. */
 const AUDIT_PATH_MAX_LENGTH = 512
@@ -37,6 +43,7 @@ export const bearerAuth = (requests: RateLimiter) =>
     const caller = token ? await resolveApiToken(db, token) : null
     if (!caller) return c.json(INVALID, 401)
     c.set('apiToken', caller)
+    if (forwardedHere(c)) return refusedOutOfScope(c) ?? next()
     const refused = await refusal(c, requests, caller.tokenId)
     if (!refused) await next()
     // Refusals too: the audit shows what a token tried, not only what it did.
@@ -49,13 +56,25 @@ export const bearerAuth = (requests: RateLimiter) =>
     return refused ?? undefined
   })
 
+const forwardedHere = (c: Context<AppEnv>) => {
+  const given = c.req.header(INTERNAL_SECRET_HEADER)
+  return (
+    given !== undefined &&
+    sameSecret(given, c.var.deps.env.SLUICE_INTERNAL_SECRET)
+  )
+}
+
+const refusedOutOfScope = (c: Context<AppEnv>) =>
+  tokenMayCall(c.req.method, c.req.path) ? null : c.json(OUT_OF_SCOPE, 403)
+
 /** The answer when the token may not make this call now: out of its scope, or past its rate. */
 async function refusal(
   c: Context<AppEnv>,
   requests: RateLimiter,
   tokenId: string,
 ): Promise<Response | null> {
-  if (!tokenMayCall(c.req.method, c.req.path)) return c.json(OUT_OF_SCOPE, 403)
+  const outOfScope = refusedOutOfScope(c)
+  if (outOfScope) return outOfScope
   const rate = await requests.admit(`token:${tokenId}`)
   if (rate.admitted) return null
   return tooManyRequests(
