@@ -58,3 +58,17 @@ export type ApiToken = z.infer<typeof apiTokenSchema>
 export const apiTokenListSchema = z.array(apiTokenSchema)
 
 export const revokeApiTokenResponseSchema = z.object({ id: idSchema })
+
+/** GET .../api-tokens/uses: the team's audit of token use, newest first, `limit` rows. */
+export const API_TOKEN_USES_MAX_LIMIT = 1000
+export const apiTokenUsesQuerySchema = z.object({
+  limit: z.coerce
+    .number()
+    .int('limit must be a whole number')
+    .min(1, 'limit must be at least 1')
+    .max(
+      API_TOKEN_USES_MAX_LIMIT,
+      `limit must be at most ${API_TOKEN_USES_MAX_LIMIT}`,
+    )
+    .default(100),
+})

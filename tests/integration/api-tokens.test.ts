@@ -257,6 +257,38 @@ describe('use', () => {
     ])
   })
 
+  it("reads back from the team's audit, for its members only", async () => {
+    const a = await member()
+    const b = await member()
+    const { id, token } = await a.make({ name: 'reader' })
+    await withToken(app, token, 'GET', '/api/v1/sources')
+    await withToken(app, token, 'PATCH', '/api/v1/sources/x', {})
+    const uses = `${apiTokensPath(a.teamId)}/uses`
+    const read = await asMember(a.browser, 'GET', `${uses}?limit=1`)
+    expect(read).toMatchObject({
+      status: 200,
+      body: [
+        {
+          token_id: id,
+          token_name: 'reader',
+          used_at: expect.any(String),
+          method: 'PATCH',
+          path: '/api/v1/sources/x',
+          status: 403,
+        },
+      ],
+    })
+    expect(
+      ((await asMember(a.browser, 'GET', uses)).body as unknown[]).length,
+    ).toBe(2)
+    expect(await asMember(a.browser, 'GET', `${uses}?limit=0`)).toMatchObject({
+      status: 400,
+      body: { message: 'limit: limit must be at least 1' },
+    })
+    expect((await asMember(b.browser, 'GET', uses)).status).toBe(404)
+    expect((await withToken(app, token, 'GET', uses)).status).toBe(403)
+  })
+
   it('is counted and audited once when another server forwards it here', async () => {
     const secret = 'internal-secret-of-the-forwarding-test-0123456789'
     const holder = api.buildApp({

@@ -31,6 +31,7 @@ describe('tokenMayCall', () => {
     ['POST', `/api/v1/teams/${team}/api-tokens`],
     ['GET', `/api/v1/teams/${team}/api-tokens`],
     ['DELETE', `/api/v1/teams/${team}/api-tokens/${source}`],
+    ['GET', `/api/v1/teams/${team}/api-tokens/uses`],
     ['GET', `/api/v1/teams/${team}/users`],
     ['GET', `/api/v1/teams/${team}/alert-destinations`],
     ['DELETE', `/api/v1/teams/${team}`],

@@ -134,6 +134,33 @@ export async function recordApiTokenUse(
   )
 }
 
+export type ApiTokenUse = {
+  token_id: string
+  token_name: string
+  used_at: string
+  method: string
+  path: string
+  status: number
+}
+
+/** The team's newest audit rows, newest first. */
+export async function listApiTokenUses(
+  db: Db,
+  teamId: string,
+  limit: number,
+): Promise<ApiTokenUse[]> {
+  const { rows } = await db.query<ApiTokenUse>(
+    `select u.token_id, t.name as token_name, to_json(u.used_at) #>> '{}' as used_at,
+            u.method, u.path, u.status
+       from api_token_uses u join api_tokens t on t.id = u.token_id
+      where u.team_id = $1
+      order by u.id desc
+      limit $2`,
+    [teamId, limit],
+  )
+  return rows
+}
+
 /** Keeps each team's newest audit rows only (the prune loop, start.ts). */
 export async function pruneApiTokenUses(
   db: Db,
