@@ -60,7 +60,7 @@ export const apiTokenListSchema = z.array(apiTokenSchema)
 export const revokeApiTokenResponseSchema = z.object({ id: idSchema })
 
 /** GET .../api-tokens/uses: the team's audit of token use, newest first, `limit` rows. */
-export const API_TOKEN_USES_MAX_LIMIT = 1000
+const API_TOKEN_USES_MAX_LIMIT = 1000
 export const apiTokenUsesQuerySchema = z.object({
   limit: z.coerce
     .number()
