@@ -1,6 +1,7 @@
 // What every /api/v1/sources/:id route starts with: the source, when the signed-in user is a
-// member of its team. Another team's source answers exactly like a missing one (404), and a
-// source this server does not run yet answers 503 with a retry-after.
+// member of its team, or the request's API token is that team's (auth/viewer.ts). Another
+// team's source answers exactly like a missing one (404), and a source this server does not
+// run yet answers 503 with a retry-after.
 import type { Context } from 'hono'
 import { idSchema } from '../../shared/entities.ts'
 import { findMemberSource } from './sources.ts'
