@@ -57,15 +57,10 @@ export type SourceOptions = {
 
 const list = (api: Api) => api<Source[]>('GET', '/api/v1/sources')
 
-async function find(api: Api, id: string): Promise<Source> {
-  const found = (await list(api)).find((source) => source.id === id)
-  if (!found)
-    throw new CliError(`No source ${id} (or not one this token may see).`)
-  return found
-}
-
 const path = (id: string, rest = '') =>
   `/api/v1/sources/${encodeURIComponent(id)}${rest}`
+
+const get = (api: Api, id: string) => api<Source>('GET', path(id))
 
 function show(ctx: Context, source: Source): void {
   if (ctx.json) printJson(ctx.out, source)
@@ -109,7 +104,7 @@ export async function sourcesCommand(
       return
     }
     case 'get':
-      return show(ctx, await find(ctx.api, id()))
+      return show(ctx, await get(ctx.api, id()))
     case 'create':
       return show(ctx, await create(ctx, options))
     case 'delete': {
@@ -137,10 +132,12 @@ export async function sourcesCommand(
       return
     }
     case 'get-secret': {
-      const source = await find(ctx.api, id())
-      const answer = { id: source.id, source_secret: source.source_secret }
+      const answer = await ctx.api<{ source_secret: string }>(
+        'GET',
+        path(id(), '/secret'),
+      )
       if (ctx.json) printJson(ctx.out, answer)
-      else ctx.out.write(`${source.source_secret}\n`)
+      else ctx.out.write(`${answer.source_secret}\n`)
       return
     }
     case 'rotate-secret': {
@@ -187,7 +184,7 @@ async function create(ctx: Context, options: SourceOptions): Promise<Source> {
       }),
     },
   )
-  return find(ctx.api, answer.id)
+  return get(ctx.api, answer.id)
 }
 
 const WAIT_EVERY_MS = 1_000
@@ -203,7 +200,7 @@ async function wait(
     throw usageError('sources wait: --state is required (e.g. --state active)')
   const deadline = Date.now() + parseTimeout(options.timeout ?? '120s')
   for (;;) {
-    const source = await find(ctx.api, id)
+    const source = await get(ctx.api, id)
     if (source.state === state) return source
     if (source.state === 'error')
       throw new CliError(

@@ -190,7 +190,40 @@ describe('rotation', () => {
     source.secret = third.source_secret
   })
 
+  it('reads the secrets that open the source, the previous one only within its grace', async () => {
+    const rotated = await rotate()
+    const read = await owner.get(`/api/v1/sources/${source.id}/secret`)
+    expect(read.status).toBe(200)
+    expect(await read.json()).toEqual({
+      id: source.id,
+      source_secret: rotated.source_secret,
+      previous_source_secret: source.secret,
+      previous_valid_until: rotated.previous_valid_until,
+    })
+    const one = await owner.get(`/api/v1/sources/${source.id}`)
+    expect(await one.json()).toMatchObject({
+      id: source.id,
+      source_secret: rotated.source_secret,
+      previous_secret_valid_until: expect.any(String),
+    })
+    await owner.request(`/api/v1/sources/${source.id}/previous-secret`, {
+      method: 'DELETE',
+      headers: { origin: owner.origin },
+    })
+    expect(
+      await (await owner.get(`/api/v1/sources/${source.id}/secret`)).json(),
+    ).toMatchObject({
+      previous_source_secret: null,
+      previous_valid_until: null,
+    })
+    source.secret = rotated.source_secret
+  })
+
   it('is refused for another team’s source as for a missing one', async () => {
+    for (const path of ['', '/secret'])
+      expect(
+        (await stranger.get(`/api/v1/sources/${source.id}${path}`)).status,
+      ).toBe(404)
     for (const path of ['rotate-secret', 'previous-secret']) {
       const answer = await stranger.request(
         `/api/v1/sources/${source.id}/${path}`,

@@ -18,6 +18,7 @@ const ROUTES: [method: string, path: RegExp][] = [
   ['GET', new RegExp(`^/api/v1/sources/${ID}$`)],
   ['GET', new RegExp(`^/api/v1/sources/${ID}/secret$`)],
   ['POST', new RegExp(`^/api/v1/sources/${ID}/rotate-secret$`)],
+  ['DELETE', new RegExp(`^/api/v1/sources/${ID}/previous-secret$`)],
   ['POST', new RegExp(`^/api/v1/sources/${ID}/restart$`)],
   ['DELETE', new RegExp(`^/api/v1/sources/${ID}$`)],
 ]

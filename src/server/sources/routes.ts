@@ -1,13 +1,13 @@
-// /api/v1/sources: the signed-in user's sources over REST. Listing serves API clients (the
-// dashboard reads sources through its shapes); adding is create/routes.ts, the /:id actions
-// (name, project and environment, restart or clear the cache, delete or forget)
-// action-routes.ts, the shape explorer's reads of a source's database (/:id/schema, /:id/count)
-// explorer/routes.ts, deleting one of its live shapes (/:id/shapes/:handle)
-// live-shapes/routes.ts, and rotating its secret (/:id/rotate-secret, /:id/previous-secret)
-// secret-routes.ts.
+// /api/v1/sources: the signed-in user's (or a team API token's) sources over REST. Listing and
+// reading one (/:id) serve API clients (the dashboard reads sources through its shapes); adding
+// is create/routes.ts, the /:id actions (name, project and environment, restart or clear the
+// cache, delete or forget) action-routes.ts, the shape explorer's reads of a source's database
+// (/:id/schema, /:id/count) explorer/routes.ts, deleting one of its live shapes
+// (/:id/shapes/:handle) live-shapes/routes.ts, and its secret (/:id/secret, /:id/rotate-secret,
+// /:id/previous-secret) secret-routes.ts.
 import { Hono } from 'hono'
 import { requireUser } from '../auth/middleware.ts'
-import { listSources } from './sources.ts'
+import { getSource, listSources } from './sources.ts'
 import { viewerOf } from '../auth/viewer.ts'
 import type { AppEnv } from '../platform/http/context.ts'
 import type { RateLimiter } from '../platform/http/rate-limit.ts'
@@ -16,7 +16,13 @@ import { deleteRoute, restartRoute, updateRoute } from './action-routes.ts'
 import { createSourceRoute } from './create/routes.ts'
 import { countRoute, schemaRoute } from './explorer/routes.ts'
 import { deleteShapeRoute } from './live-shapes/routes.ts'
-import { endSecretGraceRoute, rotateSecretRoute } from './secret-routes.ts'
+import {
+  endSecretGraceRoute,
+  rotateSecretRoute,
+  secretRoute,
+} from './secret-routes.ts'
+import { sourceNotFound } from './member-source.ts'
+import { idSchema } from '../../shared/entities.ts'
 
 /** `creates`: the rate of creates, counted per user and per team. */
 export function sourceRoutes(
@@ -29,12 +35,19 @@ export function sourceRoutes(
       c.json(await listSources(c.var.deps.db, viewerOf(c))),
     )
     .put('/', createSourceRoute(settings, creates))
+    .get('/:id', async (c) => {
+      const id = idSchema.safeParse(c.req.param('id'))
+      const source =
+        id.success && (await getSource(c.var.deps.db, viewerOf(c), id.data))
+      return source ? c.json(source) : sourceNotFound(c)
+    })
     .patch('/:id', updateRoute)
     .post('/:id/restart', restartRoute)
     .delete('/:id', deleteRoute)
     .get('/:id/schema', schemaRoute)
     .get('/:id/count', countRoute)
     .delete('/:id/shapes/:handle', deleteShapeRoute)
+    .get('/:id/secret', secretRoute)
     .post('/:id/rotate-secret', rotateSecretRoute)
     .delete('/:id/previous-secret', endSecretGraceRoute)
 }

@@ -1,15 +1,35 @@
-// POST /api/v1/sources/:id/rotate-secret and DELETE /api/v1/sources/:id/previous-secret: a new
-// secret with the old one kept for SECRET_ROTATION_GRACE, and that grace ended early. Members
-// only; another team's source answers exactly like a missing one.
+// GET /api/v1/sources/:id/secret, POST /api/v1/sources/:id/rotate-secret and DELETE
+// /api/v1/sources/:id/previous-secret: the secrets that open the source, a new one with the old
+// kept for SECRET_ROTATION_GRACE, and that grace ended early. Members (and the team's API
+// tokens) only; another team's source answers exactly like a missing one.
 import type { Context } from 'hono'
 import type { AppEnv } from '../platform/http/context.ts'
+import { idSchema } from '../../shared/entities.ts'
+import { viewerOf } from '../auth/viewer.ts'
 import { memberSource, sourceNotFound } from './member-source.ts'
 import { endSecretGrace, rotateSecret } from './secrets.ts'
+import { getSource } from './sources.ts'
 
 type C = Context<AppEnv>
 
 const deleted = (c: C) =>
   c.json({ message: 'The source is deleted: its secret opens nothing' }, 409)
+
+/** The current secret, and the previous one with its end while its grace lasts. */
+export async function secretRoute(c: C) {
+  const id = idSchema.safeParse(c.req.param('id'))
+  const source =
+    id.success && (await getSource(c.var.deps.db, viewerOf(c), id.data))
+  if (!source) return sourceNotFound(c)
+  const until = source.previous_secret_valid_until
+  const inGrace = until !== null && Date.parse(until) > Date.now()
+  return c.json({
+    id: source.id,
+    source_secret: source.source_secret,
+    previous_source_secret: inGrace ? source.previous_source_secret : null,
+    previous_valid_until: inGrace ? until : null,
+  })
+}
 
 export async function rotateSecretRoute(c: C) {
   const source = await memberSource(c)

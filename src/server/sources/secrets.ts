@@ -19,21 +19,22 @@ async function rotateSecretIn(
   graceMs: number,
   instanceId: string,
 ): Promise<{ source_secret: string; previous_valid_until: string }> {
+  // The end as Postgres writes it (to the microsecond), as every other read of it answers.
   const { rows } = await client.query<{
     source_secret: string
-    until: Date
+    until: string
   }>(
     `update sources
         set previous_source_secret = source_secret,
             previous_secret_valid_until = now() + $2 * interval '1 millisecond',
             source_secret = $3
       where id = $1
-      returning source_secret, previous_secret_valid_until as until`,
+      returning source_secret, to_json(previous_secret_valid_until) #>> '{}' as until`,
     [sourceId, graceMs, newSourceSecret()],
   )
   const row = rows[0]
   if (!row) throw new Error(`source ${sourceId} is gone`)
-  const previous_valid_until = row.until.toISOString()
+  const previous_valid_until = row.until
   await logSourceEvent(
     client,
     sourceId,

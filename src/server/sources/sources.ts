@@ -29,6 +29,21 @@ export async function listSources(db: Db, viewer: Viewer): Promise<Source[]> {
   return rows
 }
 
+/** One source the viewer may see, as listSources has it; null for any other. */
+export async function getSource(
+  db: Db,
+  viewer: Viewer,
+  sourceId: string,
+): Promise<Source | null> {
+  const [teams, scope] = teamsOf(viewer, 2)
+  const { rows } = await db.query<Source>(
+    `select ${sourceColumns} from sources s
+      where s.id = $1 and s.team_id in (${teams})`,
+    [sourceId, scope],
+  )
+  return rows[0] ?? null
+}
+
 export type MemberSource = {
   id: string
   team_id: string
