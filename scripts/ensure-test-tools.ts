@@ -1,7 +1,8 @@
 // What the tests need from the system: Debian's Chromium at /usr/bin/chromium (e2e), openssl
 // (the e2e Postgres's self-signed certificate, e2e/support/postgres-tls.ts) and nginx (the
 // caching proxy of the fan-out test, scripts/nginx.ts) and Debian's Postgres (the table zoo
-// runs on it as well as on the embedded 18, scripts/debian-postgres.ts). As root on Debian we
+// runs on it as well as on the embedded 18, scripts/debian-postgres.ts) and jq (the shell
+// recipes of docs/migrate-from-electric-cloud.md, which a test runs). As root on Debian we
 // install what is missing; elsewhere we stop with the one line that tells how.
 import { execSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -23,6 +24,7 @@ const missing = [
   ...(runs('openssl version') ? [] : ['openssl']),
   ...(existsSync(NGINX) ? [] : ['nginx-light']),
   ...(debianPostgres() ? [] : ['postgresql']),
+  ...(runs('jq --version') ? [] : ['jq']),
 ]
 if (missing.length > 0) {
   const root = process.getuid?.() === 0
