@@ -12,48 +12,38 @@ export type Rotated = {
   txid: number
 }
 
-/** Issues a new secret, in the caller's transaction; the current one stays valid `graceMs`. */
-async function rotateSecretIn(
-  client: Pick<Db, 'query'>,
-  sourceId: string,
-  graceMs: number,
-  instanceId: string,
-): Promise<{ source_secret: string; previous_valid_until: string }> {
-  // The end as Postgres writes it (to the microsecond), as every other read of it answers.
-  const { rows } = await client.query<{
-    source_secret: string
-    until: string
-  }>(
-    `update sources
-        set previous_source_secret = source_secret,
-            previous_secret_valid_until = now() + $2 * interval '1 millisecond',
-            source_secret = $3
-      where id = $1
-      returning source_secret, to_json(previous_secret_valid_until) #>> '{}' as until`,
-    [sourceId, graceMs, newSourceSecret()],
-  )
-  const row = rows[0]
-  if (!row) throw new Error(`source ${sourceId} is gone`)
-  const previous_valid_until = row.until
-  await logSourceEvent(
-    client,
-    sourceId,
-    SOURCE_EVENTS.secretRotated,
-    { previous_valid_until },
-    instanceId,
-  )
-  return { source_secret: row.source_secret, previous_valid_until }
-}
-
+/** Issues a new secret; the current one stays valid `graceMs` more. */
 export async function rotateSecret(
   db: Db,
   sourceId: string,
   graceMs: number,
   instanceId: string,
 ): Promise<Rotated> {
-  const { result, txid } = await transactionWithTxid(db, (client) =>
-    rotateSecretIn(client, sourceId, graceMs, instanceId),
-  )
+  const { result, txid } = await transactionWithTxid(db, async (client) => {
+    // The end as Postgres writes it (to the microsecond), as every other read of it answers.
+    const { rows } = await client.query<{
+      source_secret: string
+      until: string
+    }>(
+      `update sources
+          set previous_source_secret = source_secret,
+              previous_secret_valid_until = now() + $2 * interval '1 millisecond',
+              source_secret = $3
+        where id = $1
+        returning source_secret, to_json(previous_secret_valid_until) #>> '{}' as until`,
+      [sourceId, graceMs, newSourceSecret()],
+    )
+    const row = rows[0]
+    if (!row) throw new Error(`source ${sourceId} is gone`)
+    await logSourceEvent(
+      client,
+      sourceId,
+      SOURCE_EVENTS.secretRotated,
+      { previous_valid_until: row.until },
+      instanceId,
+    )
+    return { source_secret: row.source_secret, previous_valid_until: row.until }
+  })
   return { ...result, txid }
 }
 
