@@ -2,6 +2,10 @@
 import { Hono, type Context } from 'hono'
 import { INGEST_PATH } from '../shared/analytics.ts'
 import { CLAIMABLE_SOURCES_PATH } from '../shared/claimable-sources.ts'
+import {
+  CLI_LOGINS_PATH,
+  CLI_LOGINS_PUBLIC_PATH,
+} from '../shared/cli-logins.ts'
 import { LIVE_WATCH_PATH } from '../shared/live-watch.ts'
 import { ONBOARDING_INTENT_PATH } from '../shared/onboarding.ts'
 import { SETUP_FORM_PUBLIC_PATH } from '../shared/setup-forms.ts'
@@ -10,6 +14,7 @@ import { ingestRoutes } from './analytics/ingest.ts'
 import { analyticsRoutes } from './analytics/routes.ts'
 import { ADMIN_API_PATH, adminRoutes, isAdminPath } from './admin/routes.ts'
 import { claimableSourceRoutes } from './claimable-sources/routes.ts'
+import { cliLoginRoutes, publicCliLoginRoutes } from './cli-logins/routes.ts'
 import { onboardingRoutes } from './teams/onboarding-routes.ts'
 import { sourceRoutes } from './sources/routes.ts'
 import { providerConnectionRoutes } from './providers/connection-routes.ts'
@@ -58,6 +63,13 @@ const isClaimableCreate = (method: string, path: string) =>
   method === 'POST' &&
   (path === CLAIMABLE_SOURCES_PATH || path === `${CLAIMABLE_SOURCES_PATH}/`)
 
+// A terminal starting or collecting `sluice auth login`: no cookie is read, and what it gets is
+// for whoever holds the login's poll secret, which no page on another site has.
+const isCliLoginCall = (method: string, path: string) =>
+  method === 'POST' &&
+  (path === CLI_LOGINS_PUBLIC_PATH ||
+    path.startsWith(`${CLI_LOGINS_PUBLIC_PATH}/`))
+
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>()
   const indexHtml = deps.distDir ? readIndexHtml(deps.distDir) : null
@@ -93,6 +105,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     if (
       !isAdminPath(c.req.path) &&
       !isClaimableCreate(c.req.method, c.req.path) &&
+      !isCliLoginCall(c.req.method, c.req.path) &&
       !isApiTokenRequest(c)
     )
       return sameOriginOnly(c, next)
@@ -119,6 +132,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(VALIDATE_DATABASE_URL_PATH, validationRoutes(deps.databaseChecks))
   app.route(SETUP_FORM_PUBLIC_PATH, setupFormPublicRoutes(deps.databaseChecks))
   app.route(CLAIMABLE_SOURCES_PATH, claimableSourceRoutes(deps.databaseChecks))
+  app.route(CLI_LOGINS_PUBLIC_PATH, publicCliLoginRoutes)
   // All of /api/v1 is for a signed-in user, an unknown path too (401 before 404). Each router
   // also requires the user itself; the session is looked up once per request.
   // A Bearer request is a team API token's: it authenticates instead of the cookie, and
@@ -130,6 +144,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(API_MOUNTS.teams, teamRoutes(limiters.testAlerts))
   app.route(API_MOUNTS.providerConnections, providerConnectionRoutes)
   app.route(ONBOARDING_INTENT_PATH, onboardingRoutes)
+  app.route(CLI_LOGINS_PATH, cliLoginRoutes)
   app.route(
     API_MOUNTS.sources,
     sourceRoutes(deps.databaseChecks, limiters.sourceCreates),

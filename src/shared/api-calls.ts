@@ -4,6 +4,13 @@
 // them; tests/integration/api-routes.test.ts checks the server routes each method and path.
 import type { z } from 'zod'
 import {
+  approveCliLoginRequestSchema,
+  approveCliLoginResponseSchema,
+  cliLoginApprovePath,
+  cliLoginPath,
+  cliLoginSchema,
+} from './cli-logins.ts'
+import {
   alertSettingsResponseSchema,
   alertSettingsSchema,
   createAlertDestinationResponseSchema,
@@ -156,6 +163,17 @@ export const apiTokenCalls = {
     method: 'DELETE',
     path: apiTokenPath,
     response: revokeApiTokenResponseSchema,
+  },
+} as const satisfies Record<string, ApiCall>
+
+/** The dashboard's side of `sluice auth login` (cli-logins.ts). */
+export const cliLoginCalls = {
+  read: { method: 'GET', path: cliLoginPath, response: cliLoginSchema },
+  approve: {
+    method: 'POST',
+    path: cliLoginApprovePath,
+    request: approveCliLoginRequestSchema,
+    response: approveCliLoginResponseSchema,
   },
 } as const satisfies Record<string, ApiCall>
 

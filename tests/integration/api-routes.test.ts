@@ -8,6 +8,7 @@ import {
   alertCalls,
   apiTokenCalls,
   claimCalls,
+  cliLoginCalls,
   setupFormCalls,
   sourceCalls,
 } from '../../src/shared/api-calls.ts'
@@ -113,6 +114,7 @@ describe('the REST API’s shared paths', () => {
       alertCalls,
       claimCalls,
       apiTokenCalls,
+      cliLoginCalls,
     }
     const missing: string[] = []
     for (const [group, calls] of Object.entries(groups))
