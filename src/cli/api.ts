@@ -1,5 +1,5 @@
-// The CLI's one HTTP client: the team REST API with a Bearer token. A refusal becomes a
-// CliError carrying the server's own message, never the token.
+// The CLI's one HTTP client: the team REST API with a Bearer token (none for the login's own
+// calls). A refusal becomes a CliError carrying the server's own message, never the token.
 import { CliError } from './errors.ts'
 
 export type Api = <T>(
@@ -8,17 +8,36 @@ export type Api = <T>(
   body?: unknown,
 ) => Promise<T>
 
+/** An answer as it came: its status and parsed body (the login's poll reads 202s). */
+export type Raw = (
+  method: string,
+  path: string,
+  body?: unknown,
+) => Promise<{ status: number; body: unknown }>
+
 /** Requests that hang (a server gone quiet) fail rather than wait for ever. */
 const TIMEOUT_MS = 30_000
 
-export function createApi(url: string, token: string): Api {
+export function createApi(url: string, token?: string): Api {
+  const raw = createRaw(url, token)
   return async <T>(method: string, path: string, body?: unknown) => {
+    const answer = await raw(method, path, body)
+    if (answer.status >= 400)
+      throw new CliError(
+        `${method} ${path} failed (${answer.status}): ${messageOf(answer.body)}`,
+      )
+    return answer.body as T
+  }
+}
+
+export function createRaw(url: string, token?: string): Raw {
+  return async (method, path, body) => {
     let response: Response
     try {
       response = await fetch(`${url}${path}`, {
         method,
         headers: {
-          authorization: `Bearer ${token}`,
+          ...(token && { authorization: `Bearer ${token}` }),
           accept: 'application/json',
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
@@ -30,13 +49,7 @@ export function createApi(url: string, token: string): Api {
         `Could not reach ${url}: ${error instanceof Error ? error.message : String(error)}`,
       )
     }
-    const text = await response.text()
-    const parsed = parseJson(text)
-    if (!response.ok)
-      throw new CliError(
-        `${method} ${path} failed (${response.status}): ${messageOf(parsed, text)}`,
-      )
-    return parsed as T
+    return { status: response.status, body: parseJson(await response.text()) }
   }
 }
 
@@ -48,8 +61,10 @@ function parseJson(text: string): unknown {
   }
 }
 
-function messageOf(parsed: unknown, text: string): string {
-  if (parsed && typeof parsed === 'object' && 'message' in parsed)
-    return String((parsed as { message: unknown }).message)
-  return text.slice(0, 500) || 'no message'
+function messageOf(body: unknown): string {
+  if (body && typeof body === 'object' && 'message' in body)
+    return String((body as { message: unknown }).message)
+  return typeof body === 'string'
+    ? body.slice(0, 500) || 'no message'
+    : 'no message'
 }

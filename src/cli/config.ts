@@ -1,7 +1,13 @@
 // Where the CLI finds its server and token: flags first, then SLUICE_URL / SLUICE_API_TOKEN,
 // then what `sluice auth login` stored in the user's config directory (a file only its owner
 // may read: mode 0600 in a 0700 directory).
-import { readFileSync, rmSync } from 'node:fs'
+import {
+  chmodSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { usageError } from './errors.ts'
@@ -17,7 +23,7 @@ function configDir(env: NodeJS.ProcessEnv): string {
 const fileOf = (env: NodeJS.ProcessEnv) =>
   join(configDir(env), 'credentials.json')
 
-function readStored(env: NodeJS.ProcessEnv): Stored | null {
+export function readStored(env: NodeJS.ProcessEnv): Stored | null {
   try {
     const parsed = JSON.parse(
       readFileSync(fileOf(env), 'utf8'),
@@ -28,6 +34,18 @@ function readStored(env: NodeJS.ProcessEnv): Stored | null {
   } catch {
     return null
   }
+}
+
+/** Keeps the login in a file only its owner may read; answers the file's path. */
+export function writeStored(env: NodeJS.ProcessEnv, stored: Stored): string {
+  const dir = configDir(env)
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  chmodSync(dir, 0o700)
+  const file = fileOf(env)
+  // Created private, and made so if it existed with wider rights.
+  writeFileSync(file, `${JSON.stringify(stored)}\n`, { mode: 0o600 })
+  chmodSync(file, 0o600)
+  return file
 }
 
 export function removeStored(env: NodeJS.ProcessEnv): boolean {

@@ -3,7 +3,8 @@
 // the exit code says how it went (errors.ts). Run as `npx sluice …` (bin/sluice.js).
 import { parseArgs } from 'node:util'
 import { createApi } from './api.ts'
-import { connection, removeStored } from './config.ts'
+import { authCommand } from './auth.ts'
+import { connection } from './config.ts'
 import { CliError, EXIT, usageError } from './errors.ts'
 import { printJson, printTable, type Out } from './output.ts'
 import { sourcesCommand } from './sources.ts'
@@ -21,7 +22,8 @@ Commands:
   sources get-secret <id>
   sources rotate-secret <id>
   sources wait <id> --state STATE [--timeout 120s]
-  auth logout
+  auth login [--url URL]    approve a token for this machine in the dashboard
+  auth status | logout
 
 Options:
   --url URL       the Sluice server (else $SLUICE_URL, else the stored login)
@@ -95,15 +97,16 @@ async function dispatch(argv: string[], io: Io): Promise<void> {
       throw usageError('a command is required')
     return
   }
-  if (group === 'auth') return auth(action, io)
+  const pause =
+    io.pause ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)))
+  if (group === 'auth') return authCommand(action, values, { ...io, pause })
   const { url, token } = connection(values, io.env)
   const ctx = {
     api: createApi(url, token),
     out: io.out,
     json: values.json === true,
     env: io.env,
-    pause:
-      io.pause ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))),
+    pause,
   }
   if (group === 'teams') {
     if (action !== 'list') throw usageError('teams: the only action is list')
@@ -117,16 +120,4 @@ async function dispatch(argv: string[], io: Io): Promise<void> {
   }
   if (group === 'sources') return sourcesCommand(ctx, action, rest, values)
   throw usageError(`unknown command "${group}"`)
-}
-
-function auth(action: string | undefined, io: Io): void {
-  if (action === 'logout') {
-    io.out.write(
-      removeStored(io.env)
-        ? 'Logged out: the stored token is removed.\n'
-        : 'No stored login.\n',
-    )
-    return
-  }
-  throw usageError('auth: the action is logout')
 }
