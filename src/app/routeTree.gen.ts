@@ -18,6 +18,7 @@ import { Route as DashboardWelcomeRouteImport } from './routes/_dashboard/welcom
 import { Route as SetupFormIdRouteImport } from './routes/setup/$formId'
 import { Route as SignInLocalRouteImport } from './routes/sign-in/local'
 import { Route as SourceStatusSourceIdRouteImport } from './routes/source-status/$sourceId'
+import { Route as DashboardCliLoginLoginIdRouteImport } from './routes/_dashboard/cli-login/$loginId'
 import { Route as DashboardShapeExplorerIndexRouteImport } from './routes/_dashboard/shape-explorer/index'
 import { Route as DashboardSourcesIndexRouteImport } from './routes/_dashboard/sources/index'
 import { Route as DashboardSourcesNewRouteImport } from './routes/_dashboard/sources/new'
@@ -76,6 +77,12 @@ const SourceStatusSourceIdRoute = SourceStatusSourceIdRouteImport.update({
   path: '/source-status/$sourceId',
   getParentRoute: () => rootRouteImport,
 } as any)
+const DashboardCliLoginLoginIdRoute =
+  DashboardCliLoginLoginIdRouteImport.update({
+    id: '/cli-login/$loginId',
+    path: '/cli-login/$loginId',
+    getParentRoute: () => DashboardRoute,
+  } as any)
 const DashboardShapeExplorerIndexRoute =
   DashboardShapeExplorerIndexRouteImport.update({
     id: '/shape-explorer/',
@@ -156,6 +163,7 @@ export interface FileRoutesByFullPath {
   '/setup/$formId': typeof SetupFormIdRoute
   '/sign-in/local': typeof SignInLocalRoute
   '/source-status/$sourceId': typeof SourceStatusSourceIdRoute
+  '/cli-login/$loginId': typeof DashboardCliLoginLoginIdRoute
   '/sources/new': typeof DashboardSourcesNewRouteWithChildren
   '/shape-explorer/': typeof DashboardShapeExplorerIndexRoute
   '/sources/': typeof DashboardSourcesIndexRoute
@@ -178,6 +186,7 @@ export interface FileRoutesByTo {
   '/setup/$formId': typeof SetupFormIdRoute
   '/sign-in/local': typeof SignInLocalRoute
   '/source-status/$sourceId': typeof SourceStatusSourceIdRoute
+  '/cli-login/$loginId': typeof DashboardCliLoginLoginIdRoute
   '/shape-explorer': typeof DashboardShapeExplorerIndexRoute
   '/sources': typeof DashboardSourcesIndexRoute
   '/sources/new/source-configuration': typeof DashboardSourcesNewSourceConfigurationRoute
@@ -201,6 +210,7 @@ export interface FileRoutesById {
   '/setup/$formId': typeof SetupFormIdRoute
   '/sign-in/local': typeof SignInLocalRoute
   '/source-status/$sourceId': typeof SourceStatusSourceIdRoute
+  '/_dashboard/cli-login/$loginId': typeof DashboardCliLoginLoginIdRoute
   '/_dashboard/sources/new': typeof DashboardSourcesNewRouteWithChildren
   '/_dashboard/shape-explorer/': typeof DashboardShapeExplorerIndexRoute
   '/_dashboard/sources/': typeof DashboardSourcesIndexRoute
@@ -225,6 +235,7 @@ export interface FileRouteTypes {
     | '/setup/$formId'
     | '/sign-in/local'
     | '/source-status/$sourceId'
+    | '/cli-login/$loginId'
     | '/sources/new'
     | '/shape-explorer/'
     | '/sources/'
@@ -247,6 +258,7 @@ export interface FileRouteTypes {
     | '/setup/$formId'
     | '/sign-in/local'
     | '/source-status/$sourceId'
+    | '/cli-login/$loginId'
     | '/shape-explorer'
     | '/sources'
     | '/sources/new/source-configuration'
@@ -269,6 +281,7 @@ export interface FileRouteTypes {
     | '/setup/$formId'
     | '/sign-in/local'
     | '/source-status/$sourceId'
+    | '/_dashboard/cli-login/$loginId'
     | '/_dashboard/sources/new'
     | '/_dashboard/shape-explorer/'
     | '/_dashboard/sources/'
@@ -357,6 +370,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/source-status/$sourceId'
       preLoaderRoute: typeof SourceStatusSourceIdRouteImport
       parentRoute: typeof rootRouteImport
+    }
+    '/_dashboard/cli-login/$loginId': {
+      id: '/_dashboard/cli-login/$loginId'
+      path: '/cli-login/$loginId'
+      fullPath: '/cli-login/$loginId'
+      preLoaderRoute: typeof DashboardCliLoginLoginIdRouteImport
+      parentRoute: typeof DashboardRoute
     }
     '/_dashboard/shape-explorer/': {
       id: '/_dashboard/shape-explorer/'
@@ -472,6 +492,7 @@ const DashboardSourcesNewRouteWithChildren =
 interface DashboardRouteChildren {
   DashboardPreferencesRoute: typeof DashboardPreferencesRoute
   DashboardWelcomeRoute: typeof DashboardWelcomeRoute
+  DashboardCliLoginLoginIdRoute: typeof DashboardCliLoginLoginIdRoute
   DashboardSourcesNewRoute: typeof DashboardSourcesNewRouteWithChildren
   DashboardShapeExplorerIndexRoute: typeof DashboardShapeExplorerIndexRoute
   DashboardSourcesIndexRoute: typeof DashboardSourcesIndexRoute
@@ -482,6 +503,7 @@ interface DashboardRouteChildren {
 const DashboardRouteChildren: DashboardRouteChildren = {
   DashboardPreferencesRoute: DashboardPreferencesRoute,
   DashboardWelcomeRoute: DashboardWelcomeRoute,
+  DashboardCliLoginLoginIdRoute: DashboardCliLoginLoginIdRoute,
   DashboardSourcesNewRoute: DashboardSourcesNewRouteWithChildren,
   DashboardShapeExplorerIndexRoute: DashboardShapeExplorerIndexRoute,
   DashboardSourcesIndexRoute: DashboardSourcesIndexRoute,
