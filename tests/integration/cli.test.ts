@@ -2,7 +2,11 @@
 // team API token: every command in text and `--json`, the database URL read from the named
 // environment variable, the exit codes (0 done, 1 failed, 2 usage), and bin/sluice.js as a
 // process.
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { run } from '../../src/cli/main.ts'
 import { signInLocally } from '../support/app.ts'
@@ -240,5 +244,70 @@ describe('the sluice CLI with a team API token', () => {
       { id: teamId, name: expect.any(String) },
     ])
     expect((await npx(['frobnicate'], process.env)).status).toBe(2)
+  })
+
+  it('is all the packed package holds besides its metadata, and runs with no dependency', async () => {
+    const root = join(import.meta.dirname, '../..')
+    const [packed] = JSON.parse(
+      execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+        cwd: root,
+        encoding: 'utf8',
+      }),
+    ) as Array<{ files: Array<{ path: string }> }>
+    // The bundle is there once built (npm test builds first; prepack does before a pack).
+    const files = packed?.files.map((f) => f.path) ?? []
+    expect(files).toEqual(
+      expect.arrayContaining(['bin/sluice.js', 'package.json']),
+    )
+    expect(
+      files.filter(
+        (f) =>
+          ![
+            'README.md',
+            'bin/sluice.js',
+            'dist/server/cli.js',
+            'package.json',
+          ].includes(f),
+      ),
+    ).toEqual([])
+    // That package, unpacked where no node_modules is: the bundle as the build makes it.
+    const dir = mkdtempSync(join(tmpdir(), 'sluice-packed-'))
+    mkdirSync(join(dir, 'bin'))
+    copyFileSync(join(root, 'bin/sluice.js'), join(dir, 'bin/sluice.js'))
+    writeFileSync(join(dir, 'package.json'), '{"type":"module"}')
+    await build({
+      entryPoints: { cli: join(root, 'src/cli/index.ts') },
+      outdir: join(dir, 'dist/server'),
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20.19',
+      packages: 'external',
+      logLevel: 'warning',
+    })
+    const ran = await new Promise<{ status: number | null; out: string }>(
+      (resolve) => {
+        // Not execFileSync: the server answering it runs in this process.
+        const child = spawn(
+          process.execPath,
+          [join(dir, 'bin/sluice.js'), 'teams', 'list', '--json'],
+          {
+            cwd: dir,
+            env: {
+              PATH: process.env.PATH,
+              SLUICE_URL: server.origin,
+              SLUICE_API_TOKEN: token,
+            },
+          },
+        )
+        let out = ''
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+        child.on('close', (status) => resolve({ status, out }))
+      },
+    )
+    expect(ran.status).toBe(0)
+    expect(JSON.parse(ran.out)).toEqual([
+      { id: teamId, name: expect.any(String) },
+    ])
   })
 })
