@@ -173,4 +173,32 @@ describe('sluice auth login', () => {
     expect(await collected.json()).toMatchObject({ team_id: strangerTeam })
     expect((await collect(login.poll_secret)).status).toBe(404)
   })
+
+  it('keeps the newest 1,000 logins: a flood of starts pushes out the oldest, never refuses', async () => {
+    const start = async () => {
+      const answer = await fetch(`${server.origin}/api/public/cli-logins`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      })
+      expect(answer.status).toBe(201)
+      return (await answer.json()) as { id: string; poll_secret: string }
+    }
+    const collect = async (login: { id: string; poll_secret: string }) =>
+      (
+        await fetch(
+          `${server.origin}/api/public/cli-logins/${login.id}/collect`,
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ poll_secret: login.poll_secret }),
+          },
+        )
+      ).status
+    const oldest = await start()
+    let newest = oldest
+    for (let i = 0; i < 1_000; i++) newest = await start()
+    expect(await collect(newest)).toBe(202)
+    expect(await collect(oldest)).toBe(404)
+  }, 60_000)
 })

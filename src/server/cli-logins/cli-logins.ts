@@ -1,7 +1,10 @@
 // `sluice auth login` in the control plane: a login started by a terminal, approved by a
 // signed-in member for one of their teams, and collected once by the terminal, which then gets
 // a new team API token (api-tokens.ts), made at that moment so it is never stored in the clear.
-// A login lasts LIFETIME_MS; at most MAX_OPEN are open at once, since anyone may start one.
+// A login lasts LIFETIME_MS. Anyone may start one, so at most MAX_OPEN are kept, the newest:
+// past it the oldest go (as OAuth states do, platform/limits.ts), so a flood of starts cannot
+// block a real user's login, which lives the minute or two it takes to approve, unless it
+// outpaces this many starts in that time.
 import { randomInt } from 'node:crypto'
 import type { CliLogin } from '../../shared/cli-logins.ts'
 import { hashToken, randomToken } from '../auth/tokens.ts'
@@ -26,32 +29,32 @@ export type StartedLogin = {
   expires_at: string
 }
 
-/** A new login, or null when too many are open. Old ones are pruned on the way. */
+/** A new login; expired ones, and the oldest past MAX_OPEN, are pruned on the way. */
 export async function startLogin(
   db: Db,
   machine: string,
-): Promise<StartedLogin | null> {
-  await db.query(
-    `delete from cli_logins where expires_at < now() - interval '1 hour'`,
-  )
+): Promise<StartedLogin> {
   const pollSecret = randomToken()
   const code = userCode()
   const { rows } = await db.query<{ id: string; expires_at: string }>(
     `insert into cli_logins (poll_hash, user_code, machine, expires_at)
-     select $1, $2, $3, now() + $4 * interval '1 millisecond'
-      where (select count(*) from cli_logins where expires_at > now()) < $5
+     values ($1, $2, $3, now() + $4 * interval '1 millisecond')
      returning id, to_json(expires_at) #>> '{}' as expires_at`,
-    [hashToken(pollSecret), code, machine, LIFETIME_MS, MAX_OPEN],
+    [hashToken(pollSecret), code, machine, LIFETIME_MS],
   )
-  const row = rows[0]
-  return row
-    ? {
-        id: row.id,
-        poll_secret: pollSecret,
-        user_code: code,
-        expires_at: row.expires_at,
-      }
-    : null
+  await db.query(
+    `delete from cli_logins
+      where expires_at < now() - interval '1 hour'
+         or id in (select id from cli_logins order by created_at desc, id offset $1)`,
+    [MAX_OPEN],
+  )
+  const row = rows[0] as { id: string; expires_at: string }
+  return {
+    id: row.id,
+    poll_secret: pollSecret,
+    user_code: code,
+    expires_at: row.expires_at,
+  }
 }
 
 /** What the approving member sees; null for an unknown login or one long gone. */

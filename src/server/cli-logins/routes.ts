@@ -49,12 +49,6 @@ export const publicCliLoginRoutes = new Hono<AppEnv>()
       c.var.deps.db,
       body.data.machine ?? 'an unnamed machine',
     )
-    if (!started)
-      return c.json(
-        { message: 'Too many logins are waiting; try again in a few minutes.' },
-        503,
-        { 'retry-after': '60' },
-      )
     return c.json(
       { ...started, approve_path: cliLoginPagePath(started.id) },
       201,
