@@ -14,6 +14,13 @@ import { usageError } from './errors.ts'
 
 type Stored = { url: string; token: string }
 
+/** The environment variables the CLI reads, for the docs (tests/unit/docs-references.test.ts). */
+export const CLI_VARIABLES = {
+  SLUICE_URL: 'the Sluice server, when --url is not given',
+  SLUICE_API_TOKEN: 'a team API token, when --token is not given',
+  SLUICE_NO_BROWSER: '`auth login` prints the page without opening a browser',
+} as const
+
 /** $XDG_CONFIG_HOME/sluice, else ~/.config/sluice. */
 function configDir(env: NodeJS.ProcessEnv): string {
   const base = env.XDG_CONFIG_HOME || join(homedir(), '.config')

@@ -6,6 +6,7 @@ import { dirname, join, normalize } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ENGINE_CLI_VARIABLES } from '../../src/engine/cli-variables.ts'
 import { ENV_NAMES } from '../../src/server/platform/env.ts'
+import { CLI_VARIABLES } from '../../src/cli/config.ts'
 
 const DOCS = [
   'README.md',
@@ -41,16 +42,24 @@ const OTHER_NAMES: Record<string, { where: string; why: string }> = {
     where: 'scripts/faults.ts',
     why: 'the line the fault script prints',
   },
+  ELECTRIC_API_TOKEN: {
+    where: 'docs/migrate-from-electric-cloud.md',
+    why: "Electric Cloud's CLI token, named beside Sluice's",
+  },
 }
 
-const VARIABLES = new Set([...ENV_NAMES, ...Object.keys(ENGINE_CLI_VARIABLES)])
+const VARIABLES = new Set([
+  ...ENV_NAMES,
+  ...Object.keys(ENGINE_CLI_VARIABLES),
+  ...Object.keys(CLI_VARIABLES),
+])
 
 /** Where repository paths start; anything else in backticks is not taken for a path. */
 const PATH =
   /^(?:src|scripts|tests|docs|migrations|e2e|deploy|sw|public)\/[\w./@{}<>*-]*|^(?:Dockerfile|docker-compose\.yml|package\.json|[\w.-]+\.config\.[jt]s|knip\.jsonc|tsconfig[\w.]*\.json|index\.html)$/
 
 /** npm's own commands; any other `npm X` must be a script in package.json. */
-const NPM_COMMANDS = new Set(['install', 'ci', 'exec', 'init'])
+const NPM_COMMANDS = new Set(['install', 'ci', 'exec', 'init', 'pack'])
 
 const scripts = new Set(
   Object.keys(
