@@ -69,3 +69,41 @@ test('a team member creates, uses and revokes an API token', async ({
     await script.dispose()
   }
 })
+
+test.describe('at 375 px', () => {
+  test.use({ viewport: { width: 375, height: 740 } })
+
+  test('each API token is a block: its dates and revoke read without scrolling sideways', async ({
+    page,
+    signIn,
+    baseURL,
+  }) => {
+    await signIn()
+    const me = (await (await page.request.get('/api/v1/users/me')).json()) as {
+      team_id: string
+    }
+    const made = await page.request.post(
+      `/api/v1/teams/${me.team_id}/api-tokens`,
+      { data: { name: 'phone deploy' }, headers: { origin: baseURL ?? '' } },
+    )
+    expect(made.status()).toBe(201)
+    await page.goto(`/teams/${me.team_id}`)
+    const tokens = page.getByRole('list', { name: 'API tokens' })
+    const parts = [
+      tokens.getByText('phone deploy'),
+      tokens.getByRole('button', { name: 'Revoke API token phone deploy' }),
+      tokens.getByText('Last used: Never'),
+      tokens.getByText(/^Created: /),
+    ]
+    for (const part of parts) {
+      await expect(part).toBeVisible()
+      const box = await part.boundingBox()
+      expect(box!.x).toBeGreaterThanOrEqual(0)
+      expect(box!.x + box!.width).toBeLessThanOrEqual(375)
+    }
+    const pageWidth = await page.evaluate(
+      () => document.documentElement.scrollWidth,
+    )
+    expect(pageWidth).toBeLessThanOrEqual(375)
+  })
+})

@@ -1,12 +1,15 @@
 // The team page's API tokens: each token's name, when it was made, last used and expires, and
-// a revoke that asks first. Read over REST (use-api-tokens.ts), as tokens are not synced.
-import { Alert, Button, TableCell, Typography } from '@mui/material'
+// a revoke that asks first; a table, or on a phone a block per token. Read over REST
+// (use-api-tokens.ts), as tokens are not synced.
+import { Alert, Button, Stack, TableCell, Typography } from '@mui/material'
 import type { ApiToken } from '../../../shared/api-tokens.ts'
+import { BlockList } from '../../components/block-list.tsx'
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
 import { DataTable } from '../../components/data-table.tsx'
 import { NeedsNetwork } from '../../components/needs-network.tsx'
 import { SectionHeading } from '../../components/section-heading.tsx'
 import { useConfirmedAction } from '../../components/use-confirmed-action.ts'
+import { useWideScreen } from '../../components/use-wide-screen.ts'
 import { formatDateTime } from '../sources/format.ts'
 import { revokeApiToken } from './api-tokens-api.ts'
 import { CreateApiToken } from './create-api-token.tsx'
@@ -14,6 +17,24 @@ import { useApiTokens } from './use-api-tokens.ts'
 
 const when = (at: string | null, none: string) =>
   at ? formatDateTime(at) : none
+
+function RevokeButton(props: {
+  token: ApiToken
+  onRevoke: (token: ApiToken) => void
+}) {
+  return (
+    <NeedsNetwork>
+      <Button
+        color="error"
+        size="small"
+        onClick={() => props.onRevoke(props.token)}
+        aria-label={`Revoke API token ${props.token.name}`}
+      >
+        Revoke
+      </Button>
+    </NeedsNetwork>
+  )
+}
 
 function TokenCells(props: {
   token: ApiToken
@@ -27,23 +48,55 @@ function TokenCells(props: {
       <TableCell>{when(token.last_used_at, 'Never')}</TableCell>
       <TableCell>{when(token.expires_at, 'Never')}</TableCell>
       <TableCell align="right">
-        <NeedsNetwork>
-          <Button
-            color="error"
-            size="small"
-            onClick={() => props.onRevoke(token)}
-            aria-label={`Revoke API token ${token.name}`}
-          >
-            Revoke
-          </Button>
-        </NeedsNetwork>
+        <RevokeButton token={token} onRevoke={props.onRevoke} />
       </TableCell>
     </>
   )
 }
 
+/** On a phone: five columns left each a few characters a line, so each token is a block. */
+function TokenList(props: {
+  tokens: ApiToken[]
+  onRevoke: (token: ApiToken) => void
+}) {
+  const line = (label: string, value: string) => (
+    <Typography variant="body2">
+      <Typography component="span" variant="body2" color="text.secondary">
+        {label}:{' '}
+      </Typography>
+      {value}
+    </Typography>
+  )
+  return (
+    <BlockList
+      label="API tokens"
+      items={props.tokens}
+      empty=""
+      itemKey={(token) => token.id}
+    >
+      {(token) => (
+        <>
+          <Stack
+            direction="row"
+            sx={{ alignItems: 'center', justifyContent: 'space-between' }}
+          >
+            <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
+              {token.name}
+            </Typography>
+            <RevokeButton token={token} onRevoke={props.onRevoke} />
+          </Stack>
+          {line('Created', formatDateTime(token.created_at))}
+          {line('Last used', when(token.last_used_at, 'Never'))}
+          {line('Expires', when(token.expires_at, 'Never'))}
+        </>
+      )}
+    </BlockList>
+  )
+}
+
 export function ApiTokensSection({ teamId }: { teamId: string }) {
   const { tokens, error, reload } = useApiTokens(teamId)
+  const wide = useWideScreen()
   const revoke = useConfirmedAction(async (token: ApiToken) => {
     await revokeApiToken(teamId, token.id)
     reload()
@@ -60,16 +113,20 @@ export function ApiTokensSection({ teamId }: { teamId: string }) {
           team&apos;s sources and setup links.
         </Typography>
       )}
-      {tokens && tokens.length > 0 && (
-        <DataTable
-          label="API tokens"
-          columns={['Name', 'Created', 'Last used', 'Expires', '']}
-          rows={tokens}
-          rowKey={(token) => token.id}
-        >
-          {(token) => <TokenCells token={token} onRevoke={revoke.ask} />}
-        </DataTable>
-      )}
+      {tokens &&
+        tokens.length > 0 &&
+        (wide ? (
+          <DataTable
+            label="API tokens"
+            columns={['Name', 'Created', 'Last used', 'Expires', '']}
+            rows={tokens}
+            rowKey={(token) => token.id}
+          >
+            {(token) => <TokenCells token={token} onRevoke={revoke.ask} />}
+          </DataTable>
+        ) : (
+          <TokenList tokens={tokens} onRevoke={revoke.ask} />
+        ))}
       {error && (
         <Alert
           severity="error"
