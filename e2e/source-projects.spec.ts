@@ -115,8 +115,13 @@ test('projects and environments: set, shown, filtered and grouped', async ({
   await page.getByRole('option', { name: 'All environments' }).click()
   await expect(sources.getByRole('article')).toHaveAccessibleName('Api preview')
 
-  // Cleared on the source's page: back among those without a project.
-  await page.goto(`/teams/${team.id}/${apiId}`)
+  // Cleared on the source's page (reached from its card, as a user does): back among those
+  // without a project.
+  await sources
+    .getByRole('article', { name: 'Api preview' })
+    .getByRole('link', { name: 'Api preview' })
+    .click()
+  await expect(page).toHaveURL(new RegExp(`/teams/${team.id}/${apiId}$`))
   await page.getByRole('button', { name: 'Edit project' }).click()
   await expect(dialog.getByLabel('Project')).toHaveValue('api')
   await dialog.getByLabel('Project').fill('')
