@@ -23,8 +23,20 @@ const packageName = (path: string) =>
     .slice(0, path.startsWith('@') ? 2 : 1)
     .join('/')
 
+/** How each bundle is made; tests/integration/cli.test.ts makes the CLI's alone with it. */
+export const BUNDLE_OPTIONS = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20.19',
+  packages: 'external',
+  // Not minified and without a source map: a stack trace's names read as in the sources.
+  logLevel: 'warning',
+} as const
+
 export async function buildServer(root: string, outDir: string) {
   const { metafile } = await build({
+    ...BUNDLE_OPTIONS,
     absWorkingDir: root,
     entryPoints: {
       index: 'src/server/index.ts',
@@ -34,14 +46,7 @@ export async function buildServer(root: string, outDir: string) {
       cli: 'src/cli/index.ts',
     },
     outdir: join(outDir, SERVER_DIR),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20.19',
-    packages: 'external',
-    // Not minified and without a source map: a stack trace's names read as in the sources.
     metafile: true,
-    logLevel: 'warning',
   })
   const { dependencies = {} } = JSON.parse(
     readFileSync(join(root, 'package.json'), 'utf8'),

@@ -4,19 +4,15 @@
 // request opened (its source created, waited on, its credentials handed on, a shape read),
 // pushed to again (the same source kept), then closed (its source deleted). The step that
 // installs the CLI is replaced by `sluice` on the PATH as bin/sluice.js.
-import { spawn } from 'node:child_process'
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { parse } from 'yaml'
-import { signInLocally } from '../support/app.ts'
-import { newToken } from '../support/api-tokens.ts'
+import { runProcess, sluiceOnPath, startTokenedServer } from '../support/cli.ts'
 import { useControlPlaneDatabase } from '../support/database.ts'
 import {
   createSourceDatabase,
-  personalTeam,
-  startSourceServer,
   type SourceDatabase,
   type SourceServer,
 } from '../support/sources.ts'
@@ -25,7 +21,6 @@ const RECIPE = join(
   import.meta.dirname,
   '../../docs/recipes/preview-sources.yml',
 )
-const BIN = join(import.meta.dirname, '../../bin/sluice.js')
 
 type Step = {
   name?: string
@@ -47,37 +42,18 @@ let token: string
 let bin: string
 
 beforeAll(async () => {
-  server = await startSourceServer(control.db)
-  const signedIn = await signInLocally(server.app)
-  teamId = await personalTeam(control.db, signedIn.user.id)
-  token = (await newToken(signedIn.browser, teamId)).token
+  ;({ server, teamId, token } = await startTokenedServer(control.db))
   database = await createSourceDatabase()
   await database.db.query(
     'create table items (id int primary key, title text not null)',
   )
-  bin = mkdtempSync(join(tmpdir(), 'sluice-ci-'))
-  writeFileSync(join(bin, 'sluice'), `#!/bin/sh\nexec node '${BIN}' "$@"\n`)
-  chmodSync(join(bin, 'sluice'), 0o755)
+  bin = sluiceOnPath()
 }, 60_000)
 
 afterAll(async () => {
   await server?.stop()
   await database?.drop()
 })
-
-function bash(script: string, env: NodeJS.ProcessEnv) {
-  return new Promise<{ status: number | null; out: string; err: string }>(
-    (resolve) => {
-      // Not spawnSync: the server the steps talk to runs in this process.
-      const child = spawn('bash', ['-eo', 'pipefail', '-c', script], { env })
-      let out = ''
-      let err = ''
-      child.stdout.on('data', (d: Buffer) => (out += d.toString()))
-      child.stderr.on('data', (d: Buffer) => (err += d.toString()))
-      child.on('close', (status) => resolve({ status, out, err }))
-    },
-  )
-}
 
 /** `NAME=value` lines, as GITHUB_OUTPUT and GITHUB_ENV hold them. */
 const pairs = (text: string) =>
@@ -144,14 +120,20 @@ async function runJob(
     const stepEnv = Object.fromEntries(
       Object.entries(step.env ?? {}).map(([k, v]) => [k, fill(v)]),
     )
-    const ran = await bash(fill(step.run), {
-      PATH: `${bin}:${process.env.PATH}`,
-      HOME: process.env.HOME,
-      XDG_CONFIG_HOME: join(dir, 'config'),
-      ...env,
-      ...stepEnv,
-      ...files,
-    })
+    const ran = await runProcess(
+      'bash',
+      ['-eo', 'pipefail', '-c', fill(step.run)],
+      {
+        env: {
+          PATH: `${bin}:${process.env.PATH}`,
+          HOME: process.env.HOME,
+          XDG_CONFIG_HOME: join(dir, 'config'),
+          ...env,
+          ...stepEnv,
+          ...files,
+        },
+      },
+    )
     expect(ran.status, `step "${step.name}": ${ran.err}${ran.out}`).toBe(0)
     output += ran.out
     for (const [key, value] of Object.entries(

@@ -2,20 +2,18 @@
 // team API token: every command in text and `--json`, the database URL read from the named
 // environment variable, the exit codes (0 done, 1 failed, 2 usage), and bin/sluice.js as a
 // process.
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { build } from 'esbuild'
+import { BUNDLE_OPTIONS } from '../../scripts/build/server.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { run } from '../../src/cli/main.ts'
-import { signInLocally } from '../support/app.ts'
-import { newToken } from '../support/api-tokens.ts'
+import { runProcess, startTokenedServer } from '../support/cli.ts'
 import { useControlPlaneDatabase } from '../support/database.ts'
 import {
   createSourceDatabase,
-  personalTeam,
-  startSourceServer,
   type SourceDatabase,
   type SourceServer,
 } from '../support/sources.ts'
@@ -27,10 +25,7 @@ let teamId: string
 let token: string
 
 beforeAll(async () => {
-  server = await startSourceServer(control.db)
-  const signedIn = await signInLocally(server.app)
-  teamId = await personalTeam(control.db, signedIn.user.id)
-  token = (await newToken(signedIn.browser, teamId)).token
+  ;({ server, teamId, token } = await startTokenedServer(control.db))
   database = await createSourceDatabase()
   await database.db.query(
     'create table items (id int primary key, title text not null)',
@@ -222,28 +217,21 @@ describe('the sluice CLI with a team API token', () => {
   })
 
   it('runs as a process: npx sluice', async () => {
-    // Not spawnSync: the server answering it runs in this process.
-    const npx = (args: string[], env: NodeJS.ProcessEnv) =>
-      new Promise<{ status: number | null; stdout: string; stderr: string }>(
-        (resolve) => {
-          const child = spawn('npx', ['sluice', ...args], { env })
-          let stdout = ''
-          let stderr = ''
-          child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-          child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-          child.on('close', (status) => resolve({ status, stdout, stderr }))
-        },
-      )
-    const ran = await npx(['teams', 'list', '--json'], {
+    const env = {
       ...process.env,
       SLUICE_URL: server.origin,
       SLUICE_API_TOKEN: token,
+    }
+    const ran = await runProcess('npx', ['sluice', 'teams', 'list', '--json'], {
+      env,
     })
-    expect(ran.status, ran.stderr).toBe(0)
-    expect(JSON.parse(ran.stdout)).toEqual([
+    expect(ran.status, ran.err).toBe(0)
+    expect(JSON.parse(ran.out)).toEqual([
       { id: teamId, name: expect.any(String) },
     ])
-    expect((await npx(['frobnicate'], process.env)).status).toBe(2)
+    expect(
+      (await runProcess('npx', ['sluice', 'frobnicate'], { env })).status,
+    ).toBe(2)
   })
 
   it('is all the packed package holds besides its metadata, and runs with no dependency', async () => {
@@ -276,33 +264,20 @@ describe('the sluice CLI with a team API token', () => {
     copyFileSync(join(root, 'bin/sluice.js'), join(dir, 'bin/sluice.js'))
     writeFileSync(join(dir, 'package.json'), '{"type":"module"}')
     await build({
+      ...BUNDLE_OPTIONS,
       entryPoints: { cli: join(root, 'src/cli/index.ts') },
       outdir: join(dir, 'dist/server'),
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20.19',
-      packages: 'external',
-      logLevel: 'warning',
     })
-    const ran = await new Promise<{ status: number | null; out: string }>(
-      (resolve) => {
-        // Not execFileSync: the server answering it runs in this process.
-        const child = spawn(
-          process.execPath,
-          [join(dir, 'bin/sluice.js'), 'teams', 'list', '--json'],
-          {
-            cwd: dir,
-            env: {
-              PATH: process.env.PATH,
-              SLUICE_URL: server.origin,
-              SLUICE_API_TOKEN: token,
-            },
-          },
-        )
-        let out = ''
-        child.stdout.on('data', (d: Buffer) => (out += d.toString()))
-        child.on('close', (status) => resolve({ status, out }))
+    const ran = await runProcess(
+      process.execPath,
+      [join(dir, 'bin/sluice.js'), 'teams', 'list', '--json'],
+      {
+        cwd: dir,
+        env: {
+          PATH: process.env.PATH,
+          SLUICE_URL: server.origin,
+          SLUICE_API_TOKEN: token,
+        },
       },
     )
     expect(ran.status).toBe(0)

@@ -2,13 +2,12 @@
 // (every client parameter copied onto the origin URL, then `source_id` and `secret` added),
 // with only the origin's host changed to Sluice's. The official client and a TanStack DB
 // collection sync through it, live, as they did through Electric Cloud.
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { Shape, ShapeStream } from '@electric-sql/client'
 import { createCollection } from '@tanstack/db'
 import { electricCollectionOptions } from '@tanstack/electric-db-collection'
 import { afterAll, beforeAll, expect, it, vi } from 'vitest'
 import { signInLocally } from '../support/app.ts'
+import { startShapeProxy } from '../support/cli.ts'
 import { useControlPlaneDatabase } from '../support/database.ts'
 import {
   createSourceDatabase,
@@ -23,36 +22,9 @@ import {
 const control = useControlPlaneDatabase()
 let server: SourceServer
 let database: SourceDatabase
-let proxy: Server
+let proxy: { url: string; stop: () => Promise<void> }
 let proxyUrl: string
 const cleanups: Array<() => void> = []
-
-/**
- * The app's proxy. On Electric Cloud its origin was https://api.electric-sql.cloud/v1/shape;
- * the move changes that host (and the two values it adds), nothing else.
- */
-function startProxy(origin: string, sourceId: string, secret: string) {
-  return createServer((req, res) => {
-    void (async () => {
-      const url = new URL(req.url ?? '/', 'http://proxy.local')
-      const originUrl = new URL(`${origin}/v1/shape`)
-      url.searchParams.forEach((value, key) =>
-        originUrl.searchParams.set(key, value),
-      )
-      originUrl.searchParams.set('source_id', sourceId)
-      originUrl.searchParams.set('secret', secret)
-      const response = await fetch(originUrl)
-      const headers = new Headers(response.headers)
-      headers.delete('content-encoding')
-      headers.delete('content-length')
-      res.writeHead(response.status, Object.fromEntries(headers))
-      res.end(Buffer.from(await response.arrayBuffer()))
-    })().catch(() => {
-      res.writeHead(502)
-      res.end()
-    })
-  })
-}
 
 beforeAll(async () => {
   server = await startSourceServer(control.db)
@@ -75,15 +47,15 @@ beforeAll(async () => {
       expect((await sourceRow(control.db, source.id))?.state).toBe('active'),
     { timeout: 20_000, interval: 50 },
   )
-  proxy = startProxy(server.origin, source.id, source.secret)
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
-  proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/api/shape`
+  // The app's proxy. On Electric Cloud its origin was https://api.electric-sql.cloud/v1/shape;
+  // the move changes that host (and the two values it adds), nothing else.
+  proxy = await startShapeProxy(server.origin, () => Promise.resolve(source))
+  proxyUrl = proxy.url
 }, 60_000)
 
 afterAll(async () => {
   for (const cleanup of cleanups) cleanup()
-  proxy?.closeAllConnections()
-  await new Promise((resolve) => proxy?.close(resolve))
+  await proxy?.stop()
   await server?.stop()
   await database?.drop()
 })
