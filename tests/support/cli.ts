@@ -17,7 +17,7 @@ import {
   type SourceServer,
 } from './sources.ts'
 
-export const SLUICE_BIN = join(import.meta.dirname, '../../bin/sluice.js')
+const SLUICE_BIN = join(import.meta.dirname, '../../bin/sluice.js')
 
 /** A server, a signed-in member's team, and a token of that team. */
 export async function startTokenedServer(db: Db): Promise<{
