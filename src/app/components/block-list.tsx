@@ -53,3 +53,15 @@ export function BlockList<T>({
     </Paper>
   )
 }
+
+/** One of an item's parts, named: `Label: value`, the label muted. */
+export function BlockLine(props: { label: string; children: ReactNode }) {
+  return (
+    <Typography variant="body2">
+      <Typography component="span" variant="body2" color="text.secondary">
+        {props.label}:{' '}
+      </Typography>
+      {props.children}
+    </Typography>
+  )
+}

@@ -3,7 +3,7 @@
 // (use-api-tokens.ts), as tokens are not synced.
 import { Alert, Button, Stack, TableCell, Typography } from '@mui/material'
 import type { ApiToken } from '../../../shared/api-tokens.ts'
-import { BlockList } from '../../components/block-list.tsx'
+import { BlockLine, BlockList } from '../../components/block-list.tsx'
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
 import { DataTable } from '../../components/data-table.tsx'
 import { NeedsNetwork } from '../../components/needs-network.tsx'
@@ -59,14 +59,6 @@ function TokenList(props: {
   tokens: ApiToken[]
   onRevoke: (token: ApiToken) => void
 }) {
-  const line = (label: string, value: string) => (
-    <Typography variant="body2">
-      <Typography component="span" variant="body2" color="text.secondary">
-        {label}:{' '}
-      </Typography>
-      {value}
-    </Typography>
-  )
   return (
     <BlockList
       label="API tokens"
@@ -85,9 +77,15 @@ function TokenList(props: {
             </Typography>
             <RevokeButton token={token} onRevoke={props.onRevoke} />
           </Stack>
-          {line('Created', formatDateTime(token.created_at))}
-          {line('Last used', when(token.last_used_at, 'Never'))}
-          {line('Expires', when(token.expires_at, 'Never'))}
+          <BlockLine label="Created">
+            {formatDateTime(token.created_at)}
+          </BlockLine>
+          <BlockLine label="Last used">
+            {when(token.last_used_at, 'Never')}
+          </BlockLine>
+          <BlockLine label="Expires">
+            {when(token.expires_at, 'Never')}
+          </BlockLine>
         </>
       )}
     </BlockList>

@@ -3,14 +3,13 @@
 // deleted, and a delete that asks first and waits for the deletion to sync. A table where there
 // is room for its columns, one block per link below the mobile breakpoint.
 import { Button, Stack, TableCell, Typography } from '@mui/material'
-import type { ReactNode } from 'react'
 import {
   setupFormPath,
   setupFormRegionLabel,
   setupFormUnusable,
   type SetupForm,
 } from '../../../shared/setup-forms.ts'
-import { BlockList } from '../../components/block-list.tsx'
+import { BlockLine, BlockList } from '../../components/block-list.tsx'
 import { TextLink } from '../../components/links.tsx'
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
 import { DataTable } from '../../components/data-table.tsx'
@@ -136,14 +135,6 @@ function FormList(props: {
   forms: SetupForm[]
   onDelete: (form: SetupForm) => void
 }) {
-  const line = (label: string, value: ReactNode) => (
-    <Typography variant="body2">
-      <Typography component="span" variant="body2" color="text.secondary">
-        {label}:{' '}
-      </Typography>
-      {value}
-    </Typography>
-  )
   return (
     <BlockList
       label="Setup links"
@@ -160,11 +151,19 @@ function FormList(props: {
             <LinkId form={form} />
             <DeleteLink form={form} onDelete={props.onDelete} />
           </Stack>
-          {line('Status', <Status form={form} />)}
-          {line('Region', regionOf(form))}
-          {line('Created', formatDateTime(form.created_at))}
-          {line('Expires', formatDateTime(form.expires_at))}
-          {line('Source', <AddedSource form={form} />)}
+          <BlockLine label="Status">
+            <Status form={form} />
+          </BlockLine>
+          <BlockLine label="Region">{regionOf(form)}</BlockLine>
+          <BlockLine label="Created">
+            {formatDateTime(form.created_at)}
+          </BlockLine>
+          <BlockLine label="Expires">
+            {formatDateTime(form.expires_at)}
+          </BlockLine>
+          <BlockLine label="Source">
+            <AddedSource form={form} />
+          </BlockLine>
         </>
       )}
     </BlockList>
