@@ -4,7 +4,7 @@
 // run yet answers 503 with a retry-after.
 import type { Context } from 'hono'
 import { idSchema } from '../../shared/entities.ts'
-import { findMemberSource } from './sources.ts'
+import { findMemberSource, getSource } from './sources.ts'
 import { viewerOf } from '../auth/viewer.ts'
 import type { AppEnv } from '../platform/http/context.ts'
 
@@ -17,6 +17,13 @@ export async function memberSource(c: C) {
   const id = idSchema.safeParse(c.req.param('id'))
   if (!id.success) return null
   return findMemberSource(c.var.deps.db, viewerOf(c), id.data)
+}
+
+/** The whole source (as GET /api/v1/sources lists it), when the caller may see it. */
+export async function viewableSource(c: C) {
+  const id = idSchema.safeParse(c.req.param('id'))
+  if (!id.success) return null
+  return getSource(c.var.deps.db, viewerOf(c), id.data)
 }
 
 export const sourceNotFound = (c: C) => c.json(NOT_FOUND, 404)

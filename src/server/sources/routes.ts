@@ -7,7 +7,7 @@
 // /:id/previous-secret) secret-routes.ts.
 import { Hono } from 'hono'
 import { requireUser } from '../auth/middleware.ts'
-import { getSource, listSources } from './sources.ts'
+import { listSources } from './sources.ts'
 import { viewerOf } from '../auth/viewer.ts'
 import type { AppEnv } from '../platform/http/context.ts'
 import type { RateLimiter } from '../platform/http/rate-limit.ts'
@@ -21,8 +21,7 @@ import {
   rotateSecretRoute,
   secretRoute,
 } from './secret-routes.ts'
-import { sourceNotFound } from './member-source.ts'
-import { idSchema } from '../../shared/entities.ts'
+import { sourceNotFound, viewableSource } from './member-source.ts'
 
 /** `creates`: the rate of creates, counted per user and per team. */
 export function sourceRoutes(
@@ -36,9 +35,7 @@ export function sourceRoutes(
     )
     .put('/', createSourceRoute(settings, creates))
     .get('/:id', async (c) => {
-      const id = idSchema.safeParse(c.req.param('id'))
-      const source =
-        id.success && (await getSource(c.var.deps.db, viewerOf(c), id.data))
+      const source = await viewableSource(c)
       return source ? c.json(source) : sourceNotFound(c)
     })
     .patch('/:id', updateRoute)

@@ -4,11 +4,12 @@
 // tokens) only; another team's source answers exactly like a missing one.
 import type { Context } from 'hono'
 import type { AppEnv } from '../platform/http/context.ts'
-import { idSchema } from '../../shared/entities.ts'
-import { viewerOf } from '../auth/viewer.ts'
-import { memberSource, sourceNotFound } from './member-source.ts'
+import {
+  memberSource,
+  sourceNotFound,
+  viewableSource,
+} from './member-source.ts'
 import { endSecretGrace, rotateSecret } from './secrets.ts'
-import { getSource } from './sources.ts'
 
 type C = Context<AppEnv>
 
@@ -17,9 +18,7 @@ const deleted = (c: C) =>
 
 /** The current secret, and the previous one with its end while its grace lasts. */
 export async function secretRoute(c: C) {
-  const id = idSchema.safeParse(c.req.param('id'))
-  const source =
-    id.success && (await getSource(c.var.deps.db, viewerOf(c), id.data))
+  const source = await viewableSource(c)
   if (!source) return sourceNotFound(c)
   const until = source.previous_secret_valid_until
   const inGrace = until !== null && Date.parse(until) > Date.now()
