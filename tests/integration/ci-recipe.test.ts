@@ -171,4 +171,4 @@ it('gives a pull request its own source while open, and deletes it on close', as
 
   await runJob(workflow, 'cleanup', 'closed', 42)
   expect(await previewSources()).toEqual([])
-})
+}, 60_000)

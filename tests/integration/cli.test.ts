@@ -151,7 +151,7 @@ describe('the sluice CLI with a team API token', () => {
     expect(
       json<Source>(await sluice(['sources', 'get', id, '--json'])).id,
     ).toBe(id)
-  })
+  }, 60_000)
 
   it('reads and rotates the secret, which then opens the source’s shapes', async () => {
     const secret = (await sluice(['sources', 'get-secret', id])).out.trim()
@@ -232,7 +232,7 @@ describe('the sluice CLI with a team API token', () => {
     expect(
       (await runProcess('npx', ['sluice', 'frobnicate'], { env })).status,
     ).toBe(2)
-  })
+  }, 60_000)
 
   it('is all the packed package holds besides its metadata, and runs with no dependency', async () => {
     const root = join(import.meta.dirname, '../..')
@@ -284,5 +284,5 @@ describe('the sluice CLI with a team API token', () => {
     expect(JSON.parse(ran.out)).toEqual([
       { id: teamId, name: expect.any(String) },
     ])
-  })
+  }, 60_000)
 })

@@ -109,4 +109,4 @@ it('runs every command of the migration guide against a real Sluice', async () =
   // Its secret was printed, then rotated: the one stored now is the rotation's.
   expect(ran.out).toContain('The previous secret works until')
   expect(ran.out).toContain(rows[0]?.source_secret)
-})
+}, 60_000)
