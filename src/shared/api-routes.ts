@@ -116,6 +116,9 @@ export const SHAPE_PATHS = {
   alert_delivery_attempts: '/alert-delivery-attempts',
   source_event_logs: '/source-event-logs',
   source_shapes: '/source-shapes',
+  source_metrics: '/source-metrics',
+  source_shape_metrics: '/source-shape-metrics',
+  source_invalidations: '/source-invalidations',
 } as const satisfies Record<SyncedTableName, string>
 
 /**

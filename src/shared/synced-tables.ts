@@ -8,7 +8,14 @@
 
 /** A column's Postgres type, spelled as the migrations spell it. */
 type ColumnType =
-  'uuid' | 'text' | 'timestamptz' | 'bigint' | 'integer' | 'boolean' | 'jsonb'
+  | 'uuid'
+  | 'text'
+  | 'timestamptz'
+  | 'bigint'
+  | 'integer'
+  | 'double precision'
+  | 'boolean'
+  | 'jsonb'
 
 export type Column = { type: ColumnType; nullable: boolean }
 
@@ -107,8 +114,69 @@ export const syncedTables = {
       log_bytes: required('bigint'),
       created_at: required('timestamptz'),
       last_read_at: nullable('timestamptz'),
+      clients: required('integer'),
+      requests_per_minute: required('double precision'),
+      bytes_per_minute: required('double precision'),
+      changes_per_minute: required('double precision'),
+      stalled_requests: required('integer'),
+      log_entries: required('bigint'),
+      snapshot_ms: nullable('integer'),
+      last_rotation_at: nullable('timestamptz'),
+      last_rotation_cause: nullable('text'),
     },
     primaryKey: ['source_id', 'handle'],
+    scope: 'source_id',
+  },
+  // A source's figures over time (server migration 0020_shape_metrics.sql).
+  source_metrics: {
+    columns: {
+      source_id: required('uuid'),
+      resolution: required('text'),
+      at: required('timestamptz'),
+      samples: required('integer'),
+      changes_per_second: required('double precision'),
+      writes_per_minute: required('double precision'),
+      retained_wal_bytes: nullable('bigint'),
+      lag_bytes: nullable('bigint'),
+      clients: required('integer'),
+      requests_per_minute: required('double precision'),
+      bytes_per_minute: required('double precision'),
+      snapshots: required('integer'),
+      snapshot_ms_max: nullable('integer'),
+    },
+    primaryKey: ['source_id', 'resolution', 'at'],
+    scope: 'source_id',
+  },
+  source_shape_metrics: {
+    columns: {
+      source_id: required('uuid'),
+      resolution: required('text'),
+      at: required('timestamptz'),
+      handle: required('text'),
+      label: required('text'),
+      samples: required('integer'),
+      clients: required('integer'),
+      requests_per_minute: required('double precision'),
+      bytes_per_minute: required('double precision'),
+    },
+    primaryKey: ['source_id', 'resolution', 'at', 'handle'],
+    scope: 'source_id',
+  },
+  source_invalidations: {
+    columns: {
+      id: required('uuid'),
+      source_id: required('uuid'),
+      at: required('timestamptz'),
+      handle: required('text'),
+      table_schema: required('text'),
+      table_name: required('text'),
+      where_clause: nullable('text'),
+      cause: required('text'),
+      detail: nullable('text'),
+      clients: required('integer'),
+      bytes_reread: required('bigint'),
+    },
+    primaryKey: ['id'],
     scope: 'source_id',
   },
   source_setup_forms: {

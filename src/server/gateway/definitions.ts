@@ -28,4 +28,7 @@ export const dashboardShapes = {
     shape('alert_delivery_attempts', teamId),
   eventLogs: (sourceId: string) => shape('source_event_logs', sourceId),
   liveShapes: (sourceId: string) => shape('source_shapes', sourceId),
+  metrics: (sourceId: string) => shape('source_metrics', sourceId),
+  shapeMetrics: (sourceId: string) => shape('source_shape_metrics', sourceId),
+  invalidations: (sourceId: string) => shape('source_invalidations', sourceId),
 }

@@ -121,6 +121,9 @@ export const userShapes: Record<string, Resolve> = {
   ),
   [SHAPE_PATHS.source_event_logs]: ofSource(dashboardShapes.eventLogs),
   [SHAPE_PATHS.source_shapes]: ofSource(dashboardShapes.liveShapes),
+  [SHAPE_PATHS.source_metrics]: ofSource(dashboardShapes.metrics),
+  [SHAPE_PATHS.source_shape_metrics]: ofSource(dashboardShapes.shapeMetrics),
+  [SHAPE_PATHS.source_invalidations]: ofSource(dashboardShapes.invalidations),
 }
 
 export const gatewayRoutes = new Hono<AppEnv>()

@@ -15,6 +15,7 @@ type StoredValue = {
   // A number, or a BigInt (PGlite, past 2^53) or text (last-screen.ts).
   bigint: number | bigint | string
   integer: number
+  'double precision': number
   boolean: boolean
   // The server wrote it; the hook that reads it says what shape it has.
   jsonb: unknown

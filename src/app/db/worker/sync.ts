@@ -319,17 +319,27 @@ export function startSync(
       },
       ...scoped('source_event_logs', sourceId),
     },
-    source_shapes: {
-      shape: {
-        ...liveShape(url(shapePath('source_shapes', sourceId))),
-        // Never asks for the shapes of a source the store saw go (live-shapes-fetch.ts).
-        fetchClient: liveShapesFetch(
-          liveSyncFetch,
-          sourceInStore(pg, sourceId),
-        ),
-      },
-      ...scoped('source_shapes', sourceId),
+    source_shapes: figures('source_shapes', sourceId),
+    source_metrics: figures('source_metrics', sourceId),
+    source_shape_metrics: figures('source_shape_metrics', sourceId),
+    source_invalidations: figures('source_invalidations', sourceId),
+  })
+
+  // A source's live shapes and figures: rows that leave all the time (shapes rotated, points
+  // pruned), so their streams ask the store about the source first (live-shapes-fetch.ts).
+  const figures = (
+    table:
+      | 'source_shapes'
+      | 'source_metrics'
+      | 'source_shape_metrics'
+      | 'source_invalidations',
+    sourceId: string,
+  ) => ({
+    shape: {
+      ...liveShape(url(shapePath(table, sourceId))),
+      fetchClient: liveShapesFetch(liveSyncFetch, sourceInStore(pg, sourceId)),
     },
+    ...scoped(table, sourceId),
   })
 
   // A write to the source row newer than its delete request: the removal failed. Its success
