@@ -212,5 +212,21 @@ export const SOURCE_EVENTS = {
   secretRotated: 'secret_rotated',
   /** The previous secret's grace was ended early: it no longer opens the source. {} */
   secretGraceEnded: 'previous_secret_ended',
+  /**
+   * Shapes were rotated and their clients refetch (the invalidation log has each one), one
+   * event per cause at a time. { cause, shapes, clients } (cause as in INVALIDATION_CAUSES)
+   */
+  shapesInvalidated: 'shapes_invalidated',
 } as const
 export type SourceEventName = (typeof SOURCE_EVENTS)[keyof typeof SOURCE_EVENTS]
+
+/** Why a shape was rotated (the invalidation log, GET /api/v1/sources/{id}/invalidations). */
+export const INVALIDATION_CAUSES = [
+  'clear_cache',
+  'schema_change',
+  'slot_lost',
+  'deleted',
+  'evicted',
+  'dependency',
+] as const
+export type InvalidationCause = (typeof INVALIDATION_CAUSES)[number]
