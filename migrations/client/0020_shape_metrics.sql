@@ -3,6 +3,9 @@
 -- and the invalidation log. The charts read these, so they work offline with the last figures.
 alter table source_shapes
   add column clients integer not null default 0,
+  add column requests bigint not null default 0,
+  add column bytes_sent bigint not null default 0,
+  add column changes_written bigint not null default 0,
   add column requests_per_minute double precision not null default 0,
   add column bytes_per_minute double precision not null default 0,
   add column changes_per_minute double precision not null default 0,

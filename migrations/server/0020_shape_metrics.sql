@@ -1,10 +1,14 @@
 -- Issue 41: what every shape costs and why clients refetched.
 --
 -- source_shapes gains the engine's per-shape figures, written with the other counters at most
--- once per live-shapes interval (src/server/sources/live-shapes/live-shapes.ts). Rates are per
--- minute over the last minute, computed by the server from the engine's counters.
+-- once per live-shapes interval (src/server/sources/live-shapes/live-shapes.ts). Totals count
+-- since the engine opened the shape; rates are per minute over the last minute, computed by the
+-- server from those totals.
 alter table source_shapes
   add column clients integer not null default 0,
+  add column requests bigint not null default 0,
+  add column bytes_sent bigint not null default 0,
+  add column changes_written bigint not null default 0,
   add column requests_per_minute double precision not null default 0,
   add column bytes_per_minute double precision not null default 0,
   add column changes_per_minute double precision not null default 0,

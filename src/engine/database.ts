@@ -37,7 +37,13 @@ import { PartitionMap } from './shapes/partitions.ts'
 import { ShapeRouter } from './shapes/router.ts'
 import { DependencyRoutes } from './shapes/subqueries/routes.ts'
 import { CaughtUp } from './replication/caught-up.ts'
-import { Shape, type ShapeFacts } from './shapes/shape.ts'
+import {
+  Shape,
+  type Invalidation,
+  type RotationCause,
+  type ShapeFacts,
+} from './shapes/shape.ts'
+import { Invalidations, type SnapshotTime } from './shapes/invalidations.ts'
 import { queryMoveIn, reloadDependencies } from './shapes/subqueries/queries.ts'
 import type { MoverHooks } from './shapes/subqueries/mover.ts'
 import { snapshotShape } from './shapes/snapshot.ts'
@@ -99,7 +105,8 @@ export class ShapeDatabase {
       return found
     },
     truncate: (change) => {
-      for (const relation of change.relations) this.rotateRelation(relation)
+      for (const relation of change.relations)
+        this.rotateRelation(relation, 'table truncated')
     },
     isLive: (shape) =>
       this.shapes.get(shape.handle) === shape &&
@@ -110,7 +117,7 @@ export class ShapeDatabase {
     },
     // Stopping, a shape's log keeps the part: reopened, it is cut back to the last whole one.
     drop: (shape) => {
-      if (!this.stopping) this.rotate(shape)
+      if (!this.stopping) this.rotate(shape, 'evicted', 'its change failed')
     },
   }
   readonly pool: pg.Pool
@@ -119,6 +126,7 @@ export class ShapeDatabase {
   private readonly tables: TableWatch
   private readonly partitions: PartitionMap
   private readonly tableInfo = new SharedTableInfo()
+  private readonly invalidations = new Invalidations()
 
   constructor(readonly config: DatabaseConfig) {
     this.pool = new pg.Pool({
@@ -136,7 +144,9 @@ export class ShapeDatabase {
     // listens on idle clients only).
     this.pool.on('error', () => {})
     this.pool.on('connect', (client) => client.on('error', () => {}))
-    this.tables = new TableWatch(this.pool, (key) => this.rotateKey(key))
+    this.tables = new TableWatch(this.pool, (key, detail) =>
+      this.rotateKey(key, detail),
+    )
     this.expiry =
       config.maxShapes === undefined
         ? null
@@ -145,9 +155,12 @@ export class ShapeDatabase {
             periodMs: config.expiryPeriodMs,
             shapes: () => this.shapes,
             active: () => this.supervisor.status === 'active',
-            remove: (shape) => this.rotate(shape),
+            remove: (shape) =>
+              this.rotate(shape, 'evicted', 'least recently used'),
           })
-    this.partitions = new PartitionMap(this.pool, (key) => this.rotateKey(key))
+    this.partitions = new PartitionMap(this.pool, (key) =>
+      this.rotateKey(key, 'partitions changed'),
+    )
     mkdirSync(this.shapesDir, { recursive: true, mode: PRIVATE_DIR })
     this.journal = new Journal(join(config.dataDir, 'journal'), this.shapesDir)
     this.durability = new DurabilityLoop(
@@ -168,8 +181,8 @@ export class ShapeDatabase {
           onCaughtUp: (lsn) => this.caughtUp.advance(lsn),
           // A renamed table's shapes are registered under its old name: rotate those too.
           onRelationChanged: (previous, next) => {
-            this.rotateRelation(previous)
-            this.rotateRelation(next)
+            this.rotateRelation(previous, 'table renamed')
+            this.rotateRelation(next, 'table renamed')
           },
           flushedLsn: (caughtUp) => this.durability.confirmable(caughtUp),
         },
@@ -301,6 +314,26 @@ export class ShapeDatabase {
     return [...this.shapes.values()].map((shape) => shape.facts())
   }
 
+  /**
+   * Records written to shape logs since attached, rotated shapes' included: one change on 100
+   * shapes is 100 writes (the unit Electric Cloud billed).
+   */
+  get writesEmitted(): number {
+    let writes = this.invalidations.writesOfRotated
+    for (const shape of this.shapes.values()) writes += shape.changesWritten
+    return writes
+  }
+
+  /** The rotations recorded after `seq` (the newest 1,000 are kept), oldest first. */
+  invalidationsAfter(seq: number): readonly Invalidation[] {
+    return this.invalidations.after(seq)
+  }
+
+  /** Snapshots completed after `at` (ms since the epoch; the newest 100 are kept). */
+  snapshotsAfter(at: number): readonly SnapshotTime[] {
+    return this.invalidations.snapshotsAfter(at)
+  }
+
   /** The live shape for a definition, created (snapshot started) when there is none. */
   async shapeFor(definition: ShapeDefinition): Promise<Shape> {
     const waking = this.idle?.request()
@@ -318,9 +351,17 @@ export class ShapeDatabase {
     return creating
   }
 
-  /** Ends a shape: its clients get 409 and start again on a new one. */
-  rotate(shape: Shape): void {
+  /**
+   * Ends a shape: its clients get 409 and start again on a new one. `cause` and `detail` go to
+   * the invalidation log (shapes/invalidations.ts).
+   */
+  rotate(
+    shape: Shape,
+    cause: RotationCause,
+    detail: string | null = null,
+  ): void {
     if (this.shapes.get(shape.handle) !== shape) return
+    this.invalidations.rotated(shape, cause, detail)
     this.shapes.delete(shape.handle)
     if (this.byKey.get(shape.key) === shape) this.byKey.delete(shape.key)
     this.router.remove(shape)
@@ -331,27 +372,30 @@ export class ShapeDatabase {
     this.config.onShapesChanged?.()
   }
 
-  rotateTable(schema: string, name: string): void {
-    this.rotateKey(tableKey(schema, name))
+  /** A table changed: its shapes start over (a schema change). */
+  rotateTable(schema: string, name: string, detail: string): void {
+    this.rotateKey(tableKey(schema, name), detail)
   }
 
-  private rotateKey(key: string): void {
-    for (const shape of this.router.shapesOf(key)) this.rotate(shape)
+  private rotateKey(key: string, detail: string): void {
+    for (const shape of this.router.shapesOf(key))
+      this.rotate(shape, 'schema_change', detail)
     // A table a subquery reads was dropped, renamed or changed: its shapes start over too.
-    for (const shape of this.dependencyRoutes.shapesOf(key)) this.rotate(shape)
+    for (const shape of this.dependencyRoutes.shapesOf(key))
+      this.rotate(shape, 'dependency', `${key}: ${detail}`)
   }
 
   /** A relation's shapes, and those of the partitioned tables above it. */
-  private rotateRelation(relation: Relation): void {
-    this.rotateTable(relation.schema, relation.name)
+  private rotateRelation(relation: Relation, detail: string): void {
+    this.rotateTable(relation.schema, relation.name, detail)
     for (const above of this.partitions.ancestors(relation))
-      this.rotateKey(above)
+      this.rotateKey(above, detail)
   }
 
-  /** Rotates every shape (a cache clear); answers how many there were. */
-  rotateAll(): number {
+  /** Rotates every shape (a cache clear, or the slot lost); answers how many there were. */
+  rotateAll(cause: RotationCause = 'clear_cache'): number {
     const shapes = [...this.shapes.values()]
-    for (const shape of shapes) this.rotate(shape)
+    for (const shape of shapes) this.rotate(shape, cause)
     return shapes.length
   }
 
@@ -417,6 +461,7 @@ export class ShapeDatabase {
 
   private register(shape: Shape, where: CompiledWhere | null): void {
     if (this.applying) this.joined.add(shape)
+    if (!shape.ready) shape.replaced = this.invalidations.successorOf(shape.key)
     this.shapes.set(shape.handle, shape)
     this.byKey.set(shape.key, shape)
     const { schema, name } = shape.definition.table
@@ -457,7 +502,7 @@ export class ShapeDatabase {
           () => this.stopping,
         ),
       globalLsn: () => this.globalLsn,
-      rotate: () => this.rotate(shape),
+      rotate: (detail) => this.rotate(shape, 'dependency', detail),
       appended: () => {
         if (this.shapes.get(shape.handle) !== shape) return
         this.durability.touched(shape)
@@ -473,8 +518,11 @@ export class ShapeDatabase {
     shape: Shape,
     where: CompiledWhere | null,
   ): Promise<void> {
+    const started = performance.now()
     try {
       await snapshotShape(this.pool, shape, where)
+      shape.snapshotMs = Math.round(performance.now() - started)
+      this.invalidations.snapshotted(shape.snapshotMs)
       this.durability.touched(shape)
       this.config.onShapesChanged?.()
     } catch (error) {
@@ -485,7 +533,8 @@ export class ShapeDatabase {
   }
 
   private failShape(shape: Shape, error: Error): void {
-    this.rotate(shape)
+    // Never ready, so no client held its rows: not an invalidation (shapes/invalidations.ts).
+    this.rotate(shape, 'evicted', 'its snapshot failed')
     shape.fail(error)
   }
 
@@ -528,7 +577,7 @@ export class ShapeDatabase {
         bytes > limit.minBytes &&
         bytes > shape.snapshotBytes * limit.growthFactor
       )
-        this.rotate(shape)
+        this.rotate(shape, 'evicted', 'its log outgrew a fresh snapshot')
     }
   }
 
@@ -550,7 +599,7 @@ export class ShapeDatabase {
       this.replayed = true
     }
     if (slotRecreated) {
-      this.rotateAll()
+      this.rotateAll('slot_lost')
       dropShapes(this.shapesDir)
       return
     }

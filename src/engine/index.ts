@@ -6,9 +6,9 @@
 // may still reach inside; the layout behind this file is in README.md.
 
 // Engines and their databases: attach a database, and the shapes, stream and status over it.
-export { Engine } from './engine.ts'
+export { Engine, type AttachOptions } from './engine.ts'
 export type { ShapeDatabase } from './database.ts'
-export type { ShapeFacts } from './shapes/shape.ts'
+export type { Invalidation, ShapeFacts } from './shapes/shape.ts'
 export type { SupervisorStatus } from './replication/supervisor.ts'
 
 // The shape protocol's parts, for a host that serves shapes under routes of its own.

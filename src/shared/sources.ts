@@ -213,8 +213,9 @@ export const SOURCE_EVENTS = {
   /** The previous secret's grace was ended early: it no longer opens the source. {} */
   secretGraceEnded: 'previous_secret_ended',
   /**
-   * Shapes were rotated and their clients refetch (the invalidation log has each one), one
-   * event per cause at a time. { cause, shapes, clients } (cause as in INVALIDATION_CAUSES)
+   * Shapes were rotated and their clients refetch (the invalidation log has each one, with the
+   * clients that came back), one event per cause at a time. { cause, shapes } (cause as in
+   * INVALIDATION_CAUSES)
    */
   shapesInvalidated: 'shapes_invalidated',
 } as const

@@ -79,7 +79,17 @@ describe('shape facts', () => {
         logBytes: expect.any(Number),
         createdAt: expect.any(Number),
         lastReadAt: expect.any(Number),
+        // Nobody waits on it now; its reader's two requests: the snapshot, then up-to-date.
+        clients: 0,
+        requests: 2,
+        bytesSent: expect.any(Number),
+        stalled: 0,
+        changesWritten: 0,
+        logEntries: 4,
+        snapshotMs: expect.any(Number),
+        lastRotation: null,
       })
+      expect(facts?.bytesSent).toBeGreaterThan(0)
       expect(facts?.createdAt).toBeGreaterThanOrEqual(before)
       expect(facts?.lastReadAt).toBeGreaterThanOrEqual(facts?.createdAt ?? 0)
       const snapshotBytes = facts?.logBytes ?? 0
@@ -100,13 +110,38 @@ describe('shape facts', () => {
       )
       const after = factsOf(engine.database, handle)
       expect(after?.logBytes).toBeGreaterThan(snapshotBytes)
+      // Written: three in (two inserts, an update into it), two out, the update that stays,
+      // and the key change's delete and insert.
+      expect(after?.changesWritten).toBe(8)
+      expect(after?.logEntries).toBe(4 + 8)
       // Nothing read it since: a change does not count as a read.
       expect(after?.lastReadAt).toBe(facts?.lastReadAt)
 
       // Rotated: no longer held.
       const shape = engine.database.byHandle(handle)
-      if (shape) engine.database.rotate(shape)
+      if (shape) engine.database.rotate(shape, 'deleted')
       expect(factsOf(engine.database, handle)).toBeUndefined()
+      expect(engine.database.invalidationsAfter(0)).toEqual([
+        expect.objectContaining({
+          handle,
+          cause: 'deleted',
+          clients: 0,
+          bytesReread: 0,
+          table: { schema: 'public', name: 'items' },
+        }),
+      ])
+      // Its successor says why it came, and is credited with what its clients read again.
+      const next = await readShape(
+        engine.shapeUrl,
+        'table=items&where=n <= $1&params[1]=3',
+      )
+      expect(factsOf(engine.database, next)?.lastRotation).toEqual({
+        at: expect.any(Number),
+        cause: 'deleted',
+      })
+      expect(
+        engine.database.invalidationsAfter(0)[0]?.bytesReread,
+      ).toBeGreaterThan(0)
     },
   )
 
@@ -160,6 +195,7 @@ describe('shape facts', () => {
         () => expect(factsOf(first.database, handle)?.rows).toBe(1900),
         { timeout: 10_000, interval: 20 },
       )
+      const entries = factsOf(first.database, handle)?.logEntries
       await first.stop()
       const index = join(dataDir, 'databases', id, 'shapes', handle)
       const points = (await readFile(join(index, 'index'), 'utf8'))
@@ -172,6 +208,8 @@ describe('shape facts', () => {
         () => expect(factsOf(second.database, handle)?.rows).toBe(1900),
         { timeout: 10_000, interval: 20 },
       )
+      // Its records too, from the index's last point and what follows it.
+      expect(factsOf(second.database, handle)?.logEntries).toBe(entries)
       await second.stop()
 
       // As an engine before row counts wrote it: offsets and positions only.

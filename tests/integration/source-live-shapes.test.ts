@@ -123,6 +123,18 @@ describe('live shapes in the control plane', () => {
           log_bytes: expect.stringMatching(/^[1-9]\d*$/),
           created_at: expect.any(Date),
           last_read_at: expect.any(Date),
+          clients: 0,
+          requests: expect.stringMatching(/^[1-9]\d*$/),
+          bytes_sent: expect.stringMatching(/^[1-9]\d*$/),
+          changes_written: '0',
+          requests_per_minute: expect.any(Number),
+          bytes_per_minute: expect.any(Number),
+          changes_per_minute: 0,
+          stalled_requests: 0,
+          log_entries: '4',
+          snapshot_ms: expect.any(Number),
+          last_rotation_at: null,
+          last_rotation_cause: null,
         }),
       { timeout: 10_000, interval: 50 },
     )
@@ -298,6 +310,18 @@ describe('the dashboard shape /v1/source-shapes', () => {
       row_count: '1',
       log_bytes: expect.any(String),
       created_at: expect.any(String),
+      clients: expect.any(String),
+      requests: expect.any(String),
+      bytes_sent: expect.any(String),
+      changes_written: expect.any(String),
+      requests_per_minute: expect.any(String),
+      bytes_per_minute: expect.any(String),
+      changes_per_minute: expect.any(String),
+      stalled_requests: '0',
+      log_entries: expect.any(String),
+      snapshot_ms: expect.any(String),
+      last_rotation_at: null,
+      last_rotation_cause: null,
       last_read_at: expect.any(String),
     })
 
@@ -340,7 +364,21 @@ describe('a server starting a source again', () => {
         }),
       { timeout: 10_000, interval: 50 },
     )
-    const before = await storedShape(handle)
+    // What a restart keeps: the definition, counts and last read (traffic counts start over).
+    const kept = async () => {
+      const row = await storedShape(handle)
+      return (
+        row && {
+          ...row,
+          requests: '0',
+          bytes_sent: '0',
+          requests_per_minute: 0,
+          bytes_per_minute: 0,
+          snapshot_ms: 0,
+        }
+      )
+    }
+    const before = await kept()
     // A shape the engine no longer holds (a crash between its rotation and the row's delete).
     await control.db.query(
       `insert into source_shapes (source_id, handle, table_schema, table_name, row_count,
@@ -352,7 +390,7 @@ describe('a server starting a source again', () => {
     // A stopping server leaves its rows: the shapes stay on disk for its next start.
     const { dataDir, key } = server
     await server.stop({ keepDataDir: true })
-    expect(await storedShape(handle)).toEqual(before)
+    expect(await kept()).toEqual(before)
     server = await startSourceServer(
       control.db,
       { liveShapesIntervalMs: INTERVAL_MS },
@@ -365,12 +403,9 @@ describe('a server starting a source again', () => {
         ),
       { timeout: 20_000, interval: 50 },
     )
-    await vi.waitFor(
-      async () => expect(await storedShape(handle)).toEqual(before),
-      {
-        timeout: 20_000,
-        interval: 50,
-      },
-    )
+    await vi.waitFor(async () => expect(await kept()).toEqual(before), {
+      timeout: 20_000,
+      interval: 50,
+    })
   }, 60_000)
 })

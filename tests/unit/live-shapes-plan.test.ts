@@ -22,6 +22,14 @@ const facts = (handle: string, more: Partial<ShapeFacts> = {}): ShapeFacts => ({
   logBytes: 400,
   createdAt: 1_000,
   lastReadAt: 2_000,
+  clients: 2,
+  requests: 10,
+  bytesSent: 5_000,
+  stalled: 0,
+  changesWritten: 4,
+  logEntries: 8,
+  snapshotMs: 12,
+  lastRotation: { at: 900, cause: 'clear_cache' },
   ...more,
 })
 
@@ -40,6 +48,18 @@ describe('shapeRowOf', () => {
       log_bytes: 400,
       created_at: 1_000,
       last_read_at: 2_000,
+      clients: 2,
+      requests: 10,
+      bytes_sent: 5_000,
+      changes_written: 4,
+      stalled_requests: 0,
+      log_entries: 8,
+      snapshot_ms: 12,
+      last_rotation_at: 900,
+      last_rotation_cause: 'clear_cache',
+      requests_per_minute: 0,
+      bytes_per_minute: 0,
+      changes_per_minute: 0,
       ready: true,
     })
   })
@@ -83,6 +103,9 @@ describe('planShapeWrites', () => {
       { rows: 4 },
       { logBytes: 500 },
       { lastReadAt: 3_000 },
+      { clients: 5 },
+      { stalled: 1 },
+      { logEntries: 9 },
     ]) {
       const now = [shapeRowOf(facts('h1', change))]
       expect(planShapeWrites(before, now, false)).toEqual({

@@ -38,7 +38,7 @@ export function deleteShape(
       return jsonResponse(400, { message: MISMATCH })
   }
   if (!shape) return jsonResponse(404, { message: 'No existing shape found' })
-  database.rotate(shape)
+  database.rotate(shape, 'deleted')
   return new Response(null, {
     status: 202,
     headers: { 'cache-control': 'no-cache' },

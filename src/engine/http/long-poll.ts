@@ -19,6 +19,8 @@ export class ParkedPoll<C, A> implements Waiter {
   private response: ServerResponse | null = null
   private holder: Holder<A> | null = null
   private timer: ReturnType<typeof setTimeout> | null = null
+  /** When its timeout answers it (Waiter: one still parked well after is stalled). */
+  due = Infinity
 
   /**
    * `seen`: the shape's published end when the request found nothing after its offset;
@@ -45,6 +47,7 @@ export class ParkedPoll<C, A> implements Waiter {
       this.wake()
       return
     }
+    this.due = Date.now() + this.timeoutMs
     this.shape.park(this)
     this.timer = setTimeout(expire, this.timeoutMs, this)
     response.on('close', () => this.leave())

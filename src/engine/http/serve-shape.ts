@@ -80,9 +80,14 @@ export type ServeOptions = {
 }
 
 // Waits until the shape's snapshot is readable; false if the shape failed or was rotated.
-async function whenReady(shape: Shape, signal?: WaitSignal): Promise<boolean> {
+// `due`: when a request waiting this long counts as stalled (a snapshot that never ends).
+async function whenReady(
+  shape: Shape,
+  signal: WaitSignal | undefined,
+  due: number,
+): Promise<boolean> {
   while (!shape.ready && !shape.failure && !signal?.aborted)
-    await shape.waitForChange(1000, signal)
+    await shape.waitForChange(1000, signal, due)
   return shape.ready && !shape.failure
 }
 
@@ -196,11 +201,18 @@ async function answerShape(options: ServeOptions): Promise<Answer> {
       experimental_compaction: ["can't be enabled for shapes with subqueries"],
     })
   const before = request.offset !== 'now' && request.offset.tx < 0n
-  if (request.offset !== 'now' && !before && request.handle !== shape.handle)
+  if (request.offset !== 'now' && !before && request.handle !== shape.handle) {
+    shape.refetchedFrom(request.handle)
     return mustRefetch(shape.handle, options.perUser)
+  }
   // Ready (as almost every shape is) without an await: a live request passes here each time.
   const ready =
-    (shape.ready && !shape.failure) || (await whenReady(shape, signal))
+    (shape.ready && !shape.failure) ||
+    (await whenReady(
+      shape,
+      signal,
+      Date.now() + (options.longPollMs ?? LONG_POLL_MS),
+    ))
   if (!ready) {
     if (shape.failure && shape.failure.message !== 'rotated')
       return jsonResponse(
@@ -208,7 +220,7 @@ async function answerShape(options: ServeOptions): Promise<Answer> {
         { message: shape.failure.message },
         { 'retry-after': '5' },
       )
-    return successor(database, definition, options)
+    return successor(database, definition, options, shape.handle)
   }
 
   if (request.subset)
@@ -245,7 +257,7 @@ async function answerShape(options: ServeOptions): Promise<Answer> {
     ))
   )
     return shape.failure
-      ? successor(database, definition, options)
+      ? successor(database, definition, options, shape.handle)
       : invalid({ offset: [OUT_OF_BOUNDS] })
   // An SSE client resumes from `<lsn>_0` (the global LSN of its last up-to-date): past that
   // whole transaction. Any other offset is exact: answers end at transaction ends, or inside a
@@ -319,7 +331,8 @@ function resumeLongPoll(
   { reply, after, chunkBytes }: LongPoll,
 ): PollAnswer {
   // The shape's definition is the request's (same key), without keeping the request's.
-  if (shape.failure) return successor(reply.database, shape.definition, reply)
+  if (shape.failure)
+    return successor(reply.database, shape.definition, reply, shape.handle)
   const page = shape.log.read(after, chunkBytes)
   return answer(
     shape,
@@ -332,13 +345,15 @@ function resumeLongPoll(
   )
 }
 
-/** The shape ended under this request (rotated): send the client to its successor. */
+/** The shape `ended` ended under this request (rotated): send the client to its successor. */
 async function successor(
   database: ShapeDatabase,
   definition: ShapeDefinition,
   options: Pick<ServeOptions, 'perUser'>,
+  ended: string,
 ): Promise<Response> {
   const current = await database.shapeFor(definition).catch(() => null)
+  current?.refetchedFrom(ended)
   return current
     ? mustRefetch(current.handle, options.perUser)
     : jsonResponse(
@@ -363,7 +378,6 @@ function answer(
   live: boolean,
 ): PlainAnswer {
   const { database } = reply
-  shape.markRead()
   // Electric's "no changes" answers (offset=now, a long-poll that timed out) say so, and the
   // client can skip work for them; a non-live answer at the tip is not one of them.
   const noChanges = reply.requested === 'now' || (live && messages.length === 0)
@@ -396,9 +410,13 @@ function answer(
     noChanges,
     isUpToDate && reply.tipMaxAge !== undefined ? lsn : null,
   )
-  if (matches(reply.ifNoneMatch, headers.etag))
+  if (matches(reply.ifNoneMatch, headers.etag)) {
+    shape.markRead(0)
     return { status: 304, headers, body: null }
-  return { status: 200, headers, body: `[${messages.join(',')}]` }
+  }
+  const body = `[${messages.join(',')}]`
+  shape.markRead(Buffer.byteLength(body), true, !live)
+  return { status: 200, headers, body }
 }
 
 export type QueryTuning = Pick<

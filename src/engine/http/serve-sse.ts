@@ -37,6 +37,14 @@ export function serveSse(options: SseOptions): Response {
   let after = options.after
   let lastSent = Date.now()
   let ended = false
+  // A client of the shape while the stream is open (its facts' `clients`).
+  shape.markRead(0)
+  shape.streams(1)
+  const end = () => {
+    if (ended) return
+    ended = true
+    shape.streams(-1)
+  }
 
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -44,7 +52,7 @@ export function serveSse(options: SseOptions): Response {
         // Rotated or failed: end the stream as Electric does; the client's next request
         // names the old handle and gets the 409 that sends it to the new shape.
         if (shape.failure || signal?.aborted || Date.now() >= deadline) {
-          ended = true
+          end()
           controller.close()
           return
         }
@@ -59,9 +67,10 @@ export function serveSse(options: SseOptions): Response {
               database.globalLsn > after.tx ? database.globalLsn : after.tx
             frames.push(`data: ${upToDate(lsn)}\n\n`)
           }
-          shape.markRead()
+          const bytes = encoder.encode(frames.join(''))
+          shape.markRead(bytes.length, false)
           lastSent = Date.now()
-          controller.enqueue(encoder.encode(frames.join('')))
+          controller.enqueue(bytes)
           return
         }
         if (Date.now() - lastSent >= keepAliveMs) {
@@ -73,11 +82,16 @@ export function serveSse(options: SseOptions): Response {
           keepAliveMs - (Date.now() - lastSent),
           deadline - Date.now(),
         )
-        await shape.waitForChange(Math.max(wait, 0), signal)
+        shape.streamWaits(1)
+        try {
+          await shape.waitForChange(Math.max(wait, 0), signal)
+        } finally {
+          shape.streamWaits(-1)
+        }
       }
     },
     cancel() {
-      ended = true
+      end()
     },
   })
 

@@ -64,7 +64,8 @@ export function whichWouldAnswer(
   if (shapes.size === 0 || signal?.aborted) return Promise.resolve(now())
   return new Promise((resolve) => {
     let settled = false
-    const waiter: Waiter = { wake: done }
+    // A watch waits on many shapes, for its own timeout: never counted as stalled.
+    const waiter: Waiter = { wake: done, due: Infinity }
     const timer = setTimeout(done, timeoutMs)
     signal?.addEventListener('abort', done)
     for (const shape of shapes) shape.park(waiter)

@@ -48,6 +48,49 @@ export type WaitSignal = {
 /** What waits for a shape's next change: a parked long-poll (http/long-poll.ts), a promise. */
 export interface Waiter {
   wake(): void
+  /**
+   * When its request should have had an answer (ms since the epoch): its long-poll timeout.
+   * One still waiting well past it is stalled (facts()). Infinity: no such bound (a watch).
+   */
+  readonly due: number
+}
+
+/**
+ * A request this long past its due time is stalled: a timer firing late on a busy process is
+ * not a stall, a request that never ends is (electric-sql/electric#4708).
+ */
+const STALL_GRACE_MS = 5_000
+
+/** Why a shape was rotated: the invalidation log's causes. */
+export type RotationCause =
+  | 'clear_cache'
+  | 'schema_change'
+  | 'slot_lost'
+  | 'deleted'
+  | 'evicted'
+  | 'dependency'
+
+/**
+ * One rotation of a shape that had served its snapshot and why. `clients` and `bytesReread`
+ * grow for a while after (`rereadUntil`): each client that was reading it comes back naming
+ * its handle and is sent to the successor once (a 409), then reads the successor from the
+ * start. Counting those 409s counts every client streaming it, parked at that moment or
+ * between two requests.
+ */
+export type Invalidation = {
+  /** Increasing within one engine: whoever copies them out knows which it has. */
+  seq: number
+  at: number
+  handle: string
+  table: TableName
+  where: string | null
+  cause: RotationCause
+  /** What exactly: "table truncated", "log outgrew its snapshot", a subquery's table. */
+  detail: string | null
+  clients: number
+  bytesReread: number
+  /** Catch-up reads count as re-reads until then (ms since the epoch). */
+  rereadUntil: number
 }
 
 // Shapes published since the last wake-up pass, woken together once the I/O already read is
@@ -98,6 +141,21 @@ export type ShapeFacts = {
   createdAt: number
   /** When a client was last answered from it; null if none was since the engine started. */
   lastReadAt: number | null
+  /** Clients now: long-polls waiting on it and SSE streams open. */
+  clients: number
+  /** Requests answered from it, and the bytes of their answers, since the engine opened it. */
+  requests: number
+  bytesSent: number
+  /** Requests open well past their long-poll timeout (STALL_GRACE_MS). */
+  stalled: number
+  /** Records written to its log since the engine opened it (changes and control messages). */
+  changesWritten: number
+  /** Records in its log: what a new client reads, against `rows`. */
+  logEntries: number
+  /** How long its snapshot took; null if not taken by this engine (reopened) or not done. */
+  snapshotMs: number | null
+  /** Why the shape before it (same definition) was rotated, and when; null if none was. */
+  lastRotation: { at: number; cause: RotationCause } | null
 }
 
 type Pending = {
@@ -130,6 +188,17 @@ export class Shape implements MoverHost {
   failure: Error | null = null
   createdAt = Date.now()
   lastReadAt: number | null = null
+  // Counters read by facts(): plain numbers bumped on the answer path, nothing allocated.
+  private requests = 0
+  private bytesSent = 0
+  /** Its log's records at the snapshot's end (or when reopened): those after are written. */
+  private entriesAtReady = 0
+  /** SSE streams open, and how many of them wait among `waiters` now (not counted twice). */
+  private sseStreams = 0
+  private sseWaiting = 0
+  snapshotMs: number | null = null
+  /** Its predecessor's rotation (same definition): shown, and credited with catch-up reads. */
+  replaced: Invalidation | null = null
   /** Its subqueries, followed and moved (subqueries/mover.ts); null without any. */
   readonly mover: Mover | null
   /** Columns its snapshot and move-ins read: those sent, and those its tags need. */
@@ -222,6 +291,7 @@ export class Shape implements MoverHost {
       meta.visibility,
     )
     shape.snapshotBytes = meta.snapshotBytes
+    shape.entriesAtReady = shape.log.entries
     // Metadata is written once the snapshot is complete: close enough to its creation.
     shape.createdAt = meta.createdAt ?? statSync(join(dir, 'meta.json')).mtimeMs
     shape.ready = true
@@ -232,9 +302,57 @@ export class Shape implements MoverHost {
     return this.log.lastOffset
   }
 
-  /** A client was answered from this shape now. */
-  markRead(): void {
-    this.lastReadAt = Date.now()
+  /**
+   * A client was answered from this shape now: `bytes` sent, by a new request (`request`) or
+   * an SSE stream going on. `catchUp`: not a live read; after a rotation it re-reads.
+   */
+  markRead(bytes: number, request = true, catchUp = false): void {
+    const now = Date.now()
+    this.lastReadAt = now
+    if (request) this.requests++
+    this.bytesSent += bytes
+    const replaced = this.replaced
+    if (catchUp && replaced !== null && now < replaced.rereadUntil)
+      replaced.bytesReread += bytes
+  }
+
+  /** A client of the shape `handle` was sent on to this one (a 409): counted once. */
+  refetchedFrom(handle: string | null): void {
+    const replaced = this.replaced
+    if (
+      replaced !== null &&
+      replaced.handle === handle &&
+      Date.now() < replaced.rereadUntil
+    )
+      replaced.clients++
+  }
+
+  /** An SSE stream opened (+1) or closed (-1) on this shape. */
+  streams(delta: 1 | -1): void {
+    this.sseStreams += delta
+  }
+
+  /** An SSE stream starts (+1) or stops (-1) waiting among the waiters. */
+  streamWaits(delta: 1 | -1): void {
+    this.sseWaiting += delta
+  }
+
+  /** Records written to its log since it opened for reads: changes, moves, control. */
+  get changesWritten(): number {
+    return this.ready ? this.log.entries - this.entriesAtReady : 0
+  }
+
+  /** Clients now: long-polls and watches waiting on it, and SSE streams. */
+  get clients(): number {
+    return this.waiters.size - this.sseWaiting + this.sseStreams
+  }
+
+  /** Requests still waiting well past their due time. */
+  stalledAt(now: number): number {
+    let stalled = 0
+    for (const waiter of this.waiters)
+      if (waiter.due + STALL_GRACE_MS < now) stalled++
+    return stalled
   }
 
   facts(): ShapeFacts {
@@ -249,6 +367,17 @@ export class Shape implements MoverHost {
       logBytes: this.log.bytes,
       createdAt: this.createdAt,
       lastReadAt: this.lastReadAt,
+      clients: this.clients,
+      requests: this.requests,
+      bytesSent: this.bytesSent,
+      stalled: this.stalledAt(Date.now()),
+      changesWritten: this.changesWritten,
+      logEntries: this.log.entries,
+      snapshotMs: this.snapshotMs,
+      lastRotation: this.replaced && {
+        at: this.replaced.at,
+        cause: this.replaced.cause,
+      },
     }
   }
 
@@ -269,6 +398,8 @@ export class Shape implements MoverHost {
     this.writeMeta()
     await this.drain(new TimeSlice())
     if (this.closed) return
+    // Its rows and the snapshot's end: what follows was written since.
+    this.entriesAtReady = this.snapshotIndex + 1
     this.ready = true
     this.publish()
   }
@@ -381,8 +512,15 @@ export class Shape implements MoverHost {
     this.waiters.delete(waiter)
   }
 
-  /** Resolves at the next publish (or fail/close), or after the timeout. */
-  waitForChange(timeoutMs: number, signal?: WaitSignal): Promise<void> {
+  /**
+   * Resolves at the next publish (or fail/close), or after the timeout. `due`: when the
+   * request should have had its answer, if earlier waits of it came before this one.
+   */
+  waitForChange(
+    timeoutMs: number,
+    signal?: WaitSignal,
+    due = Date.now() + timeoutMs,
+  ): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer)
@@ -390,7 +528,7 @@ export class Shape implements MoverHost {
         signal?.removeEventListener('abort', done)
         resolve()
       }
-      const waiter: Waiter = { wake: done }
+      const waiter: Waiter = { wake: done, due }
       const timer = setTimeout(done, timeoutMs)
       signal?.addEventListener('abort', done)
       this.waiters.add(waiter)

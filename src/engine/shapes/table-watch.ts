@@ -21,7 +21,7 @@ export class TableWatch {
 
   constructor(
     private readonly pool: pg.Pool,
-    private readonly rotate: (key: string) => void,
+    private readonly rotate: (key: string, detail: string) => void,
   ) {}
 
   /** A shape was built (or reopened) on this table as it is now. */
@@ -41,7 +41,7 @@ export class TableWatch {
     const known = this.signatures.get(key)
     if (known !== undefined && known !== columnSignature(relation.columns)) {
       this.signatures.delete(key)
-      this.rotate(key)
+      this.rotate(key, 'columns changed')
     }
   }
 
@@ -71,6 +71,6 @@ export class TableWatch {
     if (key === undefined) return
     this.names.delete(oid)
     this.signatures.delete(key)
-    this.rotate(key)
+    this.rotate(key, 'table dropped or renamed')
   }
 }

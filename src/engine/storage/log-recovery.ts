@@ -33,10 +33,17 @@ export type IndexPoint = {
   offset: Offset
   pos: number
   rows?: number
+  /** Records up to here; absent in indexes written before they were counted. */
+  entries?: number
   inside?: boolean
 }
 
-export const FIRST_POINT: IndexPoint = { offset: BEFORE_ALL, pos: 0, rows: 0 }
+export const FIRST_POINT: IndexPoint = {
+  offset: BEFORE_ALL,
+  pos: 0,
+  rows: 0,
+  entries: 0,
+}
 
 /** Where a recovered log ends: its last whole transaction, and the index up to it. */
 export type Recovered = {
@@ -44,6 +51,7 @@ export type Recovered = {
   pos: number
   offset: Offset
   rows: number
+  entries: number
 }
 
 /** `fd`: the log file, open for reading and writing. */
@@ -53,27 +61,36 @@ export function recoverLog(fd: number, indexPath: string): Recovered {
   const index: IndexPoint[] = [FIRST_POINT]
   let lines = 0
   for (const line of indexText.split('\n')) {
-    const [offsetText, posText, rowsText, insideText] = line.split('\t')
+    const [offsetText, posText, rowsText, insideText, entriesText] =
+      line.split('\t')
     const offset = parseOffset(offsetText ?? '')
     const pos = Number(posText)
     const rows = Number(rowsText)
+    const entries = Number(entriesText)
     if (offsetText) lines++
     if (offset && Number.isInteger(pos) && pos <= size)
       index.push({
         offset,
         pos,
         rows: Number.isInteger(rows) ? rows : undefined,
+        entries:
+          entriesText !== undefined && Number.isInteger(entries)
+            ? entries
+            : undefined,
         inside: insideText === '1',
       })
   }
   // Scan from the last transaction end the index knows to the end of the file.
   const start = index.findLast((point) => !point.inside) ?? FIRST_POINT
   // An index from before rows were counted: count what precedes its last point once, here.
+  // Records were counted later still: an older index's count is its rows, a floor.
   const rows = start.rows ?? countRows(fd, start.pos)
-  const good = scan(fd, start.pos, size, rows) ?? {
+  const entries = start.entries ?? rows
+  const good = scan(fd, start.pos, size, rows, entries) ?? {
     pos: start.pos,
     offset: start.offset,
     rows,
+    entries,
   }
   if (good.pos < size) ftruncateSync(fd, good.pos)
   // Points past the cut (inside a torn transaction, or written before their records were):
@@ -96,9 +113,11 @@ function scan(
   from: number,
   size: number,
   rowsAtStart: number,
-): { pos: number; offset: Offset; rows: number } | null {
-  let good: { pos: number; offset: Offset; rows: number } | null = null
+  entriesAtStart: number,
+): Omit<Recovered, 'index'> | null {
+  let good: Omit<Recovered, 'index'> | null = null
   let rows = rowsAtStart
+  let entries = entriesAtStart
   let pos = from
   let readPos = from
   let pending = Buffer.alloc(0)
@@ -123,7 +142,8 @@ function scan(
       pos += newline + 1 - at
       at = newline + 1
       rows += rowDelta(record.json)
-      if (record.last) good = { pos, offset: record.offset, rows }
+      entries++
+      if (record.last) good = { pos, offset: record.offset, rows, entries }
     }
     pending = Buffer.from(data.subarray(at))
   }
@@ -198,8 +218,14 @@ export function findSnapshotEnd(
 }
 
 export function indexLine(point: IndexPoint): string {
-  const inside = point.inside ? '\t1' : ''
-  return `${formatOffset(point.offset)}\t${point.pos}\t${point.rows}${inside}\n`
+  // Records last, after the inside flag (0 or 1), which lines before them leave out when 0.
+  const rest =
+    point.entries !== undefined
+      ? `\t${point.inside ? 1 : 0}\t${point.entries}`
+      : point.inside
+        ? '\t1'
+        : ''
+  return `${formatOffset(point.offset)}\t${point.pos}\t${point.rows}${rest}\n`
 }
 
 /** One line of the log, `<offset>\t<last>\t<json>`; null if it is not one (a torn end). */

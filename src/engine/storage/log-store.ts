@@ -61,6 +61,8 @@ export class FileShapeLog implements ShapeLog {
   private endOffset: Offset = BEFORE_ALL
   private endRows = 0
   private visibleRows = 0
+  private endEntries = 0
+  private visibleEntries = 0
   private visiblePos = 0
   private visibleOffset: Offset = BEFORE_ALL
   private sinceIndex = 0
@@ -112,6 +114,7 @@ export class FileShapeLog implements ShapeLog {
     log.endPos = log.visiblePos = end.pos
     log.endOffset = log.visibleOffset = end.offset
     log.endRows = log.visibleRows = end.rows
+    log.endEntries = log.visibleEntries = end.entries
     log.snapshot = findSnapshotEnd(
       log.index,
       (pos, size) => log.writer.readAt(pos, size),
@@ -150,6 +153,11 @@ export class FileShapeLog implements ShapeLog {
     return this.visibleRows
   }
 
+  /** The published records (rows, changes, control messages): what a new client reads. */
+  get entries(): number {
+    return this.visibleEntries
+  }
+
   /** `rowDelta`: inserts less deletes among the records (row moves counted by their caller). */
   append(records: LogRecord[], rowDelta = 0): void {
     if (records.length === 0) return
@@ -161,6 +169,7 @@ export class FileShapeLog implements ShapeLog {
     const base = this.endPos
     this.endPos += buffer.length
     this.endRows += rowDelta
+    this.endEntries += records.length
     this.sinceIndex += buffer.length
     const lastRecord = records[records.length - 1]
     if (lastRecord) this.endOffset = lastRecord.offset
@@ -175,6 +184,7 @@ export class FileShapeLog implements ShapeLog {
         offset: this.endOffset,
         pos: this.endPos,
         rows: this.endRows,
+        entries: this.endEntries,
         inside: !lastRecord.last,
       })
       this.sinceIndex = 0
@@ -217,6 +227,7 @@ export class FileShapeLog implements ShapeLog {
     this.visiblePos = this.endPos
     this.visibleOffset = this.endOffset
     this.visibleRows = this.endRows
+    this.visibleEntries = this.endEntries
     this.compaction.consider()
   }
 

@@ -29,6 +29,8 @@ export interface ShapeLog {
   readonly bytes: number
   /** The rows a client holds once it has read everything published. */
   readonly rows: number
+  /** The published records (rows, changes, control messages): what a new client reads. */
+  readonly entries: number
   /** The log file's path, as the journal names it. */
   readonly path: string
   /** `rowDelta`: inserts less deletes among the records (row moves counted by their caller). */

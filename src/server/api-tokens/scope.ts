@@ -21,6 +21,10 @@ const ROUTES: [method: string, path: RegExp][] = [
   ['DELETE', new RegExp(`^/api/v1/sources/${ID}/previous-secret$`)],
   ['POST', new RegExp(`^/api/v1/sources/${ID}/restart$`)],
   ['DELETE', new RegExp(`^/api/v1/sources/${ID}$`)],
+  // A source's figures: its live shapes, points over time, invalidation log.
+  ['GET', new RegExp(`^/api/v1/sources/${ID}/shapes$`)],
+  ['GET', new RegExp(`^/api/v1/sources/${ID}/metrics$`)],
+  ['GET', new RegExp(`^/api/v1/sources/${ID}/invalidations$`)],
 ]
 
 /** Whether a token may call `method` on `path` (the request's path, without its query). */

@@ -3,8 +3,9 @@
 // is create/routes.ts, the /:id actions (name, project and environment, restart or clear the
 // cache, delete or forget) action-routes.ts, the shape explorer's reads of a source's database
 // (/:id/schema, /:id/count) explorer/routes.ts, deleting one of its live shapes
-// (/:id/shapes/:handle) live-shapes/routes.ts, and its secret (/:id/secret, /:id/rotate-secret,
-// /:id/previous-secret) secret-routes.ts.
+// (/:id/shapes/:handle) live-shapes/routes.ts, its secret (/:id/secret, /:id/rotate-secret,
+// /:id/previous-secret) secret-routes.ts, and its figures (/:id/shapes, /:id/metrics,
+// /:id/invalidations) metrics/routes.ts.
 import { Hono } from 'hono'
 import { requireUser } from '../auth/middleware.ts'
 import { listSources } from './sources.ts'
@@ -16,6 +17,11 @@ import { deleteRoute, restartRoute, updateRoute } from './action-routes.ts'
 import { createSourceRoute } from './create/routes.ts'
 import { countRoute, schemaRoute } from './explorer/routes.ts'
 import { deleteShapeRoute } from './live-shapes/routes.ts'
+import {
+  invalidationsRoute,
+  liveShapesRoute,
+  metricsRoute,
+} from './metrics/routes.ts'
 import {
   endSecretGraceRoute,
   rotateSecretRoute,
@@ -43,7 +49,10 @@ export function sourceRoutes(
     .delete('/:id', deleteRoute)
     .get('/:id/schema', schemaRoute)
     .get('/:id/count', countRoute)
+    .get('/:id/shapes', liveShapesRoute)
     .delete('/:id/shapes/:handle', deleteShapeRoute)
+    .get('/:id/metrics', metricsRoute)
+    .get('/:id/invalidations', invalidationsRoute)
     .get('/:id/secret', secretRoute)
     .post('/:id/rotate-secret', rotateSecretRoute)
     .delete('/:id/previous-secret', endSecretGraceRoute)

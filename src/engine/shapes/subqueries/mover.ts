@@ -47,7 +47,7 @@ export type MoverHooks = {
   /** The database's global LSN: what clients may have been told (`global_last_seen_lsn`). */
   globalLsn(): bigint
   /** The shape cannot go on: its clients start over on a new one. */
-  rotate(): void
+  rotate(detail: string): void
   /** Records were appended outside a replicated transaction's turn: publish them. */
   appended(): void
   /** Nothing past `upTo` may be confirmed until release(): what waits is in no log yet. */
@@ -101,7 +101,8 @@ export class Mover {
   queue(waiting: Waiting): boolean {
     if (!this.moving && !this.draining) return false
     this.host.pending.push(waiting)
-    if (this.host.pending.length > MOVE_IN_BUFFER) this.hooks?.rotate()
+    if (this.host.pending.length > MOVE_IN_BUFFER)
+      this.hooks?.rotate('too many changes waited for a move-in')
     return true
   }
 
@@ -112,7 +113,7 @@ export class Mover {
   ): TransactionRecords | null {
     const step = this.subqueries.transaction(tx, changes)
     if (step.kind === 'rotate') {
-      this.hooks?.rotate()
+      this.hooks?.rotate('a subquery value could not be followed')
       return null
     }
     const records = this.recordsOf(tx)
@@ -282,7 +283,7 @@ export class Mover {
       const { messages, rows } = block()
       const step = this.subqueries.moves(last)
       if (step.kind === 'rotate') {
-        hooks.rotate()
+        hooks.rotate('a subquery value could not be followed')
         return
       }
       const events = step.kind === 'apply' ? step.events : []
@@ -291,7 +292,7 @@ export class Mover {
       else if (step.moveIn) this.next = step.moveIn
     } catch {
       this.moving = false
-      if (!this.host.closed) hooks.rotate()
+      if (!this.host.closed) hooks.rotate('a move-in failed')
       return
     }
     this.moving = false

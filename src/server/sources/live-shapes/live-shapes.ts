@@ -5,12 +5,19 @@
 // server that stops leaves them for whoever runs the source next to replace. Counters and
 // last reads are written once per interval at most, and only when they changed: a busy shape
 // costs one row update per interval, never one per change or per read. Each source's writes
-// run one after another.
+// run one after another. The engine's rotations go to the invalidation log in the same turn
+// (invalidation-rows.ts), and per-minute rates are computed here (rates.ts).
 import type { ShapeDatabase } from '../../../engine/index.ts'
 import type { Db } from '../../platform/db/database.ts'
 import type { Logger } from '../../platform/log.ts'
 import type { ShapeDeletion } from '../runtime/runtime.ts'
+import {
+  writeInvalidations,
+  type GrownInvalidation,
+  type WrittenInvalidation,
+} from './invalidation-rows.ts'
 import { planShapeWrites, shapeRowOf, type ShapeRow } from './plan.ts'
+import { RateWindow } from './rates.ts'
 import { clearShapeRows, deleteShapeRow, writeShapeRows } from './rows.ts'
 
 /** How often changed counters and last reads are written: 5 s. */
@@ -25,10 +32,15 @@ class SourceShapes {
   private scheduled = false
   private updatesDue = false
   private closed = false
+  private readonly rates = new RateWindow(Date.now())
+  /** The engine's last rotation copied out, and those whose re-read bytes may still grow. */
+  private invalidationSeq = 0
+  private readonly rereading = new Map<number, WrittenInvalidation>()
 
   constructor(
     private readonly db: Db,
     private readonly log: Logger,
+    private readonly instanceId: string,
     readonly sourceId: string,
     private readonly database: ShapeDatabase,
   ) {
@@ -55,7 +67,7 @@ class SourceShapes {
   deleteShape(handle: string): Promise<number | null | undefined> {
     return this.run(async () => {
       const shape = this.database.byHandle(handle)
-      if (shape) this.database.rotate(shape)
+      if (shape) this.database.rotate(shape, 'deleted')
       const { deleted, txid } = await deleteShapeRow(
         this.db,
         this.sourceId,
@@ -80,15 +92,55 @@ class SourceShapes {
     // First the rows an earlier run left (this server before a restart, or another that ran
     // the source); tried again at the next flush if it fails.
     this.readsBefore ??= await clearShapeRows(this.db, this.sourceId)
+    await this.flushInvalidations()
     const before = this.readsBefore
-    const current = this.database
-      .shapeFacts()
-      .map((facts) => shapeRowOf(facts, before.get(facts.handle) ?? null))
+    const now = Date.now()
+    const facts = this.database.shapeFacts()
+    const current = facts.map((shape) =>
+      shapeRowOf(
+        shape,
+        before.get(shape.handle) ?? null,
+        this.rates.update(shape, now),
+      ),
+    )
+    this.rates.keepOnly(new Set(facts.map((shape) => shape.handle)))
     const plan = planShapeWrites(this.written, current, updatesDue)
     if (plan.upserts.length === 0 && plan.deletes.length === 0) return
     await writeShapeRows(this.db, this.sourceId, plan)
     for (const handle of plan.deletes) this.written.delete(handle)
     for (const row of plan.upserts) this.written.set(row.handle, row)
+  }
+
+  /** The rotations since the last flush, and the re-reads of those before that grew. */
+  private async flushInvalidations(): Promise<void> {
+    const fresh = this.database.invalidationsAfter(this.invalidationSeq)
+    const now = Date.now()
+    const grown: GrownInvalidation[] = []
+    for (const entry of this.database.invalidationsAfter(0)) {
+      const written = this.rereading.get(entry.seq)
+      if (
+        !written ||
+        (written.bytes === entry.bytesReread &&
+          written.clients === entry.clients)
+      )
+        continue
+      written.bytes = entry.bytesReread
+      written.clients = entry.clients
+      grown.push(written)
+    }
+    if (fresh.length === 0 && grown.length === 0) return
+    const written = await writeInvalidations(
+      this.db,
+      this.sourceId,
+      fresh,
+      grown,
+      this.instanceId,
+    )
+    for (const [seq, row] of written) this.rereading.set(seq, row)
+    for (const [seq, row] of this.rereading)
+      if (row.until < now) this.rereading.delete(seq)
+    const last = fresh.at(-1)
+    if (last) this.invalidationSeq = last.seq
   }
 
   /** Runs after every step before it; nothing once closed. Its failure is the caller's. */
@@ -115,6 +167,8 @@ export class LiveShapes {
     private readonly options: {
       db: Db
       log: Logger
+      /** Written with the events of the invalidation log. */
+      instanceId: string
       liveShapesIntervalMs?: number
     },
   ) {}
@@ -129,7 +183,13 @@ export class LiveShapes {
   open(sourceId: string, database: ShapeDatabase): void {
     this.sources.set(
       sourceId,
-      new SourceShapes(this.options.db, this.options.log, sourceId, database),
+      new SourceShapes(
+        this.options.db,
+        this.options.log,
+        this.options.instanceId,
+        sourceId,
+        database,
+      ),
     )
   }
 

@@ -6,7 +6,12 @@ import {
   transactionWithTxid,
   type Db,
 } from '../../platform/db/database.ts'
-import type { ShapeWrites } from './plan.ts'
+import { COUNTER_COLUMNS, type ShapeWrites } from './plan.ts'
+
+// The columns an update of a row's counters sets, and compares, as the plan names them.
+const COUNTERS = COUNTER_COLUMNS.join(', ')
+const EXCLUDED = COUNTER_COLUMNS.map((c) => `excluded.${c}`).join(', ')
+const STORED = COUNTER_COLUMNS.map((c) => `s.${c}`).join(', ')
 
 /** Removes a source's rows; answers when each shape was last read, by handle (ms). */
 export async function clearShapeRows(
@@ -41,19 +46,25 @@ export async function writeShapeRows(
     if (upserts.length === 0) return
     await client.query(
       `insert into source_shapes as s (source_id, handle, table_schema, table_name,
-              where_clause, params, row_count, log_bytes, created_at, last_read_at)
+              where_clause, params, created_at, last_rotation_at, last_rotation_cause,
+              ${COUNTERS})
        select $1, r.handle, r.table_schema, r.table_name, r.where_clause, r.params,
-              r.row_count, r.log_bytes, to_timestamp(r.created_at / 1000.0),
-              to_timestamp(r.last_read_at / 1000.0)
+              to_timestamp(r.created_at / 1000.0),
+              to_timestamp(r.last_rotation_at / 1000.0), r.last_rotation_cause,
+              r.row_count, r.log_bytes, to_timestamp(r.last_read_at / 1000.0), r.clients,
+              r.requests, r.bytes_sent, r.changes_written, r.requests_per_minute, r.bytes_per_minute, r.changes_per_minute,
+              r.stalled_requests, r.log_entries, r.snapshot_ms
          from jsonb_to_recordset($2::jsonb) as r(handle text, table_schema text,
-              table_name text, where_clause text, params jsonb, row_count bigint,
-              log_bytes bigint, created_at float8, last_read_at float8)
+              table_name text, where_clause text, params jsonb, created_at float8,
+              last_rotation_at float8, last_rotation_cause text, row_count bigint,
+              log_bytes bigint, last_read_at float8, clients integer, requests bigint,
+              bytes_sent bigint, changes_written bigint, requests_per_minute float8, bytes_per_minute float8,
+              changes_per_minute float8, stalled_requests integer, log_entries bigint,
+              snapshot_ms integer)
         where exists (select 1 from sources where id = $1)
        on conflict (source_id, handle) do update
-          set row_count = excluded.row_count, log_bytes = excluded.log_bytes,
-              last_read_at = excluded.last_read_at
-        where (s.row_count, s.log_bytes, s.last_read_at) is distinct from
-              (excluded.row_count, excluded.log_bytes, excluded.last_read_at)`,
+          set (${COUNTERS}) = (${EXCLUDED})
+        where (${STORED}) is distinct from (${EXCLUDED})`,
       [sourceId, JSON.stringify(upserts)],
     )
   })

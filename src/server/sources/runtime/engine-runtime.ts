@@ -8,6 +8,7 @@
 // the shapes each source's engine holds (live-shapes.ts). It claims only sources of its
 // regions (`regions`), so servers in one region never hold a slot on another's databases.
 import {
+  type AttachOptions,
   type ShapeDatabase,
   type Engine,
   type HostPinner,
@@ -28,6 +29,7 @@ import {
   type SourceExplorer,
 } from '../explorer/pools.ts'
 import { LiveShapes } from '../live-shapes/live-shapes.ts'
+import { METRICS_INTERVAL_MS, MetricsLoop } from '../metrics/metrics-loop.ts'
 import { dropSourceReplication } from './removal.ts'
 import {
   deleteSourceRow,
@@ -62,6 +64,10 @@ export type EngineRuntimeOptions = {
   explorer?: Partial<ExplorerLimits>
   /** How often changed shape counters are written (live-shapes.ts): 5 s. */
   liveShapesIntervalMs?: number
+  /** How often each source's figures are sampled (metrics/metrics-loop.ts): a minute. */
+  metricsIntervalMs?: number
+  /** Bounds on each source's shapes; the engine's defaults unless set (tests tighten them). */
+  shapeLimits?: Pick<AttachOptions, 'logLimit' | 'maxShapes' | 'expiryPeriodMs'>
   /** The regions whose sources this server claims (SLUICE_REGIONS); unset: every region. */
   regions?: readonly string[]
   /**
@@ -85,6 +91,7 @@ export class EngineSourceRuntime implements SourceRuntime {
   private readonly explorers: ExplorerPools
   private readonly liveShapes: LiveShapes
   private readonly health: HealthLoop
+  private readonly metrics: MetricsLoop
   private timers: NodeJS.Timeout[] = []
   private readonly endedListeners = new Set<(instanceId: string) => void>()
   private reconciling: Promise<void> | null = null
@@ -104,8 +111,12 @@ export class EngineSourceRuntime implements SourceRuntime {
       ...DEFAULT_EXPLORER_LIMITS,
       ...options.explorer,
     })
-    this.liveShapes = new LiveShapes(options)
+    this.liveShapes = new LiveShapes({
+      ...options,
+      instanceId: this.instanceId,
+    })
     this.health = new HealthLoop({ ...options, instanceId: this.instanceId })
+    this.metrics = new MetricsLoop(options)
   }
 
   start(): void {
@@ -120,6 +131,10 @@ export class EngineSourceRuntime implements SourceRuntime {
       setInterval(
         () => void this.health.measureAll(this.running.values()),
         healthIntervalMs,
+      ),
+      setInterval(
+        () => void this.metrics.sampleAll(this.running.values()),
+        this.options.metricsIntervalMs ?? METRICS_INTERVAL_MS,
       ),
     )
     this.liveShapes.start()
@@ -205,6 +220,7 @@ export class EngineSourceRuntime implements SourceRuntime {
     for (const timer of this.timers) clearInterval(timer)
     await this.reconciling
     await this.health.stop()
+    await this.metrics.stop()
     await Promise.all([...this.running.keys()].map((id) => this.detach(id)))
     await this.liveShapes.stop()
     await this.explorers.closeAll()
@@ -271,6 +287,7 @@ export class EngineSourceRuntime implements SourceRuntime {
       row.id,
       withPassword(row.connection_url, password),
       {
+        ...this.options.shapeLimits,
         events: {
           onStatus: (status, reason, code) => {
             // The explorer reads only active sources: its connections go with the activity.
