@@ -45,6 +45,11 @@ export type Source = {
   wal_lag_bytes: number | null
   wal_status: string | null
   health_checked_at: string | null
+  /**
+   * Seconds until the slot would be invalidated at the rate retained WAL grew lately; null
+   * when the slot is not falling behind or the database sets no max_slot_wal_keep_size.
+   */
+  wal_forecast_seconds: number | null
   /** After a rotation: the secret before, which works until its grace ends. */
   previous_source_secret: string | null
   previous_secret_valid_until: string | null

@@ -83,6 +83,9 @@ export const syncedTables = {
       wal_lag_bytes: nullable('bigint'),
       wal_status: nullable('text'),
       health_checked_at: nullable('timestamptz'),
+      // Seconds until the slot would be invalidated at the current rate; null when it is not
+      // falling behind or the database sets no limit (sources/runtime/wal-forecast.ts).
+      wal_forecast_seconds: nullable('bigint'),
       // After a rotation, until its grace ends (sources/secrets.ts).
       previous_source_secret: nullable('text'),
       previous_secret_valid_until: nullable('timestamptz'),

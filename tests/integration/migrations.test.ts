@@ -73,6 +73,7 @@ const expectedColumns: Record<string, string[]> = {
     'environment',
     'previous_source_secret',
     'previous_secret_valid_until',
+    'wal_forecast_seconds',
   ],
   source_event_logs: [
     'id',

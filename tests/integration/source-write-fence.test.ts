@@ -29,7 +29,12 @@ describe('writes about a source', () => {
       reason: null,
       event: { name: SOURCE_EVENTS.active, details: {} },
     }
-    const reading = { walStatus: 'reserved', retainedBytes: 10, lagBytes: 5 }
+    const reading = {
+      walStatus: 'reserved',
+      retainedBytes: 10,
+      lagBytes: 5,
+      forecastSeconds: null,
+    }
     const hold = (instanceId: string) =>
       control.db.query(
         `insert into source_holders (source_id, instance_id, internal_url) values ($1, $2, 'http://x')

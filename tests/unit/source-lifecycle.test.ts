@@ -298,6 +298,7 @@ describe('replication health warnings', () => {
     walStatus: 'reserved',
     retainedBytes: 10 * 1024 ** 2,
     lagBytes: 0,
+    safeWalBytes: null,
   }
 
   it('has nothing to say about the first reading of a healthy slot', () => {

@@ -1,12 +1,19 @@
-// How far a slot trails its server and how much WAL the server keeps for it: read by a server
-// for each source's health (src/server/sources/runtime/health.ts) and by the standalone engine for its
-// metrics.
+// How far a slot trails its server, how much WAL the server keeps for it and how much more it
+// may write before max_slot_wal_keep_size invalidates the slot: read by a server for each
+// source's health (src/server/sources/runtime/health.ts) and by the standalone engine for its
+// metrics. One read of pg_replication_slots, which takes no lock a user's statement waits on.
 import type { Queryable } from '../pg/sql.ts'
 
 export type HealthReading = {
   walStatus: string | null
   retainedBytes: number | null
   lagBytes: number | null
+  /**
+   * pg_replication_slots.safe_wal_size: bytes that can still be written before the slot is at
+   * risk of being invalidated; negative once past it, null when max_slot_wal_keep_size sets no
+   * limit or the slot is already lost.
+   */
+  safeWalBytes: number | null
 }
 
 /** Reads the slot's health; null when the slot does not exist. */
@@ -18,6 +25,7 @@ export async function measureSlot(
     wal_status: string | null
     retained: string | null
     lag: string | null
+    safe: string | null
   }>(
     // On a standby the current position is the last WAL received.
     `with here as (
@@ -25,7 +33,8 @@ export async function measureSlot(
                    else pg_current_wal_lsn() end as lsn)
      select s.wal_status::text,
             floor(pg_wal_lsn_diff(here.lsn, s.restart_lsn))::text as retained,
-            floor(pg_wal_lsn_diff(here.lsn, s.confirmed_flush_lsn))::text as lag
+            floor(pg_wal_lsn_diff(here.lsn, s.confirmed_flush_lsn))::text as lag,
+            s.safe_wal_size::text as safe
        from pg_replication_slots s, here
       where s.slot_name = $1`,
     [slot],
@@ -38,5 +47,6 @@ export async function measureSlot(
     walStatus: row.wal_status,
     retainedBytes: bytes(row.retained),
     lagBytes: bytes(row.lag),
+    safeWalBytes: row.safe === null ? null : Number(row.safe),
   }
 }

@@ -14,7 +14,8 @@ const sourceColumns = `s.id, s.team_id, s.name, s.project, s.environment, s.stat
   to_json(s.created_at) #>> '{}' as created_at, to_json(s.updated_at) #>> '{}' as updated_at,
   s.state_reason, s.wal_retained_bytes::float8 as wal_retained_bytes,
   s.wal_lag_bytes::float8 as wal_lag_bytes, s.wal_status,
-  to_json(s.health_checked_at) #>> '{}' as health_checked_at, s.previous_source_secret,
+  to_json(s.health_checked_at) #>> '{}' as health_checked_at,
+  s.wal_forecast_seconds::float8 as wal_forecast_seconds, s.previous_source_secret,
   to_json(s.previous_secret_valid_until) #>> '{}' as previous_secret_valid_until`
 
 /** Sources of every team the viewer may see; passwords are never selected. */

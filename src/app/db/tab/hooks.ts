@@ -77,6 +77,8 @@ const toSource = (row: SourceRow): Source => ({
   wal_retained_bytes:
     row.wal_retained_bytes == null ? null : Number(row.wal_retained_bytes),
   wal_lag_bytes: row.wal_lag_bytes == null ? null : Number(row.wal_lag_bytes),
+  wal_forecast_seconds:
+    row.wal_forecast_seconds == null ? null : Number(row.wal_forecast_seconds),
   previous_secret_valid_until:
     row.previous_secret_valid_until == null
       ? null

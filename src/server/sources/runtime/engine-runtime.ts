@@ -274,6 +274,7 @@ export class EngineSourceRuntime implements SourceRuntime {
         started: row.state !== 'initializing',
       },
       health: row.health,
+      walReadings: [],
       measuring: null,
       database: null,
       writes: Promise.resolve(),

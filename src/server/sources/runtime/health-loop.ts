@@ -1,6 +1,8 @@
 // Measures each running source's slot (WAL status, retained and lag bytes) and stores the
-// reading with its warning event: when a source becomes active, then every health interval.
-// One measurement per source at a time: the one on activation may meet the interval's.
+// reading with its warning event and the WAL forecast: when a source becomes active, then every
+// health interval. One measurement per source at a time: the one on activation may meet the
+// interval's. The forecast's recent readings live with the running source, in memory: a
+// server that takes a source over starts its window afresh.
 import type { Db } from '../../platform/db/database.ts'
 import {
   DEFAULT_HEALTH_LIMITS,
@@ -10,6 +12,7 @@ import {
 } from './health.ts'
 import { writeHealth } from './rows.ts'
 import type { Running } from './running-source.ts'
+import { addReading, walForecastSeconds } from './wal-forecast.ts'
 
 export class HealthLoop {
   private measuring: Promise<void> | null = null
@@ -57,13 +60,23 @@ export class HealthLoop {
     const limits = this.options.healthLimits ?? DEFAULT_HEALTH_LIMITS
     const now = Date.now()
     const warning = healthWarning(entry.health, reading, limits)
+    const { safeWalBytes, ...measured } = reading
+    if (measured.retainedBytes !== null)
+      entry.walReadings = addReading(entry.walReadings, {
+        at: now,
+        retainedBytes: measured.retainedBytes,
+      })
+    const health = {
+      ...measured,
+      forecastSeconds: walForecastSeconds(entry.walReadings, safeWalBytes),
+    }
     await writeHealth(
       this.options.db,
       entry.id,
-      reading,
+      health,
       warning,
       this.options.instanceId,
     )
-    entry.health = { ...reading, checkedAt: now }
+    entry.health = { ...health, checkedAt: now }
   }
 }

@@ -1,16 +1,26 @@
 // Replication health of one source's slot: how much WAL the user's server keeps for us, how
-// far our confirmed position trails its WAL, and Postgres's wal_status for the slot. The
-// measurement reads the server; deciding whether it warns is pure. These are the sources
-// table's wal_* columns and their warning event; the engine's supervisor reads the slot for its
-// own needs (slotHealth in src/engine/replication/slot.ts).
+// far our confirmed position trails its WAL, Postgres's wal_status for the slot, and the time
+// left before max_slot_wal_keep_size would invalidate it (wal-forecast.ts). The measurement
+// reads the server; deciding whether it warns is pure. These are the sources table's wal_*
+// columns and their warning event; the engine's supervisor reads the slot for its own needs
+// (slotHealth in src/engine/replication/slot.ts).
 import type { HealthReading } from '../../../engine/index.ts'
 
 export { measureSlot, type HealthReading } from '../../../engine/index.ts'
 
-export type HealthRecord = HealthReading & {
+/** A reading as the sources row keeps it: the forecast in place of the room it came from. */
+export type StoredHealth = Omit<HealthReading, 'safeWalBytes'> & {
+  /** wal_forecast_seconds: null when the slot is not falling behind or has no limit. */
+  forecastSeconds: number | null
+}
+
+export type HealthRecord = StoredHealth & {
   /** When the stored reading was taken (ms since epoch); null when never. */
   checkedAt: number | null
 }
+
+/** What deciding a warning looks at: a reading, with or without the room left. */
+type WarningReading = Omit<HealthReading, 'safeWalBytes'>
 
 export type HealthLimits = {
   /**
@@ -34,8 +44,8 @@ const WARNING_STATUSES = new Set(['extended', 'unreserved', 'lost'])
  * (Every reading is stored, warning or not: see the runtime's measure.)
  */
 export function healthWarning(
-  stored: HealthReading,
-  reading: HealthReading,
+  stored: WarningReading,
+  reading: WarningReading,
   limits: HealthLimits = DEFAULT_HEALTH_LIMITS,
 ): Record<string, unknown> | null {
   const enteredRiskyStatus =

@@ -1,7 +1,7 @@
 // The runtime's reads and writes of the sources table: what to run, state changes with their
 // event (one transaction), health readings, and removing a row once its slot is gone.
 import type { Transition } from './lifecycle.ts'
-import type { HealthReading, HealthRecord } from './health.ts'
+import type { HealthRecord, StoredHealth } from './health.ts'
 import { SOURCE_EVENTS } from '../../../shared/sources.ts'
 import { transaction, type Db } from '../../platform/db/database.ts'
 import { logSourceEvent } from '../sources.ts'
@@ -23,6 +23,7 @@ type Row = Omit<RunnableSource, 'health'> & {
   wal_status: string | null
   wal_retained_bytes: string | null
   wal_lag_bytes: string | null
+  wal_forecast_seconds: string | null
   checked_at: string | null
 }
 
@@ -33,7 +34,7 @@ export async function listSources(db: Db): Promise<RunnableSource[]> {
   const { rows } = await db.query<Row>(
     `select id, region, state, state_reason, connection_url, encrypted_password,
             deleted_at is not null as deleted, wal_status,
-            wal_retained_bytes::text, wal_lag_bytes::text,
+            wal_retained_bytes::text, wal_lag_bytes::text, wal_forecast_seconds::text,
             (extract(epoch from health_checked_at) * 1000)::bigint::text as checked_at
        from sources order by created_at`,
   )
@@ -49,6 +50,7 @@ export async function listSources(db: Db): Promise<RunnableSource[]> {
       walStatus: row.wal_status,
       retainedBytes: toNumber(row.wal_retained_bytes),
       lagBytes: toNumber(row.wal_lag_bytes),
+      forecastSeconds: toNumber(row.wal_forecast_seconds),
       checkedAt: toNumber(row.checked_at),
     },
   }))
@@ -95,7 +97,7 @@ export async function writeTransition(
 export async function writeHealth(
   db: Db,
   sourceId: string,
-  reading: HealthReading,
+  reading: StoredHealth,
   warning: Record<string, unknown> | null,
   instanceId: string,
 ): Promise<void> {
@@ -104,9 +106,15 @@ export async function writeHealth(
     if (await heldElsewhere(client, sourceId, instanceId)) return
     const { rowCount } = await client.query(
       `update sources set wal_status = $2, wal_retained_bytes = $3, wal_lag_bytes = $4,
-              health_checked_at = now()
+              wal_forecast_seconds = $5, health_checked_at = now()
         where id = $1 and deleted_at is null`,
-      [sourceId, reading.walStatus, reading.retainedBytes, reading.lagBytes],
+      [
+        sourceId,
+        reading.walStatus,
+        reading.retainedBytes,
+        reading.lagBytes,
+        reading.forecastSeconds,
+      ],
     )
     if (rowCount && warning)
       await logSourceEvent(
