@@ -216,21 +216,27 @@ test('the thresholds are edited on the team page and persist across a reload', a
   const amount = form.getByLabel('Retained WAL threshold')
   const unit = form.getByRole('combobox', { name: 'Unit' })
   const minutes = form.getByLabel('Reconnecting minutes')
+  const forecast = form.getByLabel('Slot invalidation minutes')
   const save = form.getByRole('button', { name: 'Save thresholds' })
-  // The defaults: 1 GiB, 5 minutes.
+  // The defaults: 1 GiB, 5 minutes, an hour before a slot's forecast invalidation.
   await expect(amount).toHaveValue('1')
   await expect(unit).toHaveText('GiB')
   await expect(minutes).toHaveValue('5')
+  await expect(forecast).toHaveValue('60')
   await expect(save).toBeDisabled()
 
   // Bad input says why, keeps what was typed and cannot be saved.
   await amount.fill('lots')
   await minutes.fill('2000')
+  await forecast.fill('0')
   await expect(
     form.getByText('Enter a whole number', { exact: true }),
   ).toBeVisible()
   await expect(
     form.getByText('Enter a whole number of minutes from 1 to 1440'),
+  ).toBeVisible()
+  await expect(
+    form.getByText('Enter minutes from 1 to 10080 (7 days)'),
   ).toBeVisible()
   await expect(amount).toHaveValue('lots')
   await expect(save).toBeDisabled()
@@ -239,6 +245,7 @@ test('the thresholds are edited on the team page and persist across a reload', a
   await unit.click()
   await page.getByRole('option', { name: 'MiB' }).click()
   await minutes.fill('15')
+  await forecast.fill('30')
   await save.click()
   await expect(form.getByText('Thresholds saved.')).toBeVisible()
 
@@ -246,11 +253,13 @@ test('the thresholds are edited on the team page and persist across a reload', a
   await expect(amount).toHaveValue('256')
   await expect(unit).toHaveText('MiB')
   await expect(minutes).toHaveValue('15')
+  await expect(forecast).toHaveValue('30')
   const saved = await page.request.get(
     `/api/v1/teams/${team.id}/alert-settings`,
   )
   expect(await saved.json()).toMatchObject({
     wal_retained_threshold_bytes: 256 * 1024 ** 2,
     reconnecting_minutes: 15,
+    wal_forecast_threshold_seconds: 1800,
   })
 })

@@ -16,6 +16,7 @@ export type AlertKind =
   | 'delete_failed'
   | 'replication_health_warning'
   | 'source_reconnecting'
+  | 'wal_forecast_warning'
 
 /** A test alert's event: no source, no incident. */
 export const TEST_ALERT_EVENT = 'test_alert'
@@ -70,7 +71,20 @@ export const createAlertDestinationSchema = z
     message: 'Give either a webhook url or an email address',
   })
 
-/** PUT /api/v1/teams/{teamId}/alert-settings */
+/**
+ * The WAL forecast's threshold, in seconds: from a minute (the forecast moves with each 15 s
+ * measurement; less would alert too late to act) to a week. The table checks the same bounds
+ * (migrations/server/0021_wal_forecast.sql).
+ */
+export const WAL_FORECAST_THRESHOLD_SECONDS = { min: 60, max: 7 * 86_400 }
+
+const walForecastThresholdSchema = z
+  .number()
+  .int()
+  .min(WAL_FORECAST_THRESHOLD_SECONDS.min)
+  .max(WAL_FORECAST_THRESHOLD_SECONDS.max)
+
+/** A team's thresholds, as GET and PUT answer them. */
 export const alertSettingsSchema = z.object({
   wal_retained_threshold_bytes: z
     .number()
@@ -78,12 +92,23 @@ export const alertSettingsSchema = z.object({
     .min(1)
     .max(Number.MAX_SAFE_INTEGER),
   reconnecting_minutes: z.number().int().min(1).max(1440),
+  wal_forecast_threshold_seconds: walForecastThresholdSchema,
 })
 export type AlertSettings = z.infer<typeof alertSettingsSchema>
+
+/**
+ * PUT /api/v1/teams/{teamId}/alert-settings. The forecast's threshold may be left out: a client
+ * written before it existed keeps working, and the stored one stays.
+ */
+export const saveAlertSettingsSchema = alertSettingsSchema.extend({
+  wal_forecast_threshold_seconds: walForecastThresholdSchema.optional(),
+})
+export type SaveAlertSettings = z.infer<typeof saveAlertSettingsSchema>
 
 export const DEFAULT_ALERT_SETTINGS: AlertSettings = {
   wal_retained_threshold_bytes: 1024 ** 3,
   reconnecting_minutes: 5,
+  wal_forecast_threshold_seconds: 3600,
 }
 
 /** GET .../alert-settings: the thresholds, and whether this server can send email (SMTP_URL). */

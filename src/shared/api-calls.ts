@@ -13,6 +13,7 @@ import {
 import {
   alertSettingsResponseSchema,
   alertSettingsSchema,
+  saveAlertSettingsSchema,
   createAlertDestinationResponseSchema,
   createAlertDestinationSchema,
   deleteAlertDestinationResponseSchema,
@@ -202,7 +203,7 @@ export const alertCalls = {
   saveSettings: {
     method: 'PUT',
     path: alertSettingsPath,
-    request: alertSettingsSchema,
+    request: saveAlertSettingsSchema,
     response: alertSettingsSchema,
   },
 } as const satisfies Record<string, ApiCall>

@@ -97,6 +97,70 @@ describe('alert incidents', () => {
     ])
   })
 
+  it("warns when the WAL forecast drops below the team's threshold, set within its bounds", async () => {
+    const { browser, teamId, receiver } = await alerts.withDestination()
+    const path = `/api/v1/teams/${teamId}/alert-settings`
+    const sourceId = await alerts.source(teamId, {
+      state: 'active',
+      wal_forecast_seconds: 2 * 3600,
+    })
+    // Two hours left, the default threshold is one: nothing yet.
+    await passes()
+    expect(receiver.received).toHaveLength(0)
+    expect((await alerts.send(browser, 'GET', path)).body).toMatchObject({
+      wal_forecast_threshold_seconds: 3600,
+    })
+    for (const seconds of [59, 7 * 86_400 + 1, 90.5, '3600']) {
+      const refused = await alerts.send(browser, 'PUT', path, {
+        wal_retained_threshold_bytes: 1024,
+        reconnecting_minutes: 5,
+        wal_forecast_threshold_seconds: seconds,
+      })
+      expect(refused.status, String(seconds)).toBe(400)
+      expect(JSON.stringify(refused.body)).toContain(
+        'wal_forecast_threshold_seconds',
+      )
+    }
+    const saved = await alerts.send(browser, 'PUT', path, {
+      wal_retained_threshold_bytes: 1024 ** 3,
+      reconnecting_minutes: 5,
+      wal_forecast_threshold_seconds: 3 * 3600,
+    })
+    expect(saved).toMatchObject({
+      status: 200,
+      body: { wal_forecast_threshold_seconds: 3 * 3600 },
+    })
+    // A body without it (a client from before it) keeps the stored one.
+    const kept = await alerts.send(browser, 'PUT', path, {
+      wal_retained_threshold_bytes: 1024 ** 3,
+      reconnecting_minutes: 6,
+    })
+    expect(kept.body).toEqual({
+      wal_retained_threshold_bytes: 1024 ** 3,
+      reconnecting_minutes: 6,
+      wal_forecast_threshold_seconds: 3 * 3600,
+    })
+    await passes()
+    expect(payloads(receiver.received)).toEqual([
+      expect.objectContaining({
+        source_id: sourceId,
+        event: 'wal_forecast_warning',
+        state: 'firing',
+        message:
+          "At the current rate the replication slot would be invalidated in about 2 h, within the team's threshold of 3 h.",
+      }),
+    ])
+    await alerts.setSource(sourceId, { wal_forecast_seconds: 600 })
+    await passes()
+    expect(receiver.received).toHaveLength(1)
+    await alerts.setSource(sourceId, { wal_forecast_seconds: null })
+    await passes()
+    expect(payloads(receiver.received).map((p) => [p.event, p.state])).toEqual([
+      ['wal_forecast_warning', 'firing'],
+      ['wal_forecast_warning', 'resolved'],
+    ])
+  })
+
   it("alerts on reconnecting only past the team's minutes", async () => {
     const { teamId, receiver } = await alerts.withDestination()
     const sourceId = await alerts.source(teamId, {

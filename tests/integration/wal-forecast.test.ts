@@ -3,12 +3,15 @@
 // engine keeps streaming and confirming, but a logical slot cannot restart past the oldest
 // transaction still open, so retained WAL grows with every segment written. Without
 // max_slot_wal_keep_size the forecast stays null; with it, it is the seconds left, on the
-// sources row and in the API. Committing lets the slot catch up and the forecast goes.
+// sources row and in the API, and the team's webhook hears one wal_forecast_warning (the
+// default threshold is an hour; this slot has seconds). Committing lets the slot catch up:
+// the forecast goes and the incident resolves.
 import { chmod, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { AlertPayload } from '../../src/shared/alerts.ts'
 import { createPool, type Db } from '../../src/server/platform/db/database.ts'
 import {
   startEmbeddedPostgres,
@@ -75,9 +78,19 @@ async function setKeepSize(value: string) {
 
 const MiB = 1024 ** 2
 
+/** The alert monitor and delivery worker, a few passes: a persisting condition must not alert again. */
+async function alertPasses(n = 3) {
+  for (let i = 0; i < n; i += 1) await alerts.alerts.runOnce()
+}
+
+const sent = (received: { body: string }[]) =>
+  received
+    .map((r) => JSON.parse(r.body) as AlertPayload)
+    .map((p) => [p.event, p.state])
+
 describe('the WAL forecast', () => {
   it('is null without a limit, the seconds left with one, and null again once the slot catches up', async () => {
-    const member = await alerts.member()
+    const member = await alerts.withDestination()
     const { id } = await insertSource(
       alerts.db,
       server.key,
@@ -136,6 +149,22 @@ describe('the WAL forecast', () => {
       expect(list.find((s) => s.id === id)?.wal_forecast_seconds).toEqual(
         expect.any(Number),
       )
+
+      await alertPasses()
+      expect(sent(member.receiver.received)).toEqual([
+        ['wal_forecast_warning', 'firing'],
+      ])
+      const firing = JSON.parse(
+        member.receiver.received[0]?.body ?? '{}',
+      ) as AlertPayload
+      expect(firing).toMatchObject({ team_id: member.teamId, source_id: id })
+      expect(firing.message).toMatch(
+        /^At the current rate the replication slot would be invalidated in .+, within the team's threshold of 1 h\.$/,
+      )
+      // Still falling behind, measured again and again: the same incident, no new alert.
+      await writeSegment()
+      await alertPasses()
+      expect(member.receiver.received).toHaveLength(1)
     } finally {
       await held.query('commit').catch(() => {})
       held.release()
@@ -156,5 +185,10 @@ describe('the WAL forecast', () => {
     expect(Number((await health(id))?.wal_retained_bytes)).toBeLessThan(
       16 * MiB,
     )
+    await alertPasses()
+    expect(sent(member.receiver.received)).toEqual([
+      ['wal_forecast_warning', 'firing'],
+      ['wal_forecast_warning', 'resolved'],
+    ])
   }, 90_000)
 })

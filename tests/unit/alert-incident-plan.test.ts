@@ -18,6 +18,8 @@ const base: SourceCondition = {
   thresholdBytes: 1000,
   reconnectingMinutes: 5,
   reconnectingForMs: null,
+  forecastSeconds: null,
+  forecastThresholdSeconds: 3600,
 }
 const source = (over: Partial<SourceCondition>) => ({ ...base, ...over })
 const open = (kind: OpenIncident['kind']): OpenIncident => ({
@@ -79,6 +81,46 @@ describe('planIncidents', () => {
     expect(planIncidents([source({})], [incident]).resolve).toEqual([
       { incident, message: 'Replication health is back to normal.' },
     ])
+  })
+
+  it('warns when the WAL forecast drops below the threshold, once, until it is null or back above', () => {
+    expect(planIncidents([source({ forecastSeconds: 3600 })], []).open).toEqual(
+      [],
+    )
+    expect(
+      planIncidents([source({ forecastSeconds: 42 * 60 })], []).open,
+    ).toEqual([
+      {
+        teamId: 't1',
+        sourceId: 's1',
+        kind: 'wal_forecast_warning',
+        message:
+          "At the current rate the replication slot would be invalidated in about 42 min, within the team's threshold of 1 h.",
+      },
+    ])
+    // The team's threshold, not the default.
+    expect(
+      planIncidents(
+        [source({ forecastSeconds: 7200, forecastThresholdSeconds: 3 * 3600 })],
+        [],
+      ).open.map((o) => o.kind),
+    ).toEqual(['wal_forecast_warning'])
+    const incident = open('wal_forecast_warning')
+    // Still below (closer or not): the same incident, nothing new.
+    expect(
+      planIncidents([source({ forecastSeconds: 10 })], [incident]),
+    ).toEqual({ open: [], resolve: [] })
+    const recovered = {
+      incident,
+      message:
+        "The replication slot is no longer forecast to be invalidated within the team's threshold of 1 h.",
+    }
+    expect(
+      planIncidents([source({ forecastSeconds: null })], [incident]).resolve,
+    ).toEqual([recovered])
+    expect(
+      planIncidents([source({ forecastSeconds: 3600 })], [incident]).resolve,
+    ).toEqual([recovered])
   })
 
   it('closes a deleted source incidents silently, except a failed removal', () => {

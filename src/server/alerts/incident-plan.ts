@@ -1,9 +1,13 @@
 // What the alert monitor decides from one look at the sources, pure: which incidents open and
 // which resolve. An incident is (team, source, kind); it opens when its condition holds and
 // none is open, and resolves on recovery (the source active again, the warning gone, the
-// removal done). A source deleted meanwhile closes its incidents without an alert, except
+// forecast null or back above the threshold, the removal done). A source deleted meanwhile closes its incidents without an alert, except
 // delete_failed, which is exactly about the removal.
 import type { AlertKind } from '../../shared/alerts.ts'
+import {
+  formatDuration,
+  invalidatedIn,
+} from '../../shared/wal-forecast-text.ts'
 
 /** Where each source stands, with its team's thresholds. */
 export type SourceCondition = {
@@ -18,6 +22,9 @@ export type SourceCondition = {
   reconnectingMinutes: number
   /** How long the source has been reconnecting (ms); null when it is not. */
   reconnectingForMs: number | null
+  /** wal_forecast_seconds: null when the slot is not falling behind or has no limit. */
+  forecastSeconds: number | null
+  forecastThresholdSeconds: number
 }
 
 export type OpenIncident = {
@@ -57,6 +64,15 @@ function firing(c: SourceCondition): Map<AlertKind, string> {
       `The replication slot retains ${c.retainedBytes} bytes of WAL, past the team's threshold of ${c.thresholdBytes}.`,
     )
   if (
+    c.forecastSeconds !== null &&
+    c.forecastSeconds < c.forecastThresholdSeconds
+  )
+    kinds.set(
+      'wal_forecast_warning',
+      `At the current rate the replication slot would be invalidated ${invalidatedIn(c.forecastSeconds)}, ` +
+        `within the team's threshold of ${formatDuration(c.forecastThresholdSeconds)}.`,
+    )
+  if (
     c.state === 'reconnecting' &&
     c.reconnectingForMs !== null &&
     c.reconnectingForMs >= c.reconnectingMinutes * 60_000
@@ -81,6 +97,10 @@ function recovery(
       return c.state === 'active' ? 'The source is active again.' : null
     case 'replication_health_warning':
       return now.has(kind) ? null : 'Replication health is back to normal.'
+    case 'wal_forecast_warning':
+      return now.has(kind)
+        ? null
+        : `The replication slot is no longer forecast to be invalidated within the team's threshold of ${formatDuration(c.forecastThresholdSeconds)}.`
     case 'delete_failed':
       return c.deleted && c.state === 'error' ? null : 'The source was removed.'
   }

@@ -24,6 +24,8 @@ type ConditionRow = {
   threshold: string
   minutes: number
   reconnecting_ms: string | null
+  wal_forecast_seconds: string | null
+  forecast_threshold: number
 }
 
 /** Every team's sources as the monitor judges them (team-less claimable ones have no one to tell). */
@@ -33,6 +35,8 @@ export async function readConditions(db: Db): Promise<SourceCondition[]> {
             s.state_reason, s.wal_status, s.wal_retained_bytes::text,
             coalesce(a.wal_retained_threshold_bytes, $1)::text as threshold,
             coalesce(a.reconnecting_minutes, $2) as minutes,
+            s.wal_forecast_seconds::text,
+            coalesce(a.wal_forecast_threshold_seconds, $3) as forecast_threshold,
             case when s.state = 'reconnecting' then
               (extract(epoch from now() - (
                  select max(e.emitted_at) from source_event_logs e
@@ -43,6 +47,7 @@ export async function readConditions(db: Db): Promise<SourceCondition[]> {
     [
       DEFAULT_ALERT_SETTINGS.wal_retained_threshold_bytes,
       DEFAULT_ALERT_SETTINGS.reconnecting_minutes,
+      DEFAULT_ALERT_SETTINGS.wal_forecast_threshold_seconds,
     ],
   )
   const num = (text: string | null) => (text === null ? null : Number(text))
@@ -57,6 +62,8 @@ export async function readConditions(db: Db): Promise<SourceCondition[]> {
     thresholdBytes: Number(row.threshold),
     reconnectingMinutes: row.minutes,
     reconnectingForMs: num(row.reconnecting_ms),
+    forecastSeconds: num(row.wal_forecast_seconds),
+    forecastThresholdSeconds: row.forecast_threshold,
   }))
 }
 

@@ -153,6 +153,8 @@ export const alertSettingsRoutes = new Hono<AppEnv>()
     if (!teamId) return teamNotFound(c)
     const body = await readJson(c, alertCalls.saveSettings.request)
     if (!body.success) return body.response
-    await writeAlertSettings(c.var.deps.db, teamId, body.data)
-    return c.json(body.data)
+    const { db } = c.var.deps
+    await writeAlertSettings(db, teamId, body.data)
+    // As stored: a forecast threshold the body left out is the one kept.
+    return c.json(await readAlertSettings(db, teamId))
   })

@@ -1,7 +1,8 @@
 // The Alerts section's thresholds: the retained WAL that makes a
-// replication_health_warning (an amount and a unit) and the minutes a source may be
-// reconnecting before it alerts. Checked here as the API checks them; a failed save keeps
-// what was typed and says why.
+// replication_health_warning (an amount and a unit), the minutes a source may be reconnecting
+// before it alerts, and the time left before a slot's invalidation below which the WAL
+// forecast alerts. Checked as the API checks them (alert-threshold-fields.ts); a failed save
+// keeps what was typed and says why.
 import {
   Alert,
   Button,
@@ -11,81 +12,39 @@ import {
   Typography,
 } from '@mui/material'
 import { useState, type FormEvent } from 'react'
-import {
-  alertSettingsSchema,
-  type AlertSettings,
-} from '../../../shared/alerts.ts'
+import type { AlertSettings } from '../../../shared/alerts.ts'
 import { NeedsNetwork } from '../../components/needs-network.tsx'
+import {
+  forecastMinutesText,
+  parseThresholds,
+  sameSettings,
+  splitBytes,
+  UNITS,
+  type Unit,
+} from './alert-threshold-fields.ts'
 import { saveAlertSettings } from './alerts-api.ts'
-
-const UNITS = [
-  { label: 'bytes', bytes: 1 },
-  { label: 'KiB', bytes: 1024 },
-  { label: 'MiB', bytes: 1024 ** 2 },
-  { label: 'GiB', bytes: 1024 ** 3 },
-  { label: 'TiB', bytes: 1024 ** 4 },
-] as const
-type Unit = (typeof UNITS)[number]['label']
-
-/** The largest unit that shows the threshold as a whole number. */
-function split(bytes: number): { amount: string; unit: Unit } {
-  const unit =
-    [...UNITS].reverse().find((u) => bytes % u.bytes === 0) ?? UNITS[0]
-  return { amount: String(bytes / unit.bytes), unit: unit.label }
-}
-
-const MAX_MINUTES = 1440
-
-/** The form's text as settings, or what is wrong with each field. */
-function parse(amount: string, unit: Unit, minutes: string) {
-  const perUnit = UNITS.find((u) => u.label === unit)?.bytes ?? 1
-  const wholeAmount = /^\d{1,16}$/.test(amount.trim())
-  const bytes = Number(amount.trim()) * perUnit
-  const amountError = !wholeAmount
-    ? 'Enter a whole number'
-    : bytes < 1
-      ? 'Enter at least 1'
-      : bytes > Number.MAX_SAFE_INTEGER
-        ? 'Too large: choose a smaller amount or unit'
-        : null
-  const wholeMinutes = /^\d{1,4}$/.test(minutes.trim())
-  const minutesError =
-    wholeMinutes && Number(minutes) >= 1 && Number(minutes) <= MAX_MINUTES
-      ? null
-      : `Enter a whole number of minutes from 1 to ${MAX_MINUTES}`
-  const settings = alertSettingsSchema.safeParse({
-    wal_retained_threshold_bytes: bytes,
-    reconnecting_minutes: Number(minutes.trim()),
-  })
-  return {
-    amountError,
-    minutesError,
-    settings:
-      !amountError && !minutesError && settings.success ? settings.data : null,
-  }
-}
 
 export function AlertThresholds(props: {
   teamId: string
   saved: AlertSettings
   onSaved: (settings: AlertSettings) => void
 }) {
-  const initial = split(props.saved.wal_retained_threshold_bytes)
+  const initial = splitBytes(props.saved.wal_retained_threshold_bytes)
   const [amount, setAmount] = useState(initial.amount)
   const [unit, setUnit] = useState<Unit>(initial.unit)
   const [minutes, setMinutes] = useState(
     String(props.saved.reconnecting_minutes),
   )
+  const [forecastMinutes, setForecastMinutes] = useState(
+    forecastMinutesText(props.saved.wal_forecast_threshold_seconds),
+  )
   const [busy, setBusy] = useState(false)
   const [result, setResult] = useState<
     { ok: true } | { ok: false; message: string } | null
   >(null)
-  const parsed = parse(amount, unit, minutes)
+  const parsed = parseThresholds({ amount, unit, minutes, forecastMinutes })
   const unchanged =
-    parsed.settings !== null &&
-    parsed.settings.wal_retained_threshold_bytes ===
-      props.saved.wal_retained_threshold_bytes &&
-    parsed.settings.reconnecting_minutes === props.saved.reconnecting_minutes
+    parsed.settings !== null && sameSettings(parsed.settings, props.saved)
 
   const save = async (event: FormEvent) => {
     event.preventDefault()
@@ -116,10 +75,16 @@ export function AlertThresholds(props: {
           Thresholds
         </Typography>
         <Typography color="text.secondary">
-          A source alerts when its slot retains at least this much WAL, and when
-          it has been reconnecting for longer than these minutes.
+          A source alerts when its slot retains at least this much WAL, when it
+          has been reconnecting for longer than these minutes, and when its slot
+          would be invalidated sooner than these minutes at the current rate.
         </Typography>
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+        <Stack
+          direction={{ xs: 'column', sm: 'row' }}
+          spacing={2}
+          useFlexGap
+          sx={{ flexWrap: 'wrap' }}
+        >
           <TextField
             label="Retained WAL threshold"
             value={amount}
@@ -149,6 +114,14 @@ export function AlertThresholds(props: {
             error={parsed.minutesError !== null}
             helperText={parsed.minutesError ?? ' '}
             slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 4 } }}
+          />
+          <TextField
+            label="Slot invalidation minutes"
+            value={forecastMinutes}
+            onChange={(e) => edited(setForecastMinutes)(e.target.value)}
+            error={parsed.forecastError !== null}
+            helperText={parsed.forecastError ?? ' '}
+            slotProps={{ htmlInput: { inputMode: 'decimal', maxLength: 8 } }}
           />
         </Stack>
         {result && (
