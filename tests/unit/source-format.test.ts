@@ -6,6 +6,7 @@ import {
   formatDateTime,
   formatDateTimeToSecond,
   formatFullTimestamp,
+  walForecastText,
   walStatusWarns,
 } from '../../src/app/features/sources/format.ts'
 import {
@@ -170,5 +171,17 @@ describe('cleanupSql', () => {
       "select slot_name from pg_replication_slots where slot_name like 'sluice_%';",
     )
     expect(sql).toContain('pg_drop_replication_slot')
+  })
+})
+
+describe('walForecastText', () => {
+  it('says when the slot would be invalidated, and nothing without a forecast', () => {
+    expect(walForecastText(42 * 60)).toBe(
+      'Slot invalidated in about 42 min at the current rate',
+    )
+    expect(walForecastText(5)).toBe(
+      'Slot invalidated in under a minute at the current rate',
+    )
+    expect(walForecastText(null)).toBeNull()
   })
 })

@@ -1,4 +1,6 @@
-// How a source's dates, sizes and event details read on screen. Pure, so it is unit-tested.
+// How a source's dates, sizes, WAL forecast and event details read on screen. Pure, so it is
+// unit-tested.
+import { invalidatedIn } from '../../../shared/wal-forecast-text.ts'
 
 const dateTime = new Intl.DateTimeFormat(undefined, {
   dateStyle: 'medium',
@@ -61,6 +63,13 @@ const WAL_STATUS_WARNINGS = new Set(['extended', 'unreserved', 'lost'])
 
 export function walStatusWarns(status: string | null): boolean {
   return status !== null && WAL_STATUS_WARNINGS.has(status)
+}
+
+/** The WAL forecast's sentence; null (not falling behind, or no limit) says nothing. */
+export function walForecastText(seconds: number | null): string | null {
+  return seconds === null
+    ? null
+    : `Slot invalidated ${invalidatedIn(seconds)} at the current rate`
 }
 
 function valueText(value: unknown): string {

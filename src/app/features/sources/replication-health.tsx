@@ -1,12 +1,14 @@
 // How much write-ahead log the source's slot holds, as the engine last measured it (every 15 s,
-// and at once when the source becomes active). A slot that keeps WAL grows the user's disk:
-// the warning colour is the prompt to look before it fills.
+// and at once when the source becomes active), and, while the slot falls behind on a database
+// with max_slot_wal_keep_size, when it would be invalidated at the current rate. A slot that
+// keeps WAL grows the user's disk: the warning colour is the prompt to look before it fills.
 import { Alert, Stack, Typography } from '@mui/material'
 import type { Source } from '../../../shared/entities.ts'
 import { PanelSection } from '../../components/panel-section.tsx'
 import {
   formatBytes,
   formatDateTimeToSecond,
+  walForecastText,
   walStatusWarns,
 } from './format.ts'
 
@@ -46,6 +48,7 @@ const bytes = (value: number | null) =>
 
 export function ReplicationHealth({ source }: { source: Source }) {
   const warns = walStatusWarns(source.wal_status)
+  const forecast = walForecastText(source.wal_forecast_seconds)
   return (
     <PanelSection title="Replication health" maxWidth={720}>
       {source.health_checked_at === null ? (
@@ -56,6 +59,7 @@ export function ReplicationHealth({ source }: { source: Source }) {
       ) : (
         <Stack component="dl" spacing={0.5} sx={{ m: 0 }}>
           <Row label="Retained WAL" value={bytes(source.wal_retained_bytes)} />
+          {forecast !== null && <Row label="Forecast" value={forecast} warn />}
           <Row label="Replication lag" value={bytes(source.wal_lag_bytes)} />
           <Row
             label="WAL status"
