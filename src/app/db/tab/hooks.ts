@@ -28,11 +28,12 @@ import type { AlertDestination } from '../../../shared/alerts.ts'
 import type { SourceLabels } from '../../../shared/sources.ts'
 import type { SetupForm } from '../../../shared/setup-forms.ts'
 import type { StoredRow } from './stored-row.ts'
+import type { LiveShapeWithFigures } from './figure-types.ts'
 
 const OWNER = '(select user_id from local_owner)'
-const OWNER_TEAMS = `(select team_id from user_teams where user_id = ${OWNER})`
+export const OWNER_TEAMS = `(select team_id from user_teams where user_id = ${OWNER})`
 
-const iso = (value: unknown): string =>
+export const iso = (value: unknown): string =>
   value instanceof Date ? value.toISOString() : String(value)
 
 /** Whose data the store holds: null once nobody's (signed out in some tab). */
@@ -258,7 +259,7 @@ const FOLLOWED = {
  * the store's worker) follow them; the most recently shown stay followed, so they are there
  * offline too. Only those shown now are kept live (open-pages.ts).
  */
-function useFollowed(kind: keyof typeof FOLLOWED, id: string): void {
+export function useFollowed(kind: keyof typeof FOLLOWED, id: string): void {
   const pg = usePGlite()
   useEffect(() => holdOpenPage(kind, id), [kind, id])
   useEffect(() => {
@@ -299,12 +300,20 @@ export function useSourceEventLogs(
   }))
 }
 
-/** The shapes the engine holds for a source, newest first; showing them follows the source. */
-export function useSourceLiveShapes(sourceId: string): LiveShape[] | undefined {
+/**
+ * The shapes the engine holds for a source with their figures, newest first; showing them
+ * follows the source.
+ */
+export function useSourceLiveShapes(
+  sourceId: string,
+): LiveShapeWithFigures[] | undefined {
   useFollowed('source', sourceId)
   return useStoreQuery<StoredRow<'source_shapes'>>(
     `select h.source_id, h.handle, h.table_schema, h.table_name, h.where_clause, h.params,
-            h.row_count, h.log_bytes, h.created_at, h.last_read_at
+            h.row_count, h.log_bytes, h.created_at, h.last_read_at, h.clients,
+            h.requests_per_minute, h.bytes_per_minute, h.changes_per_minute,
+            h.stalled_requests, h.log_entries, h.snapshot_ms, h.last_rotation_at,
+            h.last_rotation_cause
        from source_shapes h
        join sources s on s.id = h.source_id and s.team_id in ${OWNER_TEAMS}
       where h.source_id::text = $1
@@ -317,5 +326,11 @@ export function useSourceLiveShapes(sourceId: string): LiveShape[] | undefined {
     log_bytes: Number(row.log_bytes),
     created_at: iso(row.created_at),
     last_read_at: row.last_read_at == null ? null : iso(row.last_read_at),
+    requests_per_minute: Number(row.requests_per_minute),
+    bytes_per_minute: Number(row.bytes_per_minute),
+    changes_per_minute: Number(row.changes_per_minute),
+    log_entries: Number(row.log_entries),
+    last_rotation_at:
+      row.last_rotation_at == null ? null : iso(row.last_rotation_at),
   }))
 }

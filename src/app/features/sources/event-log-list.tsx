@@ -34,7 +34,7 @@ export function EventLogList({ logs }: { logs: SourceEventLog[] | undefined }) {
               <EventTime at={log.emitted_at} />
             </Typography>
           </Box>
-          <EventDetails details={log.event_details} />
+          <EventDetails event={log.event_name} details={log.event_details} />
           <Typography
             variant="caption"
             color="text.secondary"

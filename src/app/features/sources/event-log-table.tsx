@@ -40,7 +40,7 @@ function EventTable({ logs }: { logs: SourceEventLog[] | undefined }) {
             {log.event_name}
           </TableCell>
           <TableCell>
-            <EventDetails details={log.event_details} />
+            <EventDetails event={log.event_name} details={log.event_details} />
           </TableCell>
           <TableCell sx={{ fontFamily: 'monospace' }}>
             {log.instance_id}

@@ -3,13 +3,14 @@
 // times, and its delete.
 import { Box, Button, Typography } from '@mui/material'
 import type { LiveShape } from '../../../shared/entities.ts'
+import type { LiveShapeWithFigures } from '../../db/tab/figure-types.ts'
 import { NeedsNetwork } from '../../components/needs-network.tsx'
 import { EventTime } from './event-time.tsx'
 import { shapeParamsText, shapeTableName } from './live-shape-format.ts'
 
 /** What the table and the list are given: the shapes (undefined: not read yet), the delete. */
 export type LiveShapesProps = {
-  shapes: LiveShape[] | undefined
+  shapes: LiveShapeWithFigures[] | undefined
   onDelete: (shape: LiveShape) => void
 }
 

@@ -7,6 +7,12 @@ import { EventTime } from './event-time.tsx'
 import { formatBytes } from './format.ts'
 import { formatRowCount } from './live-shape-format.ts'
 import {
+  LastRotation,
+  ShapeClients,
+  ShapeLogEntries,
+} from './live-shape-figures.tsx'
+import { formatBytesShort, formatRate } from './metrics/figure-format.ts'
+import {
   DeleteShapeButton,
   LastRead,
   ShapeTable,
@@ -50,6 +56,24 @@ export function LiveShapesList({ shapes, onDelete }: LiveShapesProps) {
             <dd>{formatRowCount(shape.row_count)}</dd>
             <dt>Log size</dt>
             <dd>{formatBytes(shape.log_bytes)}</dd>
+            <dt>Clients</dt>
+            <dd>
+              <ShapeClients shape={shape} />
+            </dd>
+            <dt>Requests/min</dt>
+            <dd>{formatRate(shape.requests_per_minute)}</dd>
+            <dt>Bytes/min</dt>
+            <dd>{formatBytesShort(shape.bytes_per_minute)}</dd>
+            <dt>Changes/min</dt>
+            <dd>{formatRate(shape.changes_per_minute)}</dd>
+            <dt>Log entries</dt>
+            <dd>
+              <ShapeLogEntries shape={shape} />
+            </dd>
+            <dt>Last rotation</dt>
+            <dd>
+              <LastRotation shape={shape} />
+            </dd>
             <dt>Created</dt>
             <dd>
               <EventTime at={shape.created_at} />

@@ -1,8 +1,10 @@
-// The source page's Live shapes: the shapes the engine holds for this source, live from the local
-// store, as a table where there is room for its seven columns and one block per shape below that
-// (phones, and windows too narrow beside the sidebar). Deleting one rotates it, after a confirm
+// The source page's Live shapes: the shapes the engine holds for this source with their figures,
+// live from the local store (newest first, or hottest first on asking), as a table where there is
+// room for its columns and one block per shape below that (phones, and windows too narrow beside
+// the sidebar). Deleting one rotates it, after a confirm
 // that says what that does, then waits until its row has left the synced store.
-import { Typography } from '@mui/material'
+import { Box, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material'
+import { useState } from 'react'
 import { LIVE_SHAPES_TABLE_BREAKPOINT_PX } from '../../../shared/constants.ts'
 import type { LiveShape, Source } from '../../../shared/entities.ts'
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
@@ -10,14 +12,20 @@ import { useToast } from '../../components/toast.tsx'
 import { useConfirmedAction } from '../../components/use-confirmed-action.ts'
 import { TxidTimeoutError } from '../../db/shared/await-txid.ts'
 import { useSourceLiveShapes, useSyncedWrites } from '../../db/tab/hooks.ts'
-import { shapeTableName } from './live-shape-format.ts'
+import {
+  orderShapes,
+  shapeTableName,
+  type ShapeOrder,
+} from './live-shape-format.ts'
 import { LiveShapesList } from './live-shapes-list.tsx'
 import { LiveShapesTable } from './live-shapes-table.tsx'
 import { codeMessage, deleteLiveShape } from './source-api.ts'
 import { useWideScreen } from '../../components/use-wide-screen.ts'
 
 export function LiveShapesSection({ source }: { source: Source }) {
-  const shapes = useSourceLiveShapes(source.id)
+  const [order, setOrder] = useState<ShapeOrder>('newest')
+  const stored = useSourceLiveShapes(source.id)
+  const shapes = stored && orderShapes(stored, order)
   const wide = useWideScreen(LIVE_SHAPES_TABLE_BREAKPOINT_PX)
   const { awaitShapeDeleted } = useSyncedWrites()
   const toast = useToast()
@@ -39,9 +47,31 @@ export function LiveShapesSection({ source }: { source: Source }) {
       <Typography variant="h5" component="h2" sx={{ mb: 1 }}>
         Live shapes
       </Typography>
-      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-        The shapes Sluice holds for this source, as apps have asked for them.
-      </Typography>
+      <Box
+        sx={{
+          display: 'flex',
+          flexWrap: 'wrap',
+          gap: 1,
+          alignItems: 'center',
+          justifyContent: 'space-between',
+          mb: 2,
+        }}
+      >
+        <Typography variant="body2" color="text.secondary">
+          The shapes Sluice holds for this source, as apps have asked for them.
+        </Typography>
+        <ToggleButtonGroup
+          size="small"
+          exclusive
+          value={order}
+          aria-label="Order shapes by"
+          onChange={(_, value: ShapeOrder | null) => value && setOrder(value)}
+        >
+          <ToggleButton value="newest">Newest</ToggleButton>
+          <ToggleButton value="bytes">Bytes/min</ToggleButton>
+          <ToggleButton value="clients">Clients</ToggleButton>
+        </ToggleButtonGroup>
+      </Box>
       {wide ? <LiveShapesTable {...rows} /> : <LiveShapesList {...rows} />}
       <ConfirmDialog
         {...removal.dialog}

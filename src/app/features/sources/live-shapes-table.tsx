@@ -5,6 +5,12 @@ import { EventTime } from './event-time.tsx'
 import { formatBytes } from './format.ts'
 import { formatRowCount } from './live-shape-format.ts'
 import {
+  LastRotation,
+  ShapeClients,
+  ShapeLogEntries,
+} from './live-shape-figures.tsx'
+import { formatBytesShort, formatRate } from './metrics/figure-format.ts'
+import {
   DeleteShapeButton,
   LastRead,
   ShapeTable,
@@ -18,6 +24,12 @@ const COLUMNS = [
   'Where',
   'Rows',
   'Log size',
+  'Clients',
+  'Requests/min',
+  'Bytes/min',
+  'Changes/min',
+  'Log entries',
+  'Last rotation',
   'Created',
   'Last read',
   '',
@@ -44,7 +56,25 @@ export function LiveShapesTable({ shapes, onDelete }: LiveShapesProps) {
           <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
             {formatBytes(shape.log_bytes)}
           </TableCell>
-          {/* Times may wrap (date, then time): seven columns need the room. */}
+          <TableCell align="right">
+            <ShapeClients shape={shape} />
+          </TableCell>
+          <TableCell align="right">
+            {formatRate(shape.requests_per_minute)}
+          </TableCell>
+          <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+            {formatBytesShort(shape.bytes_per_minute)}
+          </TableCell>
+          <TableCell align="right">
+            {formatRate(shape.changes_per_minute)}
+          </TableCell>
+          <TableCell align="right">
+            <ShapeLogEntries shape={shape} />
+          </TableCell>
+          <TableCell sx={{ minWidth: 110 }}>
+            <LastRotation shape={shape} />
+          </TableCell>
+          {/* Times may wrap (date, then time): thirteen columns need the room. */}
           <TableCell sx={{ minWidth: 110 }}>
             <EventTime at={shape.created_at} />
           </TableCell>

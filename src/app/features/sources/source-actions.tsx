@@ -15,6 +15,7 @@ import { useSyncedWrites } from '../../db/tab/hooks.ts'
 import { ForgetWarning } from './forget-warning.tsx'
 import { EditSourceProject } from './edit-source-project.tsx'
 import { RenameSource } from './rename-source.tsx'
+import { RotationImpact } from './metrics/rotation-impact.tsx'
 import { reportedSlot } from './slot-cleanup.ts'
 import { clearSourceCache, codeMessage, deleteSource } from './source-api.ts'
 
@@ -138,6 +139,7 @@ export function SourceActions(props: {
           Clearing the cache forces every shape of this source to be re-created.
           Clients refetch their data, which can spike queries on your database.
         </Typography>
+        <RotationImpact sourceId={source.id} />
       </ConfirmDialog>
 
       <ConfirmDialog
@@ -153,6 +155,7 @@ export function SourceActions(props: {
           publication from your database, then deletes the source. Apps using
           its shapes stop receiving changes.
         </Typography>
+        <RotationImpact sourceId={source.id} />
       </ConfirmDialog>
 
       <ConfirmDialog

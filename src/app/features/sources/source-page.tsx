@@ -8,6 +8,7 @@ import { PageTitle } from '../../components/page-title.tsx'
 import { useSource, useSourceEventLogs } from '../../db/tab/hooks.ts'
 import { EventLogTable } from './event-log-table.tsx'
 import { LiveShapesSection } from './live-shapes-section.tsx'
+import { MetricsSections } from './metrics/metrics-sections.tsx'
 import { ReplicationHealth } from './replication-health.tsx'
 import { SourceActions } from './source-actions.tsx'
 import { SourceCard } from './source-card.tsx'
@@ -47,6 +48,7 @@ function SourceDetails({ source }: { source: Source }) {
       <ReplicationHealth source={source} />
       <SourceSecret source={source} />
       <LiveShapesSection source={source} />
+      <MetricsSections source={source} />
       <EventLogTable logs={logs} />
     </Stack>
   )
