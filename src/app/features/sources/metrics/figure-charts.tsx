@@ -125,7 +125,7 @@ function Chart(props: {
                 tickNumber: 4,
               },
             ]}
-            yAxis={[{ valueFormatter: format, width: 56 }]}
+            yAxis={[{ valueFormatter: format, width: 56, min: 0 }]}
             series={lines.map((line) => ({
               data: line.values,
               label: line.label,

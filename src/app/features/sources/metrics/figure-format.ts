@@ -28,9 +28,11 @@ export function formatBytesShort(bytes: number): string {
   return `${value >= 10 ? Math.round(value) : Number(value.toFixed(1))} ${unit}`
 }
 
+// 24-hour whatever the locale: "01:45 PM" is wider than a phone's axis has room for.
 const hourMinute = new Intl.DateTimeFormat(undefined, {
   hour: '2-digit',
   minute: '2-digit',
+  hourCycle: 'h23',
 })
 const dayMonth = new Intl.DateTimeFormat(undefined, {
   month: 'short',
