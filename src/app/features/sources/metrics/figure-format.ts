@@ -133,8 +133,9 @@ export function shapeSeries(
 }
 
 /**
- * A shapes_invalidated event's details ({ cause, shapes, clients }) as a sentence; null when
- * they are not that shape, so the event log shows them as they are.
+ * A shapes_invalidated event's details ({ cause, shapes }) as a sentence; null when they are
+ * not that shape, so the event log shows them as they are. (The clients that came back are
+ * counted after the event, on the invalidation log's rows: a `clients` here is shown too.)
  */
 export function invalidatedEventLine(details: unknown): string | null {
   if (typeof details !== 'object' || details === null) return null
