@@ -33,6 +33,7 @@ export {
   jsonResponse,
 } from './http/responses.ts'
 export { deleteShape } from './http/delete-shape.ts'
+export { shapeMessages, type ShapeMessages } from './http/shape-messages.ts'
 export { requestParts } from './http/node-request.ts'
 export { refuseNul } from './http/nul.ts'
 export { MAX_BODY_BYTES } from './http/read-body.ts'

@@ -24,6 +24,7 @@ import {
   alertDestinationsPath,
   alertSettingsPath,
   API_MOUNTS,
+  liveShapeMessagesPath,
   liveShapePath,
   setupFormPath,
   setupFormsPath,
@@ -68,6 +69,7 @@ import {
   updateSourceRequestSchema,
   updateSourceResponseSchema,
 } from './sources.ts'
+import { shapeMessagesResponseSchema } from './shape-messages.ts'
 
 type ApiCall = {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
@@ -118,6 +120,12 @@ export const sourceCalls = {
     method: 'DELETE',
     path: liveShapePath,
     response: shapeDeletedResponseSchema,
+  },
+  /** The Shape Inspector's page of messages; the caller adds `?offset=&limit=`. */
+  shapeMessages: {
+    method: 'GET',
+    path: liveShapeMessagesPath,
+    response: shapeMessagesResponseSchema,
   },
 } as const satisfies Record<string, ApiCall>
 

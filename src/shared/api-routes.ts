@@ -102,6 +102,9 @@ export const sourceCountPath = (sourceId: string) =>
   `${sourcePath(sourceId)}/count`
 export const liveShapePath = (sourceId: string, handle: string) =>
   `${sourcePath(sourceId)}/shapes/${seg(handle)}`
+/** The Shape Inspector's read; the caller adds `?offset=&limit=`. */
+export const liveShapeMessagesPath = (sourceId: string, handle: string) =>
+  `${liveShapePath(sourceId, handle)}/messages`
 export const sourceStatusPath = (sourceId: string) =>
   `${API_MOUNTS.sourceStatus}/${seg(sourceId)}`
 

@@ -10,6 +10,7 @@ export const idleSources: SourceRuntime = {
   kick() {},
   clearCache: async () => null,
   deleteShape: async () => ({ kind: 'not_running' }),
+  shapeMessages: () => ({ kind: 'not_running' }),
   retryRemoval() {},
   restart: async () => false,
   holds: () => false,

@@ -20,6 +20,8 @@ const ROUTES: [method: string, path: RegExp][] = [
   ['POST', new RegExp(`^/api/v1/sources/${ID}/rotate-secret$`)],
   ['DELETE', new RegExp(`^/api/v1/sources/${ID}/previous-secret$`)],
   ['POST', new RegExp(`^/api/v1/sources/${ID}/restart$`)],
+  // The Shape Inspector's read of a live shape's messages.
+  ['GET', new RegExp(`^/api/v1/sources/${ID}/shapes/${ID}/messages$`)],
   ['DELETE', new RegExp(`^/api/v1/sources/${ID}$`)],
   // A source's figures: its live shapes, points over time, invalidation log.
   ['GET', new RegExp(`^/api/v1/sources/${ID}/shapes$`)],

@@ -3,9 +3,10 @@
 // is create/routes.ts, the /:id actions (name, project and environment, restart or clear the
 // cache, delete or forget) action-routes.ts, the shape explorer's reads of a source's database
 // (/:id/schema, /:id/count) explorer/routes.ts, deleting one of its live shapes
-// (/:id/shapes/:handle) live-shapes/routes.ts, its secret (/:id/secret, /:id/rotate-secret,
-// /:id/previous-secret) secret-routes.ts, and its figures (/:id/shapes, /:id/metrics,
-// /:id/invalidations) metrics/routes.ts.
+// (/:id/shapes/:handle) live-shapes/routes.ts, the Shape Inspector's read of one
+// (/:id/shapes/:handle/messages) inspector/messages-route.ts, its secret (/:id/secret,
+// /:id/rotate-secret, /:id/previous-secret) secret-routes.ts, and its figures (/:id/shapes,
+// /:id/metrics, /:id/invalidations) metrics/routes.ts.
 import { Hono } from 'hono'
 import { requireUser } from '../auth/middleware.ts'
 import { listSources } from './sources.ts'
@@ -17,6 +18,7 @@ import { deleteRoute, restartRoute, updateRoute } from './action-routes.ts'
 import { createSourceRoute } from './create/routes.ts'
 import { countRoute, schemaRoute } from './explorer/routes.ts'
 import { deleteShapeRoute } from './live-shapes/routes.ts'
+import { shapeMessagesRoute } from './inspector/messages-route.ts'
 import {
   invalidationsRoute,
   liveShapesRoute,
@@ -51,6 +53,7 @@ export function sourceRoutes(
     .get('/:id/count', countRoute)
     .get('/:id/shapes', liveShapesRoute)
     .delete('/:id/shapes/:handle', deleteShapeRoute)
+    .get('/:id/shapes/:handle/messages', shapeMessagesRoute)
     .get('/:id/metrics', metricsRoute)
     .get('/:id/invalidations', invalidationsRoute)
     .get('/:id/secret', secretRoute)

@@ -13,6 +13,7 @@ import {
   type Engine,
   type HostPinner,
   replicationNames,
+  shapeMessages,
 } from '../../../engine/index.ts'
 import type { HealthLimits } from './health.ts'
 import { HealthLoop } from './health-loop.ts'
@@ -38,7 +39,7 @@ import {
   type RunnableSource,
 } from './rows.ts'
 import type { Running } from './running-source.ts'
-import type { ShapeDeletion, SourceRuntime } from './runtime.ts'
+import type { ShapeDeletion, ShapeReading, SourceRuntime } from './runtime.ts'
 import { sourceFacts, type SourceFacts } from './source-facts.ts'
 import { storedPassword, UNDECRYPTABLE } from './stored-password.ts'
 
@@ -197,6 +198,18 @@ export class EngineSourceRuntime implements SourceRuntime {
 
   deleteShape(sourceId: string, handle: string): Promise<ShapeDeletion> {
     return this.liveShapes.deleteShape(sourceId, handle)
+  }
+
+  shapeMessages(
+    sourceId: string,
+    handle: string,
+    offset: string,
+    limit: number,
+  ): ShapeReading {
+    // Any status: a shape's log is readable while its source reconnects.
+    const database = this.running.get(sourceId)?.database
+    if (!database) return { kind: 'not_running' }
+    return shapeMessages(database, handle, offset, { limit })
   }
 
   explorer(sourceId: string): SourceExplorer | undefined {

@@ -1,6 +1,6 @@
 // What the HTTP side asks of the part that runs sources (attaching them to the engine, keeping
 // their state and event logs, removing them). The API only writes rows and then asks here.
-import type { ShapeDatabase } from '../../../engine/index.ts'
+import type { ShapeDatabase, ShapeMessages } from '../../../engine/index.ts'
 import type { SourceExplorer } from '../explorer/pools.ts'
 
 /** What deleting one of a source's shapes came to. */
@@ -8,6 +8,9 @@ export type ShapeDeletion =
   | { kind: 'deleted'; txid: number }
   | { kind: 'unknown_shape' }
   | { kind: 'not_running' }
+
+/** What reading one of a source's shapes for the Shape Inspector came to. */
+export type ShapeReading = ShapeMessages | { kind: 'not_running' }
 
 export interface SourceRuntime {
   /** The instance id written into event logs by this server's engine. */
@@ -24,6 +27,16 @@ export interface SourceRuntime {
    * deletes its row from the live shapes; the txid of that delete.
    */
   deleteShape(sourceId: string, handle: string): Promise<ShapeDeletion>
+  /**
+   * A page of the messages a client reading one shape of a source this server runs from
+   * `offset` receives (the engine's shapeMessages): read only, at most `limit` of them.
+   */
+  shapeMessages(
+    sourceId: string,
+    handle: string,
+    offset: string,
+    limit: number,
+  ): ShapeReading
   /** A deleted source whose removal failed: try removing its slot again now. */
   retryRemoval(sourceId: string): void
   /** Restarts the source's replication stream without clearing its shapes. */

@@ -1,0 +1,46 @@
+// The Shape Inspector's read, GET /api/v1/sources/{id}/shapes/{handle}/messages: its query
+// and its answer, for the server's route and the dashboard's inspector alike.
+import { z } from 'zod'
+
+const DEFAULT_MESSAGES_LIMIT = 100
+export const MAX_MESSAGES_LIMIT = 1000
+
+/**
+ * `offset`: the protocol's (`-1`, `<tx>_<op>`), or a `next_offset` this route gave (which
+ * may be `<offset>+<n>`: n messages into the answer at that offset); `-1` when absent. The
+ * engine checks its form; here only its length.
+ */
+export const shapeMessagesQuerySchema = z.object({
+  offset: z.string().min(1).max(60).default('-1'),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_MESSAGES_LIMIT)
+    .default(DEFAULT_MESSAGES_LIMIT),
+})
+
+/** One protocol message as the engine's /v1/shape sends it (a change or a control). */
+const protocolMessageSchema = z.looseObject({
+  key: z.string().optional(),
+  value: z.record(z.string(), z.unknown()).optional(),
+  old_value: z.record(z.string(), z.unknown()).optional(),
+  headers: z.record(z.string(), z.unknown()),
+})
+
+/** One answer a client reading from the page's offset gets, whole: its size in bytes. */
+const inspectedAnswerSchema = z.object({
+  offset: z.string(),
+  next_offset: z.string(),
+  bytes: z.number().int(),
+  messages: z.number().int(),
+})
+
+export const shapeMessagesResponseSchema = z.object({
+  messages: z.array(protocolMessageSchema),
+  /** What to ask next; null once the page ends with the up-to-date. */
+  next_offset: z.string().nullable(),
+  /** The protocol offset the client stands at after the page's whole answers. */
+  offset: z.string(),
+  answers: z.array(inspectedAnswerSchema),
+})
