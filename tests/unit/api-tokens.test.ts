@@ -23,6 +23,7 @@ describe('tokenMayCall', () => {
     ['POST', `/api/v1/sources/${source}/rotate-secret`],
     ['POST', `/api/v1/sources/${source}/restart`],
     ['DELETE', `/api/v1/sources/${source}`],
+    ['GET', `/api/v1/sources/${source}/shapes/abc-123/messages`],
   ])('allows %s %s', (method, path) => {
     expect(tokenMayCall(method, path)).toBe(true)
   })
