@@ -117,7 +117,9 @@ it('applies a spilled transaction once when the session fails while applying it'
   await waitUntil(
     'the client to match the source',
     () => compare(plain, truth, COLUMNS).same,
-    90_000,
+    // 57 s here on a quiet machine, over 90 s under the whole suite's load: a bound on
+    // progress, not a timing target.
+    130_000,
   ).catch(() => {})
   expect(compare(plain, truth, COLUMNS)).toEqual({
     lost: 0,
@@ -125,4 +127,4 @@ it('applies a spilled transaction once when the session fails while applying it'
     same: true,
   })
   expect(plain.refetches).toBe(0)
-}, 150_000)
+}, 180_000)
