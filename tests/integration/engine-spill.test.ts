@@ -101,7 +101,7 @@ it('applies a spilled transaction once when the session fails while applying it'
   const spilledBefore = engine.database.spilledTransactions
   await source.db.query(
     `insert into costly select i, repeat('a', 20000) || 'b'
-     from generate_series(1, 1500) as i`,
+     from generate_series(1, 1100) as i`,
   )
   await waitUntil(
     'the spilled transaction to be applied',
@@ -117,9 +117,9 @@ it('applies a spilled transaction once when the session fails while applying it'
   await waitUntil(
     'the client to match the source',
     () => compare(plain, truth, COLUMNS).same,
-    // 57 s here on a quiet machine, over 90 s under the whole suite's load: a bound on
-    // progress, not a timing target.
-    130_000,
+    // 57 to 83 s here on a quiet machine (1,500 rows then), past 130 s under the whole
+    // suite's load: a bound on progress, not a timing target.
+    240_000,
   ).catch(() => {})
   expect(compare(plain, truth, COLUMNS)).toEqual({
     lost: 0,
@@ -127,4 +127,4 @@ it('applies a spilled transaction once when the session fails while applying it'
     same: true,
   })
   expect(plain.refetches).toBe(0)
-}, 180_000)
+}, 300_000)
