@@ -61,9 +61,6 @@ test('a script creates a source; its developer signs in from the claim page and 
   page,
   request,
 }) => {
-  // Two pages open the browser store here (/welcome, then the claim's wait for the synced
-  // source), each compiling PGlite on 2 busy cores.
-  test.setTimeout(120_000)
   // The starter script: a plain POST, no cookie and no Origin.
   const created = await request.post('/api/public/v1/claimable-sources', {
     data: { database_url: database.url },

@@ -14,7 +14,7 @@ const browserFaults = FAULTS.filter(
 
 for (const fault of browserFaults)
   test(`${fault.id}: ${fault.title}`, async () => {
-    test.setTimeout(150_000)
+    test.setTimeout(240_000)
     const lines: string[] = []
     const result = await fault
       .run({

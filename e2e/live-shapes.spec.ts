@@ -128,7 +128,6 @@ test("an app's shape is listed live, and deleting it rotates it: the app refetch
   signIn,
   baseURL,
 }) => {
-  test.setTimeout(120_000)
   await signIn()
   const source = await activeSource(page.request, baseURL ?? '')
   await page.goto(`/teams/${source.teamId}/${source.id}`)
@@ -191,7 +190,6 @@ test.describe('at 375 px', () => {
     signIn,
     baseURL,
   }) => {
-    test.setTimeout(120_000)
     await signIn()
     const source = await activeSource(page.request, baseURL ?? '')
     // A long where clause with a param, as an app may send: it must wrap, not widen the page.

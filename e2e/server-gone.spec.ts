@@ -20,7 +20,6 @@ test.afterAll(async () => {
 test('a tab notices the server is gone within 3 s, its streams wait for it, and it catches up', async ({
   browser,
 }) => {
-  test.setTimeout(120_000)
   // Without a service worker every request shows up as the page's own.
   const context = await browser.newContext({
     baseURL: server.url,

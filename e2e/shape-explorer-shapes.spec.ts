@@ -62,7 +62,6 @@ test("deleting the grid's shape on the source page rotates it: the grid refetche
   browser,
   context,
 }) => {
-  test.setTimeout(120_000)
   const { database, team, source } = await sources.withItemsSource(
     page,
     signIn,

@@ -41,7 +41,6 @@ test('team, source and table selection: active sources by id, labels, the filter
   signIn,
   baseURL,
 }) => {
-  test.setTimeout(120_000)
   const user = (await signIn()) as { email: string }
   const team = await personalTeam(page.request)
   const publicOnly = await sources.sourceDatabase(fillPublicTables)

@@ -100,7 +100,6 @@ test('the charts draw each window, and the live shapes, invalidations and confir
   signIn,
   baseURL,
 }) => {
-  test.setTimeout(120_000)
   await signIn()
   await seededSourcePage(page, baseURL ?? '')
 
@@ -201,7 +200,6 @@ test.describe('at 375 px', () => {
     signIn,
     baseURL,
   }) => {
-    test.setTimeout(120_000)
     await signIn()
     await seededSourcePage(page, baseURL ?? '')
     const figures = await expectCharts(page)

@@ -69,7 +69,6 @@ test('add a ready database through the wizard, watch it go active, clear its cac
   page,
   signIn,
 }) => {
-  test.setTimeout(120_000)
   const user = await signIn()
   const database = await sourceDatabase()
 
@@ -167,7 +166,6 @@ test.describe('a source whose database server is gone', () => {
     signIn,
     baseURL,
   }) => {
-    test.setTimeout(120_000)
     await signIn()
     if (!server) throw new Error('the server of this describe did not start')
     const database = await createSourceDatabase(server.url)

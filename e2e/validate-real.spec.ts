@@ -133,7 +133,6 @@ test('nothing listening on the port: Connection Failed', async ({ page }) => {
 test('a server with wal_level=replica gets the WAL step alone', async ({
   page,
 }) => {
-  test.setTimeout(120_000)
   const server = await startOwnPostgres({
     wal_level: 'replica',
     fsync: 'off',

@@ -68,7 +68,7 @@ export const f11: FaultScenario = {
         two.network.serverErrors.length -
         errorsBefore
       for (const page of pages)
-        await sourceHeading(page, 'renamed-after').waitFor({ timeout: 30_000 })
+        await sourceHeading(page, 'renamed-after').waitFor({ timeout: 45_000 })
       const atRestart = load.written
       await waitUntil(
         'writes after the restart',
@@ -83,7 +83,8 @@ export const f11: FaultScenario = {
         )
       const errors = [...one.pageErrors, ...two.pageErrors]
       if (errors.length) throw new Error(`a page failed: ${errors.join('; ')}`)
-      // Two dashboards of six shapes each, backing off (the app's live-sync backoff) or waiting on the probe:
+      // Two dashboards of ten shapes each (a source page follows its log and four figure tables),
+      // backing off (the app's live-sync backoff) or waiting on the probe:
       // well under this in any outage of half a minute.
       if (serverErrors > MAX_SERVER_ERRORS)
         throw new Error(
