@@ -34,6 +34,7 @@ export {
 } from './http/responses.ts'
 export { deleteShape } from './http/delete-shape.ts'
 export { shapeMessages, type ShapeMessages } from './http/shape-messages.ts'
+export { shapeTimeline, type ShapeTimeline } from './http/shape-timeline.ts'
 export { requestParts } from './http/node-request.ts'
 export { refuseNul } from './http/nul.ts'
 export { MAX_BODY_BYTES } from './http/read-body.ts'

@@ -25,6 +25,7 @@ import {
   alertSettingsPath,
   API_MOUNTS,
   liveShapeMessagesPath,
+  liveShapeTimelinePath,
   liveShapePath,
   setupFormPath,
   setupFormsPath,
@@ -69,7 +70,10 @@ import {
   updateSourceRequestSchema,
   updateSourceResponseSchema,
 } from './sources.ts'
-import { shapeMessagesResponseSchema } from './shape-messages.ts'
+import {
+  shapeMessagesResponseSchema,
+  shapeTimelineResponseSchema,
+} from './shape-messages.ts'
 
 type ApiCall = {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
@@ -126,6 +130,12 @@ export const sourceCalls = {
     method: 'GET',
     path: liveShapeMessagesPath,
     response: shapeMessagesResponseSchema,
+  },
+  /** The Shape Inspector's timeline of a live shape. */
+  shapeTimeline: {
+    method: 'GET',
+    path: liveShapeTimelinePath,
+    response: shapeTimelineResponseSchema,
   },
 } as const satisfies Record<string, ApiCall>
 

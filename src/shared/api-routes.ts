@@ -105,6 +105,9 @@ export const liveShapePath = (sourceId: string, handle: string) =>
 /** The Shape Inspector's read; the caller adds `?offset=&limit=`. */
 export const liveShapeMessagesPath = (sourceId: string, handle: string) =>
   `${liveShapePath(sourceId, handle)}/messages`
+/** The Shape Inspector's timeline: the offsets a client can read the shape from. */
+export const liveShapeTimelinePath = (sourceId: string, handle: string) =>
+  `${liveShapePath(sourceId, handle)}/timeline`
 export const sourceStatusPath = (sourceId: string) =>
   `${API_MOUNTS.sourceStatus}/${seg(sourceId)}`
 

@@ -44,3 +44,32 @@ export const shapeMessagesResponseSchema = z.object({
   offset: z.string(),
   answers: z.array(inspectedAnswerSchema),
 })
+
+/** A point of the shape's log a client can read from: `offset` reads it first. */
+const timelinePointSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('start'),
+    offset: z.literal('-1'),
+    /** The rotation this handle replaced (ms since the epoch), or null. */
+    rotation: z.object({ at: z.number(), cause: z.string() }).nullable(),
+  }),
+  z.object({
+    kind: z.literal('snapshot_end'),
+    offset: z.string(),
+    rows: z.number().int(),
+  }),
+  z.object({
+    kind: z.literal('transaction'),
+    offset: z.string(),
+    lsn: z.string(),
+    txids: z.array(z.number()),
+    messages: z.number().int(),
+  }),
+])
+
+/** GET /api/v1/sources/{id}/shapes/{handle}/timeline: oldest first, at most 500 points. */
+export const shapeTimelineResponseSchema = z.object({
+  points: z.array(timelinePointSchema),
+  /** More of the log lies past the last point than one request walks. */
+  truncated: z.boolean(),
+})

@@ -2,7 +2,8 @@
 // client reading a live shape from an offset receives. Checked against the official Electric
 // client reading the same shape through the apps' /v1/shape, from the start and from a later
 // offset after inserts, updates and deletes, and for a shape with a subquery (its moves);
-// paged by `limit`, refused for another team, an unknown handle, a bad offset or limit.
+// paged by `limit`, refused for another team, an unknown handle, a bad offset or limit; and its
+// timeline (/timeline): each point read from its offset starts there.
 import { ShapeStream, type Message, type Offset } from '@electric-sql/client'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { signInLocally, type Browser } from '../support/app.ts'
@@ -238,4 +239,72 @@ describe('the Shape Inspector’s messages', () => {
       expect(Object.keys(body.errors), query).toEqual([param])
     }
   }, 30_000)
+
+  it('has a timeline of the start, the snapshot’s end and each transaction, each read from its offset', async () => {
+    await database.db.query(`
+      create table notes (id int primary key, body text not null);
+      insert into notes select g, 'note ' || g from generate_series(1, 3) g`)
+    const { handle } = await clientRead({ table: 'notes' })
+    await database.db.query(`insert into notes values (4, 'four')`)
+    await database.db.query(`update notes set body = 'one!' where id = 1`)
+    await database.db.query(`
+      begin;
+      delete from notes where id = 2;
+      update notes set body = 'three!' where id = 3;
+      commit`)
+    type Timeline = {
+      points: Array<Record<string, unknown> & { kind: string; offset: string }>
+      truncated: boolean
+    }
+    const timelinePath = `/api/v1/sources/${source.id}/shapes/${handle}/timeline`
+    let timeline: Timeline = { points: [], truncated: false }
+    await vi.waitFor(
+      async () => {
+        const response = await owner.request(timelinePath)
+        expect(response.status).toBe(200)
+        timeline = (await response.json()) as Timeline
+        expect(
+          timeline.points.filter((p) => p.kind === 'transaction'),
+        ).toHaveLength(3)
+      },
+      { timeout: 10_000, interval: 50 },
+    )
+    expect(timeline.truncated).toBe(false)
+    expect(timeline.points.slice(0, 2)).toEqual([
+      { kind: 'start', offset: '-1', rotation: null },
+      {
+        kind: 'snapshot_end',
+        offset: expect.stringMatching(/^0_\d+$/),
+        rows: 3,
+      },
+    ])
+    const transactions = timeline.points.slice(2)
+    expect(transactions.map((p) => p.messages)).toEqual([1, 1, 2])
+    // From each transaction's offset a client receives it first, then those after it.
+    const changes = (pages: Page[]) =>
+      joined(pages).flatMap((m) => {
+        const headers = m.headers as { operation?: string; lsn?: string }
+        return headers.operation
+          ? [`${headers.operation} ${String(m.key)}`]
+          : []
+      })
+    const all = [
+      'insert "public"."notes"/"4"',
+      'update "public"."notes"/"1"',
+      'delete "public"."notes"/"2"',
+      'update "public"."notes"/"3"',
+    ]
+    expect(
+      changes(await allPages(handle, timeline.points[1]?.offset ?? '')),
+    ).toEqual(all)
+    for (const [i, point] of transactions.entries()) {
+      const read = joined(await allPages(handle, point.offset))
+      expect((read[0]?.headers as { lsn?: string }).lsn).toBe(point.lsn)
+      expect(changes(await allPages(handle, point.offset))).toEqual(
+        all.slice([0, 1, 2][i]),
+      )
+    }
+    const foreign = await stranger.request(timelinePath)
+    expect(foreign.status).toBe(404)
+  }, 60_000)
 })

@@ -11,6 +11,7 @@ export const idleSources: SourceRuntime = {
   clearCache: async () => null,
   deleteShape: async () => ({ kind: 'not_running' }),
   shapeMessages: () => ({ kind: 'not_running' }),
+  shapeTimeline: () => ({ kind: 'not_running' }),
   retryRemoval() {},
   restart: async () => false,
   holds: () => false,

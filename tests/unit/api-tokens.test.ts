@@ -24,6 +24,7 @@ describe('tokenMayCall', () => {
     ['POST', `/api/v1/sources/${source}/restart`],
     ['DELETE', `/api/v1/sources/${source}`],
     ['GET', `/api/v1/sources/${source}/shapes/abc-123/messages`],
+    ['GET', `/api/v1/sources/${source}/shapes/abc-123/timeline`],
   ])('allows %s %s', (method, path) => {
     expect(tokenMayCall(method, path)).toBe(true)
   })

@@ -22,6 +22,7 @@ const ROUTES: [method: string, path: RegExp][] = [
   ['POST', new RegExp(`^/api/v1/sources/${ID}/restart$`)],
   // The Shape Inspector's read of a live shape's messages.
   ['GET', new RegExp(`^/api/v1/sources/${ID}/shapes/${ID}/messages$`)],
+  ['GET', new RegExp(`^/api/v1/sources/${ID}/shapes/${ID}/timeline$`)],
   ['DELETE', new RegExp(`^/api/v1/sources/${ID}$`)],
   // A source's figures: its live shapes, points over time, invalidation log.
   ['GET', new RegExp(`^/api/v1/sources/${ID}/shapes$`)],

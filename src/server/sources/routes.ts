@@ -4,7 +4,7 @@
 // cache, delete or forget) action-routes.ts, the shape explorer's reads of a source's database
 // (/:id/schema, /:id/count) explorer/routes.ts, deleting one of its live shapes
 // (/:id/shapes/:handle) live-shapes/routes.ts, the Shape Inspector's read of one
-// (/:id/shapes/:handle/messages) inspector/messages-route.ts, its secret (/:id/secret,
+// (/:id/shapes/:handle/messages, /timeline) inspector/, its secret (/:id/secret,
 // /:id/rotate-secret, /:id/previous-secret) secret-routes.ts, and its figures (/:id/shapes,
 // /:id/metrics, /:id/invalidations) metrics/routes.ts.
 import { Hono } from 'hono'
@@ -19,6 +19,7 @@ import { createSourceRoute } from './create/routes.ts'
 import { countRoute, schemaRoute } from './explorer/routes.ts'
 import { deleteShapeRoute } from './live-shapes/routes.ts'
 import { shapeMessagesRoute } from './inspector/messages-route.ts'
+import { shapeTimelineRoute } from './inspector/timeline-route.ts'
 import {
   invalidationsRoute,
   liveShapesRoute,
@@ -54,6 +55,7 @@ export function sourceRoutes(
     .get('/:id/shapes', liveShapesRoute)
     .delete('/:id/shapes/:handle', deleteShapeRoute)
     .get('/:id/shapes/:handle/messages', shapeMessagesRoute)
+    .get('/:id/shapes/:handle/timeline', shapeTimelineRoute)
     .get('/:id/metrics', metricsRoute)
     .get('/:id/invalidations', invalidationsRoute)
     .get('/:id/secret', secretRoute)

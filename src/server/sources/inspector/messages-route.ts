@@ -16,7 +16,8 @@ import { memberSource, notRunning, sourceNotFound } from '../member-source.ts'
 
 type C = Context<AppEnv>
 
-const shapeNotFound = (c: C) => c.json({ message: 'Shape not found' }, 404)
+export const shapeNotFound = (c: C) =>
+  c.json({ message: 'Shape not found' }, 404)
 
 const LIMIT_RULE = `must be a whole number from 1 to ${MAX_MESSAGES_LIMIT}`
 

@@ -14,6 +14,7 @@ import {
   type HostPinner,
   replicationNames,
   shapeMessages,
+  shapeTimeline,
 } from '../../../engine/index.ts'
 import type { HealthLimits } from './health.ts'
 import { HealthLoop } from './health-loop.ts'
@@ -39,7 +40,12 @@ import {
   type RunnableSource,
 } from './rows.ts'
 import type { Running } from './running-source.ts'
-import type { ShapeDeletion, ShapeReading, SourceRuntime } from './runtime.ts'
+import type {
+  ShapeDeletion,
+  ShapeReading,
+  SourceRuntime,
+  TimelineReading,
+} from './runtime.ts'
 import { sourceFacts, type SourceFacts } from './source-facts.ts'
 import { storedPassword, UNDECRYPTABLE } from './stored-password.ts'
 
@@ -210,6 +216,12 @@ export class EngineSourceRuntime implements SourceRuntime {
     const database = this.running.get(sourceId)?.database
     if (!database) return { kind: 'not_running' }
     return shapeMessages(database, handle, offset, { limit })
+  }
+
+  shapeTimeline(sourceId: string, handle: string): TimelineReading {
+    const database = this.running.get(sourceId)?.database
+    if (!database) return { kind: 'not_running' }
+    return shapeTimeline(database, handle)
   }
 
   explorer(sourceId: string): SourceExplorer | undefined {

@@ -1,6 +1,10 @@
 // What the HTTP side asks of the part that runs sources (attaching them to the engine, keeping
 // their state and event logs, removing them). The API only writes rows and then asks here.
-import type { ShapeDatabase, ShapeMessages } from '../../../engine/index.ts'
+import type {
+  ShapeDatabase,
+  ShapeMessages,
+  ShapeTimeline,
+} from '../../../engine/index.ts'
 import type { SourceExplorer } from '../explorer/pools.ts'
 
 /** What deleting one of a source's shapes came to. */
@@ -11,6 +15,7 @@ export type ShapeDeletion =
 
 /** What reading one of a source's shapes for the Shape Inspector came to. */
 export type ShapeReading = ShapeMessages | { kind: 'not_running' }
+export type TimelineReading = ShapeTimeline | { kind: 'not_running' }
 
 export interface SourceRuntime {
   /** The instance id written into event logs by this server's engine. */
@@ -37,6 +42,8 @@ export interface SourceRuntime {
     offset: string,
     limit: number,
   ): ShapeReading
+  /** The points of one shape's log a client can read from (the engine's shapeTimeline). */
+  shapeTimeline(sourceId: string, handle: string): TimelineReading
   /** A deleted source whose removal failed: try removing its slot again now. */
   retryRemoval(sourceId: string): void
   /** Restarts the source's replication stream without clearing its shapes. */
