@@ -1,7 +1,9 @@
 // A source's live shapes end to end, against a real source database: an app's shape (the
 // official ShapeStream, run here in Node against /v1/shape) shows up live in the source page's
 // Live shapes table; deleting it there rotates it: its row goes, and the app's stream gets its
-// 409 and carries on under a new handle. On a phone each shape reads without scrolling sideways.
+// 409 and carries on under a new handle. Inspect opens the Shape Inspector on it: what the app
+// received from the start, from a transaction picked on its timeline, and the rows changed
+// between two offsets. On a phone each shape, and the Inspector, reads without scrolling sideways.
 import {
   isChangeMessage,
   isControlMessage,
@@ -104,7 +106,7 @@ function appStream(baseURL: string, source: ActiveSource) {
     signal: aborter.signal,
   })
   const rows = new Map<string, Row>()
-  const seen = { refetched: false }
+  const seen = { refetched: false, updates: 0 }
   stream.subscribe((messages) => {
     for (const message of messages) {
       if (
@@ -115,6 +117,7 @@ function appStream(baseURL: string, source: ActiveSource) {
         rows.clear()
       }
       if (!isChangeMessage(message)) continue
+      if (message.headers.operation === 'update') seen.updates++
       if (message.headers.operation === 'delete') rows.delete(message.key)
       else rows.set(message.key, { ...rows.get(message.key), ...message.value })
     }
@@ -182,6 +185,91 @@ test("an app's shape is listed live, and deleting it rotates it: the app refetch
   }
 })
 
+test('the Shape Inspector shows what the app received from the start and from a transaction, and compares two offsets', async ({
+  page,
+  signIn,
+  baseURL,
+}) => {
+  await signIn()
+  const source = await activeSource(page.request, baseURL ?? '')
+  const app = appStream(baseURL ?? '', source)
+  try {
+    await expect.poll(() => app.ids()).toEqual([1, 2])
+    const handle = app.stream.shapeHandle ?? ''
+    const owner = new pg.Client({
+      connectionString: databases.at(-1)?.url ?? '',
+    })
+    await owner.connect()
+    try {
+      await owner.query(`update items set title = 'first!' where id = 1`)
+    } finally {
+      await owner.end()
+    }
+    await expect.poll(() => app.seen.updates).toBe(1)
+
+    await page.goto(`/teams/${source.teamId}/${source.id}`)
+    const table = page.getByRole('table', { name: 'Live shapes' })
+    await table
+      .getByRole('row')
+      .filter({ hasText: handle })
+      .getByRole('button', { name: 'Inspect' })
+      .click()
+    const inspector = page.getByRole('dialog', { name: 'Shape Inspector' })
+    const messages = inspector.getByRole('region', { name: 'Messages' })
+    // From the start: the snapshot's rows, its end, the update, caught up.
+    await expect(messages.getByRole('listitem')).toHaveText([
+      /^insert "public"."items"\/"1"/,
+      /^insert "public"."items"\/"2"/,
+      /^snapshot-end/,
+      /^update "public"."items"\/"1"value: \{"id":"1","title":"first!"\}/,
+      /^up-to-date/,
+    ])
+    await expect(messages).toContainText('Caught up')
+    await expect(
+      inspector.getByRole('region', { name: 'Answers' }).getByRole('listitem'),
+    ).not.toHaveCount(0)
+    await expect(
+      inspector.getByRole('region', { name: 'Answers' }),
+    ).toContainText(/From -1: 3 messages, \d+ B/)
+
+    // Picked on the timeline: the client that stood before the update receives it alone.
+    const timeline = inspector.getByRole('region', { name: 'Timeline' })
+    await expect(
+      timeline.getByRole('button', { name: 'Snapshot end · 2 rows' }),
+    ).toBeVisible()
+    await timeline
+      .getByRole('button', { name: /^Transaction \d+ · 1 message$/ })
+      .click()
+    await expect(messages.getByRole('listitem')).toHaveText([
+      /^update "public"."items"\/"1"/,
+      /^up-to-date/,
+    ])
+    const transaction = await inspector
+      .getByLabel('Offset', { exact: true })
+      .inputValue()
+    expect(transaction).toMatch(/^\d+_(\d+|inf)$/)
+
+    // Between the start and that offset: the snapshot's two rows.
+    const compare = inspector.getByRole('region', { name: 'Compare offsets' })
+    await compare.getByLabel('To offset').fill(transaction)
+    await compare.getByRole('button', { name: 'Compare' }).click()
+    await expect(compare).toContainText(
+      `2 rows changed between -1 and ${transaction}`,
+    )
+    await expect(
+      compare.getByRole('list', { name: 'Changed rows' }).getByRole('listitem'),
+    ).toHaveText([
+      '"public"."items"/"1": insert',
+      '"public"."items"/"2": insert',
+    ])
+    await inspector.getByRole('button', { name: 'Close' }).click()
+    await expect(inspector).toBeHidden()
+  } finally {
+    app.stop()
+    await removeSource(page.request, baseURL ?? '', source.id)
+  }
+})
+
 test.describe('at 375 px', () => {
   test.use({ viewport: { width: 375, height: 740 } })
 
@@ -211,6 +299,7 @@ test.describe('at 375 px', () => {
         list.getByText('items', { exact: true }),
         list.getByText(where, { exact: true }),
         list.getByText("$1 = 'a title nobody gave any item'"),
+        list.getByRole('button', { name: 'Inspect' }),
         list.getByRole('button', { name: 'Delete' }),
       ]
       for (const part of parts) {
@@ -224,6 +313,24 @@ test.describe('at 375 px', () => {
         () => document.documentElement.scrollWidth,
       )
       expect(pageWidth).toBeLessThanOrEqual(375)
+      // The Inspector takes the whole screen, its long lines wrapped.
+      await list.getByRole('button', { name: 'Inspect' }).click()
+      const inspector = page.getByRole('dialog', { name: 'Shape Inspector' })
+      await expect(
+        inspector
+          .getByRole('region', { name: 'Messages' })
+          .getByRole('listitem'),
+      ).not.toHaveCount(0)
+      expect(
+        await inspector.evaluate(
+          (dialog) => dialog.getBoundingClientRect().right,
+        ),
+      ).toBeLessThanOrEqual(375)
+      expect(
+        await inspector.evaluate(
+          (dialog) => dialog.scrollWidth <= dialog.clientWidth,
+        ),
+      ).toBe(true)
     } finally {
       await removeSource(page.request, baseURL ?? '', source.id)
     }

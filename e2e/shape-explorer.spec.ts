@@ -1,6 +1,7 @@
 // The Shape Explorer end to end, against real source databases run by the real
 // engine: the empty state; choosing a team, a source and a table; the schema read again; the
-// 1,000-row warning; and a where clause that narrows a table to a shape.
+// 1,000-row warning; and a where clause that narrows a table to a shape, opened in the Shape
+// Inspector.
 import { SCHEMA_REFETCH_MS } from '../src/shared/constants.ts'
 import { expect, test } from './support/fixtures.ts'
 import {
@@ -216,6 +217,18 @@ test('a where clause that narrows creates the shape: page 1 of 10 rows, in the t
   await expect(
     page.getByRole('button', { name: 'Create shape' }),
   ).toBeDisabled()
+  // The Shape Inspector on the same live shape: its snapshot's 25 rows, as a client gets them.
+  await page.getByRole('button', { name: 'Inspect messages' }).click()
+  const inspector = page.getByRole('dialog', { name: 'Shape Inspector' })
+  await expect(
+    inspector.getByRole('button', { name: 'Snapshot end · 25 rows' }),
+  ).toBeVisible()
+  await expect(
+    inspector
+      .getByRole('region', { name: 'Messages' })
+      .getByRole('listitem')
+      .first(),
+  ).toHaveText(/^insert "public"."items"\/"1"/)
 })
 
 test('a where clause with a subquery shows rows moving in and out live', async ({

@@ -148,6 +148,7 @@ function Explorer({ teams }: { teams: readonly Team[] }) {
             lastWhere={lastWhere}
             request={request.state}
             rows={rows}
+            sourceId={source?.id ?? null}
             snippet={
               shape && rows.kind === 'rows'
                 ? snippetOf(shape, rows.columns)

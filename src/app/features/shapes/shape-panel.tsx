@@ -1,7 +1,13 @@
 // The explorer's main area: the chosen table, the where clause, what the
-// request answered (a warning or an error), and the shape's rows with the code that syncs them.
-import { Alert, Box, Stack, TextField, Typography } from '@mui/material'
-import { Suspense } from 'react'
+// request answered (a warning or an error), and the shape's rows with the code that syncs them,
+// and a way into the Shape Inspector for the live shape behind them.
+import { Alert, Box, Button, Stack, TextField, Typography } from '@mui/material'
+import { Suspense, useState } from 'react'
+import { NeedsNetwork } from '../../components/needs-network.tsx'
+import {
+  ShapeInspectorDialog,
+  type InspectedShape,
+} from '../sources/inspector/shape-inspector-dialog.tsx'
 import { LazyShapeGrid } from './lazy-shape-grid.tsx'
 import type { ShapeColumn } from './shape-columns.ts'
 import { rowCountWarning } from './shape-rules.ts'
@@ -20,9 +26,14 @@ export function ShapePanel(props: {
   request: ShapeRequest
   rows: ShapeRows
   snippet: SnippetShape | null
+  /** The source asked, for the Shape Inspector. */
+  sourceId: string | null
   onSubmit: (where: string) => void
 }) {
   const { request, rows } = props
+  const [inspected, setInspected] = useState<InspectedShape | null>(null)
+  const handle =
+    request.kind === 'shape' && rows.kind === 'rows' ? rows.handle : null
   return (
     <Stack spacing={2}>
       <TextField
@@ -60,6 +71,28 @@ export function ShapePanel(props: {
         shapeId={props.shapeId}
         shown={request.kind === 'shape' && rows.kind === 'rows' ? rows : null}
         snippet={props.snippet}
+      />
+      {handle && props.sourceId && (
+        <NeedsNetwork>
+          <Button
+            variant="outlined"
+            sx={{ alignSelf: 'flex-start' }}
+            onClick={() =>
+              props.sourceId &&
+              setInspected({
+                sourceId: props.sourceId,
+                handle,
+                name: props.tableLabel ?? '',
+              })
+            }
+          >
+            Inspect messages
+          </Button>
+        </NeedsNetwork>
+      )}
+      <ShapeInspectorDialog
+        shape={inspected}
+        onClose={() => setInspected(null)}
       />
     </Stack>
   )

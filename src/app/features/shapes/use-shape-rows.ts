@@ -23,7 +23,13 @@ export type GridRow = { key: string; values: Row }
 
 export type ShapeRows =
   | { kind: 'loading' }
-  | { kind: 'rows'; columns: ShapeColumn[]; rows: GridRow[] }
+  /** `handle`: the shape's, as the server named it (the Shape Inspector reads it). */
+  | {
+      kind: 'rows'
+      columns: ShapeColumn[]
+      rows: GridRow[]
+      handle: string | null
+    }
   | { kind: 'error'; text: string }
 
 export const shapeUrl = () =>
@@ -90,7 +96,12 @@ export function useShapeRows(shape: ShapeSource | null): ShapeRows {
         answered = true
         setAnswer({
           key,
-          rows: { kind: 'rows', columns, rows: rowsOf(held.rows) },
+          rows: {
+            kind: 'rows',
+            columns,
+            rows: rowsOf(held.rows),
+            handle: stream.shapeHandle ?? null,
+          },
         })
       }
     })

@@ -12,6 +12,7 @@ import { shapeParamsText, shapeTableName } from './live-shape-format.ts'
 export type LiveShapesProps = {
   shapes: LiveShapeWithFigures[] | undefined
   onDelete: (shape: LiveShape) => void
+  onInspect: (shape: LiveShape) => void
 }
 
 // Long names, handles and clauses wrap where they must, not at every character.
@@ -67,7 +68,30 @@ export function LastRead({ shape }: { shape: LiveShape }) {
   )
 }
 
-export function DeleteShapeButton(props: {
+/** Inspect (the Shape Inspector) and Delete, side by side. */
+export function ShapeActions(props: {
+  shape: LiveShape
+  onDelete: (shape: LiveShape) => void
+  onInspect: (shape: LiveShape) => void
+}) {
+  return (
+    <Box sx={{ display: 'flex', gap: 1, justifyContent: 'flex-end' }}>
+      <NeedsNetwork>
+        <Button
+          size="small"
+          variant="outlined"
+          aria-label={`Inspect shape ${props.shape.handle}`}
+          onClick={() => props.onInspect(props.shape)}
+        >
+          Inspect
+        </Button>
+      </NeedsNetwork>
+      <DeleteShapeButton {...props} />
+    </Box>
+  )
+}
+
+function DeleteShapeButton(props: {
   shape: LiveShape
   onDelete: (shape: LiveShape) => void
 }) {

@@ -13,14 +13,18 @@ import {
 } from './live-shape-figures.tsx'
 import { formatBytesShort, formatRate } from './metrics/figure-format.ts'
 import {
-  DeleteShapeButton,
   LastRead,
+  ShapeActions,
   ShapeTable,
   ShapeWhere,
   type LiveShapesProps,
 } from './live-shape-parts.tsx'
 
-export function LiveShapesList({ shapes, onDelete }: LiveShapesProps) {
+export function LiveShapesList({
+  shapes,
+  onDelete,
+  onInspect,
+}: LiveShapesProps) {
   return (
     <BlockList
       label="Live shapes"
@@ -35,7 +39,11 @@ export function LiveShapesList({ shapes, onDelete }: LiveShapesProps) {
             <Box sx={{ flex: 1, minWidth: 0 }}>
               <ShapeTable shape={shape} />
             </Box>
-            <DeleteShapeButton shape={shape} onDelete={onDelete} />
+            <ShapeActions
+              shape={shape}
+              onDelete={onDelete}
+              onInspect={onInspect}
+            />
           </Box>
           <Box>
             <ShapeWhere shape={shape} />

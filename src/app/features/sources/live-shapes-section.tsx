@@ -1,7 +1,7 @@
 // The source page's Live shapes: the shapes the engine holds for this source with their figures,
 // live from the local store (newest first, or hottest first on asking), as a table where there is
 // room for its columns and one block per shape below that (phones, and windows too narrow beside
-// the sidebar). Deleting one rotates it, after a confirm
+// the sidebar). Inspect opens the Shape Inspector on it; deleting one rotates it, after a confirm
 // that says what that does, then waits until its row has left the synced store.
 import { Box, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material'
 import { useState } from 'react'
@@ -17,6 +17,10 @@ import {
   shapeTableName,
   type ShapeOrder,
 } from './live-shape-format.ts'
+import {
+  ShapeInspectorDialog,
+  type InspectedShape,
+} from './inspector/shape-inspector-dialog.tsx'
 import { LiveShapesList } from './live-shapes-list.tsx'
 import { LiveShapesTable } from './live-shapes-table.tsx'
 import { codeMessage, deleteLiveShape } from './source-api.ts'
@@ -41,7 +45,14 @@ export function LiveShapesSection({ source }: { source: Source }) {
     }
   }, codeMessage)
 
-  const rows = { shapes, onDelete: removal.ask }
+  const [inspected, setInspected] = useState<InspectedShape | null>(null)
+  const inspect = (shape: LiveShape) =>
+    setInspected({
+      sourceId: source.id,
+      handle: shape.handle,
+      name: shapeTableName(shape),
+    })
+  const rows = { shapes, onDelete: removal.ask, onInspect: inspect }
   return (
     <section aria-label="Live shapes">
       <Typography variant="h5" component="h2" sx={{ mb: 1 }}>
@@ -73,6 +84,10 @@ export function LiveShapesSection({ source }: { source: Source }) {
         </ToggleButtonGroup>
       </Box>
       {wide ? <LiveShapesTable {...rows} /> : <LiveShapesList {...rows} />}
+      <ShapeInspectorDialog
+        shape={inspected}
+        onClose={() => setInspected(null)}
+      />
       <ConfirmDialog
         {...removal.dialog}
         title="Delete shape?"

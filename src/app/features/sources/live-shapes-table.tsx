@@ -11,8 +11,8 @@ import {
 } from './live-shape-figures.tsx'
 import { formatBytesShort, formatRate } from './metrics/figure-format.ts'
 import {
-  DeleteShapeButton,
   LastRead,
+  ShapeActions,
   ShapeTable,
   ShapeWhere,
   type LiveShapesProps,
@@ -35,7 +35,11 @@ const COLUMNS = [
   '',
 ]
 
-export function LiveShapesTable({ shapes, onDelete }: LiveShapesProps) {
+export function LiveShapesTable({
+  shapes,
+  onDelete,
+  onInspect,
+}: LiveShapesProps) {
   return (
     <DataTable
       label="Live shapes"
@@ -82,7 +86,11 @@ export function LiveShapesTable({ shapes, onDelete }: LiveShapesProps) {
             <LastRead shape={shape} />
           </TableCell>
           <TableCell align="right">
-            <DeleteShapeButton shape={shape} onDelete={onDelete} />
+            <ShapeActions
+              shape={shape}
+              onDelete={onDelete}
+              onInspect={onInspect}
+            />
           </TableCell>
         </>
       )}
