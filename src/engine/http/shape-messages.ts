@@ -58,7 +58,9 @@ export type InspectOptions = {
   chunkBytes?: number
 }
 
-const MAX_MS = 2_000
+// Every read is synchronous: the page stops here (at an answer's end) so that one request holds
+// the event loop, and every other client of the server, for no longer than this and a chunk.
+const MAX_MS = 50
 
 type Start = { offset: Offset; skip: number }
 

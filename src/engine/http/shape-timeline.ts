@@ -34,9 +34,19 @@ export type TimelineOptions = { maxPoints?: number; maxMs?: number }
 
 const AFTER_SNAPSHOT: Offset = { tx: 0n, op: Infinity }
 const MAX_POINTS = 500
-const MAX_MS = 500
+// As the messages' (shape-messages.ts): the walk is synchronous and holds the event loop.
+const MAX_MS = 50
 
 type Headers = { lsn?: string; txids?: number[]; control?: string }
+
+/** The snapshot's end closes its chunk; a row may hold the same words, so its headers tell. */
+function isSnapshotEnd(json: string | undefined): boolean {
+  if (json === undefined || !json.startsWith('{"headers"')) return false
+  return (
+    (JSON.parse(json) as { headers: Headers }).headers.control ===
+    'snapshot-end'
+  )
+}
 
 /** The first `maxPoints` points of shape `handle`'s timeline, oldest first. */
 export function shapeTimeline(
@@ -55,9 +65,12 @@ export function shapeTimeline(
   let at: Offset = BEFORE_ALL
   let rows = 0
   for (;;) {
+    // A snapshot too big to walk in one call's time: only its start is shown.
+    if (performance.now() >= deadline)
+      return { kind: 'timeline', points, truncated: true }
     const page = shape.log.read(at, CHUNK_BYTES)
     at = page.lastOffset
-    const ended = page.messages.some((m) => m.includes('"snapshot-end"'))
+    const ended = isSnapshotEnd(page.messages.at(-1))
     rows += page.messages.length - (ended ? 1 : 0)
     if (ended || page.atEnd || page.messages.length === 0) break
   }

@@ -8,15 +8,16 @@ import type {
   ShapePoint,
   SourcePoint,
 } from './figure-types.ts'
+import { METRIC_WINDOWS } from '../../../shared/source-metrics.ts'
 import { useStoreQuery } from './first-reads.ts'
 import { OWNER_TEAMS, iso, useFollowed } from './hooks.ts'
 
-// Each window's resolution and span. The span counts back from the newest point the store holds,
-// not from now, so a tab offline for a while still charts its last-known figures.
-const WINDOWS: Record<FigureWindow, { resolution: string; span: string }> = {
-  hour: { resolution: 'minute', span: '1 hour' },
-  day: { resolution: 'hour', span: '24 hours' },
-  week: { resolution: 'hour', span: '7 days' },
+// Each window's resolution and span (shared/source-metrics.ts). The span counts back from the
+// newest point the store holds, not from now, so a tab offline for a while still charts its
+// last-known figures.
+function windowOf(window: FigureWindow) {
+  const { resolution, ms } = METRIC_WINDOWS[window]
+  return { resolution, span: `${ms} milliseconds` }
 }
 
 const inWindow = (table: string) => `
@@ -34,7 +35,7 @@ export function useSourcePoints(
   window: FigureWindow,
 ): SourcePoint[] | undefined {
   useFollowed('source', sourceId)
-  const { resolution, span } = WINDOWS[window]
+  const { resolution, span } = windowOf(window)
   return useStoreQuery<Record<keyof SourcePoint, unknown>>(
     `select m.at, m.changes_per_second, m.writes_per_minute, m.retained_wal_bytes,
             m.lag_bytes, m.clients
@@ -59,7 +60,7 @@ export function useShapePoints(
   window: FigureWindow,
 ): ShapePoint[] | undefined {
   useFollowed('source', sourceId)
-  const { resolution, span } = WINDOWS[window]
+  const { resolution, span } = windowOf(window)
   return useStoreQuery<Record<keyof ShapePoint, unknown>>(
     `select m.at, m.handle, m.label, m.clients, m.bytes_per_minute
        from source_shape_metrics m

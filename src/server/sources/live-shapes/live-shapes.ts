@@ -116,7 +116,10 @@ class SourceShapes {
     const fresh = this.database.invalidationsAfter(this.invalidationSeq)
     const now = Date.now()
     const grown: GrownInvalidation[] = []
-    for (const entry of this.database.invalidationsAfter(0)) {
+    // Only rotations still inside their re-read window can grow: those from the oldest of them.
+    const oldest = this.rereading.size ? Math.min(...this.rereading.keys()) : 0
+    const watched = oldest ? this.database.invalidationsAfter(oldest - 1) : []
+    for (const entry of watched) {
       const written = this.rereading.get(entry.seq)
       if (
         !written ||
