@@ -42,7 +42,11 @@ export function startServer(
   return { child, output: () => output, exited }
 }
 
-/** Waits until `url` answers 200; fails with the process's output if it exits first. */
+/**
+ * Waits until `url` answers 200; fails with the process's output if it exits first or never
+ * answers. Under the whole suite's load a start was once seen to pass 60 s (its output was not
+ * kept then): the bound is twice that, and a failure says what the server printed.
+ */
 export async function waitUntilUp(server: Server, url: string) {
   await waitUntil(
     `${url} to answer 200`,
@@ -55,6 +59,10 @@ export async function waitUntilUp(server: Server, url: string) {
       )
       return status === 200
     },
-    60_000,
-  )
+    120_000,
+  ).catch((error: unknown) => {
+    throw new Error(`${String(error)}\nits output:\n${server.output()}`, {
+      cause: error,
+    })
+  })
 }
