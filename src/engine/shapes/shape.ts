@@ -396,7 +396,13 @@ export class Shape implements MoverHost {
     // The metadata says "this snapshot is complete": it must never exist before the rows do.
     await this.log.sync()
     this.writeMeta()
-    await this.drain(new TimeSlice())
+    // Until nothing waits, checked where `ready` is set: a transaction can arrive after the
+    // drain's last look and before this continuation runs, and one queued then would never be
+    // applied (those after it go straight to the log). A move-in started meanwhile takes
+    // what waits instead.
+    const slice = new TimeSlice()
+    do await this.drain(slice)
+    while (this.pending.length > 0 && !this.mover?.moving && !this.closed)
     if (this.closed) return
     // Its rows and the snapshot's end: what follows was written since.
     this.entriesAtReady = this.snapshotIndex + 1

@@ -302,7 +302,16 @@ export class Mover {
     if (!this.startNext()) {
       this.draining = true
       try {
-        await this.host.drain(slice)
+        // Until nothing waits, checked where `draining` ends: a transaction can queue after
+        // the drain's last look and before this continuation runs (other work's microtasks
+        // come first), and one left behind would be stranded: those after it apply directly,
+        // and it would later count as applied already, its changes never made.
+        do await this.host.drain(slice)
+        while (
+          this.host.pending.length > 0 &&
+          !this.moving &&
+          !this.host.closed
+        )
       } finally {
         this.draining = false
       }
