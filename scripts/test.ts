@@ -50,7 +50,9 @@ const result = await runPhases('npm test', [
   {
     name: 'e2e',
     commands: [{ label: 'e2e', argv: bin('playwright', 'test') }],
-    limitMinutes: 25,
+    // About 25 min on today's machines of this kind (playwright.config.ts says why), where it
+    // once took 7: a run past 25 was stopped as hung though every test was moving.
+    limitMinutes: 45,
   },
 ])
 process.exit(result.ok ? 0 : 1)
