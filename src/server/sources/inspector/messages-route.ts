@@ -19,6 +19,18 @@ type C = Context<AppEnv>
 export const shapeNotFound = (c: C) =>
   c.json({ message: 'Shape not found' }, 404)
 
+/** What both Inspector reads (the messages, the timeline) answer when there is none to read. */
+export function nothingToRead(
+  c: C,
+  kind: 'not_running' | 'unknown_shape' | 'not_ready',
+) {
+  if (kind === 'not_running') return notRunning(c)
+  if (kind === 'unknown_shape') return shapeNotFound(c)
+  return c.json({ message: 'The shape’s snapshot is not complete yet.' }, 503, {
+    'retry-after': '1',
+  })
+}
+
 const LIMIT_RULE = `must be a whole number from 1 to ${MAX_MESSAGES_LIMIT}`
 
 export async function shapeMessagesRoute(c: C) {
@@ -49,15 +61,9 @@ export async function shapeMessagesRoute(c: C) {
   )
   switch (read.kind) {
     case 'not_running':
-      return notRunning(c)
     case 'unknown_shape':
-      return shapeNotFound(c)
     case 'not_ready':
-      return c.json(
-        { message: 'The shape’s snapshot is not complete yet.' },
-        503,
-        { 'retry-after': '1' },
-      )
+      return nothingToRead(c, read.kind)
     case 'bad_offset':
       return c.json(invalidBody({ offset: [read.message] }), 400)
     case 'page':

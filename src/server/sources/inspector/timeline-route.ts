@@ -6,8 +6,8 @@ import type { Context } from 'hono'
 import { shapeHandleSchema } from '../../../shared/sources.ts'
 import type { AppEnv } from '../../platform/http/context.ts'
 import { forwardAction } from '../../cluster/forward.ts'
-import { memberSource, notRunning, sourceNotFound } from '../member-source.ts'
-import { shapeNotFound } from './messages-route.ts'
+import { memberSource, sourceNotFound } from '../member-source.ts'
+import { nothingToRead, shapeNotFound } from './messages-route.ts'
 
 type C = Context<AppEnv>
 
@@ -19,18 +19,6 @@ export async function shapeTimelineRoute(c: C) {
   const handle = shapeHandleSchema.safeParse(c.req.param('handle'))
   if (!handle.success || source.deleted_at) return shapeNotFound(c)
   const read = c.var.deps.sources.shapeTimeline(source.id, handle.data)
-  switch (read.kind) {
-    case 'not_running':
-      return notRunning(c)
-    case 'unknown_shape':
-      return shapeNotFound(c)
-    case 'not_ready':
-      return c.json(
-        { message: 'The shape’s snapshot is not complete yet.' },
-        503,
-        { 'retry-after': '1' },
-      )
-    case 'timeline':
-      return c.json({ points: read.points, truncated: read.truncated })
-  }
+  if (read.kind !== 'timeline') return nothingToRead(c, read.kind)
+  return c.json({ points: read.points, truncated: read.truncated })
 }
