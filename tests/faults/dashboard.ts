@@ -161,21 +161,32 @@ export async function settleStores(
   // Each check reads the control plane's rows anew: it writes events of the source itself (its
   // runtime reporting that the source's database cannot be reached), which reach the stores
   // too. Compared with the rows read once before, such an event counted as duplicated.
-  let last = { truth: await eventTruth(db, sourceId), lost: 0, duplicated: 0 }
+  let last = {
+    truth: await eventTruth(db, sourceId),
+    lost: 0,
+    duplicated: 0,
+    held: [] as string[],
+  }
   const matches = async () => {
     const truth = await eventTruth(db, sourceId)
     let lost = 0
     let duplicated = 0
     let same = true
+    const held: string[] = []
     for (const page of pages) {
       // A page whose worker does not hold the store (yet: a reload, a takeover) has none.
-      const rows = await storeEvents(page, sourceId).catch(() => null)
-      const seen = compareEvents(rows ?? [], truth)
+      const rows = await storeEvents(page, sourceId).catch(
+        (error: unknown) => `${error}`,
+      )
+      const seen = compareEvents(Array.isArray(rows) ? rows : [], truth)
+      held.push(
+        Array.isArray(rows) ? `${rows.length}` : (rows ?? 'not held here'),
+      )
       lost += seen.lost
       duplicated += seen.duplicated
       same &&= seen.same
     }
-    last = { truth, lost, duplicated }
+    last = { truth, lost, duplicated, held }
     return same
   }
   let recoverMs: number | null = null
@@ -187,12 +198,15 @@ export async function settleStores(
     () => (recoverMs = Math.round(performance.now() - since)),
     () => {},
   )
-  const { truth, lost, duplicated } = last
+  const { truth, lost, duplicated, held } = last
+  // Unsettled: what each page's store held at the last look says where it stopped.
+  const stores =
+    recoverMs === null ? `; the stores held ${held.join(', ')}` : ''
   return {
     lost,
     duplicated,
     recoverMs,
-    notes: `${truth.byId.size} rows, checksum ${truth.checksum.slice(0, 12)}`,
+    notes: `${truth.byId.size} rows, checksum ${truth.checksum.slice(0, 12)}${stores}`,
   }
 }
 

@@ -63,18 +63,24 @@ export const f11: FaultScenario = {
         },
         60_000,
       )
+      const since = () => `${Math.round(performance.now() - restarted)} ms`
+      ctx.log(
+        `F11: a rename through the server worked ${since()} after the restart`,
+      )
       const serverErrors =
         one.network.serverErrors.length +
         two.network.serverErrors.length -
         errorsBefore
       for (const page of pages)
         await sourceHeading(page, 'renamed-after').waitFor({ timeout: 45_000 })
+      ctx.log(`F11: both dashboards showed it ${since()} after the restart`)
       const atRestart = load.written
       await waitUntil(
         'writes after the restart',
         () => load.written >= atRestart + 20,
       )
       await load.stop()
+      ctx.log(`F11: the load stopped ${since()} after the restart`)
       const result = await settleStores(pages, db, sourceId, restarted)
       const landed = await load.landed()
       if (landed !== load.written)

@@ -78,10 +78,43 @@ describe('liveSyncFetch', () => {
   })
 
   it('an HTTP error is an answer: the server is reachable', async () => {
-    fetchMock.mockImplementation(() => answer(503))
-    expect((await live.liveSyncFetch('/v1/teams')).status).toBe(503)
-    expect((await live.liveSyncFetch('/v1/teams')).status).toBe(503)
+    fetchMock.mockImplementation(() => answer(500))
+    expect((await live.liveSyncFetch('/v1/teams')).status).toBe(500)
+    expect((await live.liveSyncFetch('/v1/teams')).status).toBe(500)
     expect(paths()).toEqual(['/v1/teams', '/v1/teams'])
     expect(info).not.toHaveBeenCalled()
+  })
+
+  it('after a 503, only the readiness probe asks until it answers 200; the server stays online', async () => {
+    const connectivity = await import('../../src/app/lib/connectivity.ts')
+    fetchMock.mockImplementation(() => answer(503))
+    expect((await live.liveSyncFetch('/v1/teams')).status).toBe(503)
+    const held = [
+      live.liveSyncFetch('/v1/teams'),
+      live.liveSyncFetch('/v1/user/me'),
+    ]
+    await vi.advanceTimersByTimeAsync(4_000)
+    expect(paths()).toEqual([
+      '/v1/teams',
+      '/api/public/ready',
+      '/api/public/ready',
+    ])
+    // Not the offline indicator's business: the server answers.
+    expect(connectivity.isOnline()).toBe(true)
+    fetchMock.mockImplementation(() => answer())
+    await vi.advanceTimersByTimeAsync(2_000)
+    await Promise.all(held)
+    expect(paths().slice(3)).toEqual([
+      '/api/public/ready',
+      '/v1/teams',
+      '/v1/user/me',
+    ])
+    // Ready again: the backstop probe is the health route's, and rare.
+    fetchMock.mockClear()
+    vi.stubGlobal('addEventListener', vi.fn())
+    connectivity.onConnectivity(() => {})
+    await vi.advanceTimersByTimeAsync(15_000)
+    expect(paths()).toEqual(['/api/public/health', '/api/public/health'])
+    expect(info).toHaveBeenCalledTimes(1)
   })
 })

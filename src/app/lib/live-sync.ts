@@ -1,10 +1,14 @@
 // How every live shape sync of the app asks the server: one retry policy, and one
 // connectivity gate shared by all streams. A request that cannot reach the server marks it
 // unreachable at once; the streams' retries then wait for the health probe instead of each
-// hammering a server that is gone, and all resume together once it answers. A live request
-// is sent only once the profile's one watch says it would be answered (live-watch.ts): the
-// browser's few connections stay free for everything else.
-import { reportUnreachable, whenReachable } from './connectivity.ts'
+// hammering a server that is gone, and all resume together once it answers (after a 503: once
+// it is ready). A live request is sent only once the profile's one watch says it would be
+// answered (live-watch.ts): the browser's few connections stay free for everything else.
+import {
+  reportUnreachable,
+  reportUnready,
+  whenReachable,
+} from './connectivity.ts'
 import { isWatchable, whenWorthAsking } from './live-watch.ts'
 
 /**
@@ -31,7 +35,10 @@ export async function liveSyncFetch(
   if (held?.gone) return notFound()
   try {
     await whenReachable(init?.signal)
-    return await fetch(input, { ...init, credentials: 'include' })
+    const response = await fetch(input, { ...init, credentials: 'include' })
+    // The server is there and cannot answer yet: the stream's retry waits for its readiness.
+    if (response.status === 503) reportUnready()
+    return response
   } catch (error) {
     // A TypeError: no answer at all. An abort is the stream stopping, not the server.
     if (!init?.signal?.aborted) reportUnreachable()

@@ -7,7 +7,11 @@ import {
   LIVE_WATCH_PATH,
   liveWatchAnswerSchema,
 } from '../../shared/live-watch.ts'
-import { reportUnreachable, whenReachable } from './connectivity.ts'
+import {
+  reportUnreachable,
+  reportUnready,
+  whenReachable,
+} from './connectivity.ts'
 
 export const CHANNEL = 'sluice.live-watch'
 export const HUB_LOCK = 'sluice.live-watch.hub'
@@ -162,6 +166,16 @@ export function runHub(
         }),
         signal: aborter.signal,
       })
+      // The server is there and cannot answer yet: hold every request until it is ready,
+      // rather than sending each into the same refusal.
+      if (response.status === 503) {
+        await response.body?.cancel()
+        if (current !== aborter) return
+        reportUnready()
+        current = null
+        void watch()
+        return
+      }
       answer = await namedIn(response, ids)
     } catch {
       if (aborter.signal.aborted || current !== aborter) return

@@ -82,6 +82,11 @@ const FATAL_CODES = new Set([
   ADDRESS_REFUSED,
 ])
 const INSUFFICIENT_PRIVILEGE = '42501'
+// Postgres answering that it is starting up (or shutting down, or in recovery): it takes
+// connections again in moments, typically. Asked again after the backoff grown while it was
+// down (up to 10 s), every client of a restarted database waited that long for nothing: the
+// backoff starts over instead (a database that keeps saying so is backed off from anew).
+const CANNOT_CONNECT_NOW = '57P03'
 /** How long a table found busy is left alone before publishing it is tried again. */
 const BUSY_RETRY_MS = 5_000
 
@@ -300,6 +305,7 @@ export class ReplicationSupervisor {
             : (error as { code?: string }).code
         const reason = (error as Error).message
         this.failures++
+        if (code === CANNOT_CONNECT_NOW) delay = BACKOFF_START_MS
         this.setStatus(
           code && FATAL_CODES.has(code) ? 'error' : 'reconnecting',
           reason,
