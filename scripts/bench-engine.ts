@@ -15,8 +15,10 @@
 // writes the engine process's CPU profile of the engine's `team_id = $1` windows (open it in
 // Chrome's DevTools); `--heap-profile` instead samples, over the same windows, what was
 // allocated and outlived a young-generation collection: what the collector copies and promotes.
-// `--subset-in` instead measures only the event-loop lag of subsets with huge IN lists
-// (scripts/bench/subset-in.ts). `--subqueries` instead measures only subquery shapes
+// `--only snapshot` instead measures only the initial snapshot (scripts/bench/snapshot.ts: a
+// 1M-row table to one official client against a COPY floor, first rows, memory, shared
+// snapshots, an indexed where). `--subset-in` instead measures only the event-loop lag of
+// subsets with huge IN lists (scripts/bench/subset-in.ts). `--subqueries` instead measures only subquery shapes
 // (scripts/bench/subqueries.ts): membership change to client, and the CPU an `items` change
 // costs with 1,000 (or `--shapes`) subquery shapes against as many `team_id = $1` ones;
 // `--cpu-profile` then covers the subquery shapes' burst. It is not part of the full run,
@@ -47,6 +49,7 @@ import {
 import { TARGETS, type Report } from './bench/report.ts'
 import { printReport } from './bench/table.ts'
 import { measureSubsetIn, printSubsetIn } from './bench/subset-in.ts'
+import { measureSnapshots, printSnapshots } from './bench/snapshot.ts'
 import { measureSubqueries, seedSubqueries } from './bench/subqueries.ts'
 import { printSubqueries } from './bench/subqueries-table.ts'
 import { MAX_LIST_ITEMS } from '../src/engine/where/limits.ts'
@@ -423,6 +426,42 @@ async function subqueries(): Promise<void> {
   }
 }
 
+/** `--only snapshot`: the initial-snapshot figures alone, on their own Postgres and engine. */
+async function snapshots(): Promise<boolean> {
+  const cluster = await startCluster()
+  let running: RunningEngine | null = null
+  try {
+    running = await startEngine(cluster, DEADLINE)
+    // `--cpu-profile`: the whole of it, the large reads most of it.
+    const profiler = cpuProfileFile
+      ? await startProfile(cpuProfileFile, false)
+      : null
+    const figures = await measureSnapshots({
+      admin: cluster.admin,
+      pgUrl: cluster.postgres.url,
+      running,
+      rows: quick ? 100_000 : 1_000_000,
+      largeRows: quick ? null : 3_000_000,
+      log,
+    })
+    if (profiler) {
+      await stopProfile(profiler)
+      log(`engine: profile written to ${profiler.file}`)
+    }
+    printSnapshots(figures)
+    return figures.failures.length === 0
+  } finally {
+    await running?.stop()
+    await cluster.close()
+  }
+}
+
+const only = flagValue('--only')
+if (only !== undefined && only !== 'snapshot') {
+  console.error(`--only takes snapshot, not ${only}`)
+  process.exit(2)
+}
+if (only === 'snapshot') process.exit((await snapshots()) ? 0 : 1)
 if (process.argv.includes('--subqueries')) {
   await subqueries()
   process.exit(0)
