@@ -109,16 +109,25 @@ describe.each([10_000, 64 * 1024])(
   },
 )
 
-it('ends every answer within a fifth of a 10 MiB threshold', () => {
+it('ends every answer within a fifth of a 10 MiB threshold, after a ramp from 80 KiB in the snapshot', () => {
   const { log } = newLog()
-  // About 35 MB of snapshot rows: three full answers and a part.
+  const threshold = 10 * 1024 * 1024
+  // About 35 MB of snapshot rows: the ramp, two full answers and a part.
   fill(log, 100_000, 0)
-  const all = pages(log, BEFORE_ALL, 10 * 1024 * 1024)
-  expect(all.length).toBeGreaterThan(3)
-  for (const page of all.slice(0, -2)) {
-    expect(page.bytes).toBeGreaterThan(10 * 1024 * 1024 * 0.8)
-    expect(page.bytes).toBeLessThan(10 * 1024 * 1024 * 1.2)
-  }
+  const all = pages(log, BEFORE_ALL, threshold)
+  // The ramp's answers end at the threshold over 128, 64, ..., 2: the first is a few hundred
+  // rows, the next each as large as all before it.
+  const expected = [128, 128, 64, 32, 16, 8, 4, 2, 1, 1].map(
+    (d) => threshold / d,
+  )
+  expect(all.length).toBeGreaterThan(expected.length)
+  expected.forEach((size, i) => {
+    expect(all[i]?.bytes).toBeGreaterThan(size * 0.8)
+    expect(all[i]?.bytes).toBeLessThan(size * 1.2)
+  })
+  expect(all.map((p) => p.end.op).slice(0, 11)).toEqual([
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+  ])
 })
 
 it('cuts a transaction larger than the threshold inside it, past its first record, as Electric does', () => {
@@ -245,5 +254,71 @@ describe('snapshot offsets, numbered as Electric numbers them', () => {
     expect(pages(reopened, BEFORE_ALL, 10_000)).toEqual(before)
     expect(pages(reopened, { tx: 0n, op: 2 }, 10_000)).toEqual(before.slice(3))
     reopened.close()
+  })
+})
+
+describe('a snapshot read while it is appended', () => {
+  const THRESHOLD = 10_000
+  const rows = Array.from({ length: 400 }, (_, i) => ({
+    offset: { tx: 0n, op: i },
+    json: message(`s${i}`, 100 + ((i * 37) % 300)),
+    last: true,
+  }))
+
+  it('answers each chunk once every row of it is appended, as read() answers it later', () => {
+    const { log } = newLog()
+    const early: { after: Offset; messages: string[]; end: Offset }[] = []
+    let after: Offset = BEFORE_ALL
+    let appended = 0
+    // Appended in batches, as the snapshot's cursor hands them over; a reader follows.
+    while (appended < rows.length) {
+      const batch = rows.slice(appended, appended + 30)
+      log.appendSnapshotRows(batch)
+      appended += batch.length
+      for (;;) {
+        const page = log.readSnapshotSoFar(after, THRESHOLD)
+        if (!page) break
+        expect(page.atEnd).toBe(false)
+        early.push({ after, messages: page.messages, end: page.lastOffset })
+        after = page.lastOffset
+      }
+    }
+    // Never the chunk that holds the last rows: its end is the snapshot's end, unknown yet.
+    expect(early.length).toBeGreaterThan(5)
+    expect(log.readSnapshotSoFar(after, THRESHOLD)).toBeNull()
+    log.appendSnapshotEnd('{"headers":{"control":"snapshot-end"}}')
+    log.publish()
+    // Complete: read() answers, and answers every chunk as it was answered early.
+    expect(log.readSnapshotSoFar(BEFORE_ALL, THRESHOLD)).toBeNull()
+    for (const { after: from, messages, end } of early) {
+      const page = log.read(from, THRESHOLD)
+      expect(page.messages).toEqual(messages)
+      expect(page.lastOffset).toEqual(end)
+    }
+    // And the rest follows from where the early reader stopped, every row once.
+    const rest = log.read(after, THRESHOLD)
+    const seen = [...early.flatMap((p) => p.messages), ...rest.messages]
+    expect(seen.slice(0, rows.length)).toEqual(rows.map((r) => r.json))
+  })
+
+  it('answers nothing for an offset past the snapshot, nor before a chunk is full', () => {
+    const { log } = newLog()
+    log.appendSnapshotRows(rows.slice(0, 10))
+    expect(log.readSnapshotSoFar(BEFORE_ALL, THRESHOLD)).toBeNull()
+    expect(log.readSnapshotSoFar({ tx: 5n, op: 0 }, THRESHOLD)).toBeNull()
+  })
+
+  it('waits for the chunk after a row larger than the threshold to fill, too', () => {
+    const { log } = newLog()
+    const row = (op: number, size: number) => ({
+      offset: { tx: 0n, op },
+      json: message(`s${op}`, size),
+      last: true,
+    })
+    // Chunk 0 ends with a 30 kB row; the next starts past 30 kB, in the fourth bucket.
+    log.appendSnapshotRows([row(0, 5_000), row(1, 30_000), row(2, 100)])
+    const first = log.readSnapshotSoFar(BEFORE_ALL, THRESHOLD)
+    expect(first?.messages).toHaveLength(2)
+    expect(log.readSnapshotSoFar(first!.lastOffset, THRESHOLD)).toBeNull()
   })
 })

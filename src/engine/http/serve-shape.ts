@@ -10,6 +10,8 @@ import {
 } from '../replication/publication.ts'
 import { DefinitionError, type ShapeDefinition } from '../shapes/definition.ts'
 import { BEFORE_ALL, formatOffset, type Offset } from '../storage/offset.ts'
+import { namesSnapshotChunk } from '../storage/chunks.ts'
+import type { ReadResult } from '../storage/shape-log.ts'
 import type { Shape, WaitSignal } from '../shapes/shape.ts'
 import { NotReplicableError, TableNotFoundError } from '../shapes/table-info.ts'
 import { WhereError } from '../where/index.ts'
@@ -79,16 +81,24 @@ export type ServeOptions = {
   tipMaxAge?: number
 }
 
-// Waits until the shape's snapshot is readable; false if the shape failed or was rotated.
-// `due`: when a request waiting this long counts as stalled (a snapshot that never ends).
-async function whenReady(
+// Waits until the shape's snapshot is readable ('ready'), or, given `soFar`, until the
+// snapshot chunk the request reads is, while the rest is still being read (that chunk's
+// answer); null if the shape failed or was rotated. `due`: when a request waiting this long
+// counts as stalled (a snapshot that never ends).
+async function whenReadable(
   shape: Shape,
   signal: WaitSignal | undefined,
   due: number,
-): Promise<boolean> {
-  while (!shape.ready && !shape.failure && !signal?.aborted)
+  soFar: (() => ReadResult | null) | null,
+): Promise<ReadResult | 'ready' | null> {
+  for (;;) {
+    if (shape.failure) return null
+    if (shape.ready) return 'ready'
+    const early = soFar?.()
+    if (early) return early
+    if (signal?.aborted) return null
     await shape.waitForChange(1000, signal, due)
-  return shape.ready && !shape.failure
+  }
 }
 
 /**
@@ -205,15 +215,38 @@ async function answerShape(options: ServeOptions): Promise<Answer> {
     shape.refetchedFrom(request.handle)
     return mustRefetch(shape.handle, options.perUser)
   }
+  const chunkBytes = options.chunkBytes ?? CHUNK_BYTES
+  // A snapshot is answered chunk by chunk as it is read: a client reads its first rows while
+  // Postgres still sends the rest (not a live request, nor a subset: those wait for it all).
+  const streams =
+    request.offset !== 'now' &&
+    !request.live &&
+    !request.subset &&
+    (before || namesSnapshotChunk(request.offset))
+  const soFar = streams
+    ? () => shape.log.readSnapshotSoFar(request.offset as Offset, chunkBytes)
+    : null
   // Ready (as almost every shape is) without an await: a live request passes here each time.
-  const ready =
-    (shape.ready && !shape.failure) ||
-    (await whenReady(
+  const readable =
+    shape.ready && !shape.failure
+      ? 'ready'
+      : await whenReadable(
+          shape,
+          signal,
+          Date.now() + (options.longPollMs ?? LONG_POLL_MS),
+          soFar,
+        )
+  if (readable !== null && readable !== 'ready')
+    return answer(
       shape,
-      signal,
-      Date.now() + (options.longPollMs ?? LONG_POLL_MS),
-    ))
-  if (!ready) {
+      replyOf(options),
+      before,
+      readable.messages,
+      readable.lastOffset,
+      false,
+      false,
+    )
+  if (readable === null) {
     if (shape.failure && shape.failure.message !== 'rotated')
       return jsonResponse(
         503,
@@ -233,7 +266,6 @@ async function answerShape(options: ServeOptions): Promise<Answer> {
       cors: options.cors,
     })
   const reply = replyOf(options)
-  const chunkBytes = options.chunkBytes ?? CHUNK_BYTES
   if (request.offset === 'now')
     return answer(
       shape,

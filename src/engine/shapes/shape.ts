@@ -385,6 +385,8 @@ export class Shape implements MoverHost {
     this.log.appendSnapshotRows(
       rows.map((row) => snapshotRecord(this.view, row, this.snapshotIndex++)),
     )
+    // Requests waiting for the snapshot read its chunks as they fill (serve-shape.ts).
+    if (this.waiters.size > 0) wakeSoon(this)
   }
 
   /** The snapshot is in the log: apply what arrived meanwhile, persist, open for reads. */

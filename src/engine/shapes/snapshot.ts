@@ -35,7 +35,11 @@ export async function snapshotShape(
         changesOnly: shape.definition.log === 'changes_only',
         subqueries: shape.mover?.subqueries ?? null,
       },
-      (rows) => shape.addSnapshotRows(rows),
+      async (rows) => {
+        shape.addSnapshotRows(rows)
+        // Read no faster than the log is written: memory stays flat whatever the table's size.
+        await shape.log.writesCaughtUp()
+      },
     )
     await shape.completeSnapshot(visibility)
   } catch (error) {
@@ -58,7 +62,7 @@ async function takeSnapshot(
     /** Subqueries whose rows are read in the same snapshot as the shape's own. */
     subqueries?: SubqueryMoves | null
   },
-  onBatch: (rows: Row[]) => void,
+  onBatch: (rows: Row[]) => Promise<void>,
 ): Promise<Visibility> {
   const columns = query.columns.map(quoteIdent).join(', ')
   const where = query.where ? ` WHERE (${query.where.sql})` : ''
@@ -85,7 +89,7 @@ async function takeSnapshot(
       const batch = await client.query<Row>(
         `FETCH ${BATCH} FROM shape_snapshot`,
       )
-      if (batch.rows.length > 0) onBatch(batch.rows)
+      if (batch.rows.length > 0) await onBatch(batch.rows)
       if (batch.rows.length < BATCH) break
     }
     await client.query('COMMIT')

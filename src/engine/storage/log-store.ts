@@ -21,6 +21,7 @@ import {
 import {
   chunkBoundary,
   lastSnapshotChunk,
+  SNAPSHOT_IN_PROGRESS,
   namesSnapshotChunk,
   snapshotChunkOffset,
   snapshotChunkResume,
@@ -268,6 +269,33 @@ export class FileShapeLog implements ShapeLog {
     }
   }
 
+  readSnapshotSoFar(after: Offset, chunkBytes: number): ReadResult | null {
+    if (this.snapshot || this.closed) return null
+    const from =
+      after.tx < 0n
+        ? 0
+        : namesSnapshotChunk(after)
+          ? snapshotChunkResume(after.op, chunkBytes, SNAPSHOT_IN_PROGRESS)
+          : null
+    if (from === null) return null
+    // Cut where read() cuts once the snapshot's end is known: that end lies past a chunk whose
+    // boundary the rows appended so far already reach.
+    const cut = (start: number) =>
+      chunkBoundary(start, chunkBytes, SNAPSHOT_IN_PROGRESS)
+    if (this.endPos < cut(from)) return null
+    const page = this.readFile(
+      after.tx < 0n ? { after } : { pos: from },
+      cut,
+      this.endPos,
+    )
+    if (page.from === null || this.endPos < cut(page.from)) return null
+    return {
+      messages: page.messages,
+      lastOffset: snapshotChunkOffset(page.from ?? from, chunkBytes),
+      atEnd: false,
+    }
+  }
+
   /**
    * The records after `after` from the compacted segment, and on into the log past it while
    * their chunk lasts: an answer ends at its chunk's end or at the published end, wherever the
@@ -369,12 +397,16 @@ export class FileShapeLog implements ShapeLog {
    * The records from the file (and what the writer still holds): those after `after`, or
    * those that start at or past byte `pos`; up to the end of their chunk (`cut`).
    */
-  private readFile(start: ScanStart, cut: ChunkCut): TailPage {
+  private readFile(
+    start: ScanStart,
+    cut: ChunkCut,
+    end = this.visiblePos,
+  ): TailPage {
     return scanRecords(
       {
         readAt: (pos, size) => this.writer.readAt(pos, size),
         index: this.index,
-        end: this.visiblePos,
+        end,
         // As the tail cuts (log-tail.ts): inside a transaction too, past its first record.
         endsChunk: (record, lineEnd, boundary) =>
           lineEnd >= boundary && (record.last || record.offset.op > 0),

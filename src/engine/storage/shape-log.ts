@@ -48,6 +48,12 @@ export interface ShapeLog {
    * within the snapshot are its chunks' numbers for that threshold (chunks.ts).
    */
   read(after: Offset, chunkBytes: number): ReadResult
+  /**
+   * While the snapshot is still being read: the snapshot chunk a reader after `after` (`-1`,
+   * or a snapshot chunk's offset) reads, once all of it is appended; null until then, or once
+   * the snapshot is complete (read answers). The same records and offset read gives later.
+   */
+  readSnapshotSoFar(after: Offset, chunkBytes: number): ReadResult | null
   /** Where a reader that has read everything published is (read's numbering). */
   tipOffset(chunkBytes: number): Offset
   /** Whether a reader after `after` has read everything published (read's numbering). */
