@@ -14,6 +14,9 @@ import type { SubqueryMoves } from './subqueries/moves.ts'
 import { loadDependencies } from './subqueries/queries.ts'
 
 const BATCH = 5000
+// The first batch is small: it fills a client's first answer (the smallest chunk of the ramp,
+// storage/chunks.ts) in moments, however wide the rows and however long the rest takes.
+const FIRST_BATCH = 500
 const LOCK_NOT_AVAILABLE = '55P03'
 
 /** Fills a new shape's log with its snapshot, on a connection of its own, and completes it. */
@@ -85,12 +88,10 @@ async function takeSnapshot(
       `DECLARE shape_snapshot NO SCROLL CURSOR FOR SELECT ${columns} FROM ${qualifiedName(query.table)}${where}`,
       query.where?.params ?? [],
     )
-    while (true) {
-      const batch = await client.query<Row>(
-        `FETCH ${BATCH} FROM shape_snapshot`,
-      )
+    for (let size = FIRST_BATCH; ; size = BATCH) {
+      const batch = await client.query<Row>(`FETCH ${size} FROM shape_snapshot`)
       if (batch.rows.length > 0) await onBatch(batch.rows)
-      if (batch.rows.length < BATCH) break
+      if (batch.rows.length < size) break
     }
     await client.query('COMMIT')
     return visibility
