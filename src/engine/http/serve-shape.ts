@@ -236,10 +236,11 @@ async function answerShape(options: ServeOptions): Promise<Answer> {
           Date.now() + (options.longPollMs ?? LONG_POLL_MS),
           soFar,
         )
+  const reply = replyOf(options)
   if (readable !== null && readable !== 'ready')
     return answer(
       shape,
-      replyOf(options),
+      reply,
       before,
       readable.messages,
       readable.lastOffset,
@@ -265,7 +266,6 @@ async function answerShape(options: ServeOptions): Promise<Answer> {
       perUser: options.perUser,
       cors: options.cors,
     })
-  const reply = replyOf(options)
   if (request.offset === 'now')
     return answer(
       shape,

@@ -291,7 +291,7 @@ export class FileShapeLog implements ShapeLog {
     if (page.from === null || this.endPos < cut(page.from)) return null
     return {
       messages: page.messages,
-      lastOffset: snapshotChunkOffset(page.from ?? from, chunkBytes),
+      lastOffset: snapshotChunkOffset(page.from, chunkBytes),
       atEnd: false,
     }
   }
