@@ -1,8 +1,9 @@
 // The shape explorer's reads of a source's own database: GET /api/v1/sources/:id/schema (the
 // tables the source's role can read) and /count (the rows a shape would hold, or the planner's
-// estimate when counting takes too long). Both are for the source's team only, answer at once
-// for a source that is not active, and read through a small read-only pool per source that
-// goes through the address guard and closes when the source stops being active.
+// estimate far above the row limit or when counting takes too long). Both are for the source's
+// team only, answer at once for a source that is not active, and read through a small read-only
+// pool per source that goes through the address guard and closes when the source stops being
+// active.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { AddressRefusedError } from '../../src/engine/pg/pinned-socket.ts'
 import { signInLocally, type Browser } from '../support/app.ts'
@@ -380,6 +381,33 @@ describe('GET /api/v1/sources/:id/count', () => {
     // The where clause's estimate, not the table's size.
     expect(body.count).toBeGreaterThan(0)
     expect(body.count).toBeLessThan(1000)
+  })
+
+  it('answers the planner’s estimate, marked, for a table far above the row limit, and counts a few of its rows', async () => {
+    // 300,000 rows: counted well inside the limit, so only their number makes the answer an
+    // estimate (the bound is 100 × the shape row limit of 1,000).
+    await database.db.query(`
+      create table big (id int);
+      insert into big select g from generate_series(1, 300000) g;
+      analyze big;`)
+    try {
+      const answer = await countOf(source.id, { schema: 'public', name: 'big' })
+      expect(answer.status).toBe(200)
+      const body = answer.body as { count: number; estimate: boolean }
+      expect(body.estimate).toBe(true)
+      expect(body.count).toBeGreaterThan(150_000)
+      expect(body.count).toBeLessThan(600_000)
+      // The where clause's estimate is far below the bound: an exact count, unmarked.
+      const few = await countOf(source.id, {
+        schema: 'public',
+        name: 'big',
+        where: 'id <= 5',
+      })
+      expect(few).toMatchObject({ status: 200 })
+      expect(few.body).toEqual({ count: 5 })
+    } finally {
+      await database.db.query('drop table big')
+    }
   })
 
   it('falls back to the table’s statistics when even planning must wait (a lock)', async () => {

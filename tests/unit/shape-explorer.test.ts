@@ -91,6 +91,18 @@ describe('shape rules', () => {
     expect(rowCountWarning('items', '', 1500)).toBe(
       'Shape for table items with empty where clause has 1500 rows. Consider refining the WHERE clause to reduce the number of rows for the shape.',
     )
+    expect(rowCountWarning('items', 'id > 0', 1500, false)).toBe(
+      'Shape for table items with WHERE clause "id > 0" has 1500 rows. Consider refining the WHERE clause to reduce the number of rows for the shape.',
+    )
+  })
+
+  it('says when the count is Postgres’s estimate', () => {
+    expect(rowCountWarning('items', 'id > 0', 300000, true)).toBe(
+      'Shape for table items with WHERE clause "id > 0" has about 300000 rows (Postgres\'s estimate). Consider refining the WHERE clause to reduce the number of rows for the shape.',
+    )
+    expect(rowCountWarning('items', '', 300000, true)).toBe(
+      "Shape for table items with empty where clause has about 300000 rows (Postgres's estimate). Consider refining the WHERE clause to reduce the number of rows for the shape.",
+    )
   })
 
   it('keys shapes by team, source and table, never by the where clause', () => {

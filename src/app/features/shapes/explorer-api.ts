@@ -11,7 +11,8 @@ import {
 const tablesSchema = z.array(z.object({ schema: z.string(), name: z.string() }))
 const countSchema = z.object({
   count: z.number(),
-  // Set when counting took too long and the planner's estimate stands in for it.
+  // Set when the count is the planner's estimate: far above the row limit, or when counting took
+  // too long.
   estimate: z.boolean().optional(),
 })
 

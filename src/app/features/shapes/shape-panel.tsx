@@ -52,7 +52,12 @@ export function ShapePanel(props: {
       />
       {request.kind === 'warning' && (
         <Alert severity="warning">
-          {rowCountWarning(props.tableLabel ?? '', props.where, request.count)}
+          {rowCountWarning(
+            props.tableLabel ?? '',
+            props.where,
+            request.count,
+            request.estimate,
+          )}
         </Alert>
       )}
       {request.kind === 'error' && (

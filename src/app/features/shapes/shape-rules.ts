@@ -25,11 +25,20 @@ export const tooManyRows = (count: number) => count > SHAPE_ROW_LIMIT
 
 /**
  * The too-many-rows warning: it quotes the where clause, or says the clause is empty, rather
- * than leaving an "(or empty where clause)" for the user to read past.
+ * than leaving an "(or empty where clause)" for the user to read past. A count that is
+ * Postgres's estimate (a big table, or counting took too long) says so.
  */
-export function rowCountWarning(table: string, where: string, count: number) {
+export function rowCountWarning(
+  table: string,
+  where: string,
+  count: number,
+  estimate = false,
+) {
   const clause = where === '' ? 'empty where clause' : `WHERE clause "${where}"`
-  return `Shape for table ${table} with ${clause} has ${count} rows. Consider refining the WHERE clause to reduce the number of rows for the shape.`
+  const rows = estimate
+    ? `about ${count} rows (Postgres's estimate)`
+    : `${count} rows`
+  return `Shape for table ${table} with ${clause} has ${rows}. Consider refining the WHERE clause to reduce the number of rows for the shape.`
 }
 
 /**

@@ -12,7 +12,8 @@ export type ShapeRequest =
   | { kind: 'loading' }
   /** The shape is created: the grid may show it. */
   | { kind: 'shape' }
-  | { kind: 'warning'; count: number }
+  /** `estimate`: the count is Postgres's estimate, not an exact count. */
+  | { kind: 'warning'; count: number; estimate: boolean }
   | { kind: 'error'; text: string }
 
 type Outcome = Extract<ShapeRequest, { kind: 'warning' | 'error' }>
@@ -38,9 +39,9 @@ export function useShapeRequest(target: ShapeTarget | null) {
     if (schema === undefined || name === undefined) return
     const aborter = new AbortController()
     countRows(sourceId, { schema, name }, where, aborter.signal).then(
-      ({ count }) => {
+      ({ count, estimate = false }) => {
         if (tooManyRows(count))
-          setOutcome({ request, outcome: { kind: 'warning', count } })
+          setOutcome({ request, outcome: { kind: 'warning', count, estimate } })
         else setShapes((known) => new Map(known).set(key, where))
       },
       (error: unknown) => {

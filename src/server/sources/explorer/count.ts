@@ -2,9 +2,10 @@
 // where clause is checked by the engine's own analyser against the table's columns (the subset
 // /v1/shape accepts, refused with the same 400; a subquery's table must be readable too), and
 // only the SQL the analyser renders from its typed tree reaches Postgres, identifiers quoted
-// and params bound. Counting runs read-only
-// under a time limit; past it the planner's estimate is answered instead, marked as one, so a
-// huge table or a costly clause holds no connection for long.
+// and params bound. The planner's estimate is asked first, and far above the row limit it is
+// the answer, marked as one; below, the rows are counted read-only under a time limit, past
+// which the estimate is answered after all. A huge table or a costly clause holds no
+// connection for long.
 import type pg from 'pg'
 import {
   qualifiedName,
@@ -14,6 +15,7 @@ import {
   WhereError,
   type CompiledWhere,
 } from '../../../engine/index.ts'
+import { SHAPE_ROW_LIMIT } from '../../../shared/constants.ts'
 import { invalid, unavailable, type Answer } from './answers.ts'
 import { estimateRows, type CountQuery } from './estimate.ts'
 import { readOnly, withClient } from './read.ts'
@@ -36,6 +38,11 @@ export type CountLimits = {
   /** How long every other statement may run (the catalog reads, the estimate). */
   statementTimeoutMs: number
 }
+
+// Above this estimate the rows are not counted: so far past the row limit the exact number
+// changes nothing the user sees (the page warns and creates no shape either way), while count(*)
+// of a big table reads all of it and holds one of the source's two connections meanwhile.
+const EXACT_COUNT_BOUND = 100 * SHAPE_ROW_LIMIT
 
 const NO_ESTIMATE =
   'Counting the rows took too long, and Postgres has no estimate for this table yet (it has never been analysed). Narrow the where clause, or run ANALYZE on the table.'
@@ -102,6 +109,10 @@ async function countOrEstimate(
   query: CountQuery,
   limits: CountLimits,
 ): Promise<RowCount | null> {
+  // Asked once: it decides whether to count, and stands in for a count cut short.
+  const estimate = await estimateRows(client, query, limits.statementTimeoutMs)
+  if (estimate !== null && estimate > EXACT_COUNT_BOUND)
+    return { count: estimate, estimate: true }
   try {
     const { rows } = await readOnly(client, limits.countTimeoutMs, () =>
       client.query<{ count: string }>(
@@ -116,6 +127,5 @@ async function countOrEstimate(
     const code = (error as { code?: string }).code
     if (code !== '57014' && code !== '55P03') throw error
   }
-  const estimate = await estimateRows(client, query, limits.statementTimeoutMs)
   return estimate === null ? null : { count: estimate, estimate: true }
 }

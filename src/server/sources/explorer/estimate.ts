@@ -1,7 +1,8 @@
-// How many rows the planner expects, for a count cut short by its time limit: EXPLAIN's
-// estimate for the very query (so the where clause counts), or, when even planning has to wait
-// (a lock on the table), the row counts VACUUM and ANALYZE left in pg_class, which are read
-// without touching the table.
+// How many rows the planner expects, asked before counting (far above the row limit it is the
+// answer) and standing in for a count cut short by its time limit: EXPLAIN's estimate for the
+// very query (so the where clause counts), or, when even planning has to wait (a lock on the
+// table), the row counts VACUUM and ANALYZE left in pg_class, which are read without touching
+// the table.
 import type pg from 'pg'
 import { isSqlState } from '../../validation/sqlstate.ts'
 import { readOnly } from './read.ts'
