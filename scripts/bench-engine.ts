@@ -3,9 +3,12 @@
 //  1. commit-to-client latency with 1, 100 and 1,000 `team_id = $1` shapes, each followed by a
 //     long-polling HTTP client;
 //  2. sustained changes/s with lag flat, 1,000 team shapes and then 100 `LIKE` shapes;
-//  3. initial snapshot rows/s of a 100k-row shape;
-//  4. resident memory per idle shape at 10,000 shapes;
-//  5. fan-out: 1,000 and 10,000 long-poll clients of one shape through nginx (the repo's
+//  3. the engine's CPU time per 1,000 changes at 1,000 and at 10,000 team shapes, and their
+//     ratio (scripts/bench/shape-cost.ts);
+//  4. the initial snapshot of a 1M-row table (100k with --quick), as `--only snapshot` measures
+//     it without the 3M-row memory read;
+//  5. resident memory per idle shape at 10,000 shapes;
+//  6. fan-out: 1,000 and 10,000 long-poll clients of one shape through nginx (the repo's
 //     shape-cache config): commit-to-client and the requests that reach the engine per change.
 // The engine runs in this process; writers and HTTP clients in a forked load process.
 // `npm run bench:engine [-- --quick] [--fanout-only | --throughput-only] [--shapes N]
@@ -15,7 +18,9 @@
 // writes the engine process's CPU profile of the engine's `team_id = $1` windows (open it in
 // Chrome's DevTools); `--heap-profile` instead samples, over the same windows, what was
 // allocated and outlived a young-generation collection: what the collector copies and promotes.
-// `--only snapshot` instead measures only the initial snapshot (scripts/bench/snapshot.ts: a
+// `--only shape-cost` instead measures only the CPU per change at 1,000 and 10,000 team shapes
+// (`--cpu-profile` then writes a profile of each). `--only snapshot` instead measures only the
+// initial snapshot (scripts/bench/snapshot.ts: a
 // 1M-row table to one official client against a COPY floor, first rows, memory, shared
 // snapshots, an indexed where). `--subset-in` instead measures only the event-loop lag of
 // subsets with huge IN lists (scripts/bench/subset-in.ts). `--subqueries` instead measures only subquery shapes
@@ -41,7 +46,6 @@ import {
 import { LoadProcess } from './bench/ipc.ts'
 import { calibrate, loopbackRoundTripUs } from './bench/machine.ts'
 import {
-  decodeBulkLoad,
   measureMemory,
   throughputWindows,
   type Workload,
@@ -50,6 +54,8 @@ import { TARGETS, type Report } from './bench/report.ts'
 import { printReport } from './bench/table.ts'
 import { measureSubsetIn, printSubsetIn } from './bench/subset-in.ts'
 import { measureSnapshots, printSnapshots } from './bench/snapshot.ts'
+import { measureShapeCost, printShapeCost } from './bench/shape-cost.ts'
+import type { WriterShape } from './bench/workload.ts'
 import { measureSubqueries, seedSubqueries } from './bench/subqueries.ts'
 import { printSubqueries } from './bench/subqueries-table.ts'
 import { MAX_LIST_ITEMS } from '../src/engine/where/limits.ts'
@@ -86,7 +92,7 @@ const CONFIG = quick
       likeShapes: 10,
       windowMs: 3_000,
       burstSeconds: 2,
-      snapshotRows: 10_000,
+      snapshotRows: 100_000,
       memoryShapes: 1_000,
       fanoutClients: [100, 1_000],
       fanoutChanges: 5,
@@ -97,7 +103,7 @@ const CONFIG = quick
       likeShapes: 100,
       windowMs: 10_000,
       burstSeconds: 5,
-      snapshotRows: 100_000,
+      snapshotRows: 1_000_000,
       memoryShapes: 10_000,
       fanoutClients: [1_000, 10_000],
       fanoutChanges: 20,
@@ -106,8 +112,15 @@ const TEAMS = SHAPES ?? CONFIG.shapeSteps.at(-1) ?? 1
 const SEED_PER_TEAM = 10
 const VOCABULARY = 1_000
 const SAMPLE_TIMEOUT_MS = 5_000
+const WRITER: WriterShape = {
+  teams: TEAMS,
+  vocabulary: VOCABULARY,
+  updatePool: TEAMS * SEED_PER_TEAM,
+  inserts: 100,
+  updates: 100,
+}
 /** Hard stop for every loop and wait in the run. */
-const DEADLINE = performance.now() + 15 * 60_000
+const DEADLINE = performance.now() + 25 * 60_000
 
 const WORKLOADS: Workload[] = [
   { name: 'team_id = $1', target: TARGETS.eqChangesPerSec, offered: OFFER },
@@ -172,6 +185,7 @@ async function main(): Promise<Report> {
     engineCpuSeconds: 0,
     latency: [],
     throughput: [],
+    cpuPerThousandChanges: null,
     snapshot: null,
     memory: null,
     fanout: [],
@@ -189,13 +203,7 @@ async function main(): Promise<Report> {
     await load.call({
       kind: 'init',
       pgUrl: cluster.postgres.url,
-      writer: {
-        teams: TEAMS,
-        vocabulary: VOCABULARY,
-        updatePool: TEAMS * SEED_PER_TEAM,
-        inserts: 100,
-        updates: 100,
-      },
+      writer: WRITER,
     })
     const windowCtx = {
       load,
@@ -210,7 +218,7 @@ async function main(): Promise<Report> {
       const baseline = new Baseline(admin, cluster.postgres.url, (m, at) =>
         load.seen(m, at),
       )
-      await baseline.create(['items', 'snap'])
+      await baseline.create(['items'])
       await baseline.start()
       const baseLatency = await load.call({
         kind: 'latency',
@@ -227,10 +235,6 @@ async function main(): Promise<Report> {
             consumer: baseline,
           }),
         )
-      log(`baseline: decoding a ${CONFIG.snapshotRows}-row bulk load`)
-      const decodeMs = throughputOnly
-        ? NaN
-        : await decodeBulkLoad(baseline, admin, CONFIG.snapshotRows, DEADLINE)
       await baseline.drop()
       // The engine starts from the table contents the baseline started from.
       await admin.query('truncate items restart identity')
@@ -310,19 +314,26 @@ async function main(): Promise<Report> {
       }
       await load.call({ kind: 'unfollow' })
       if (!throughputOnly) {
-        log(`engine: snapshot of ${CONFIG.snapshotRows} rows`)
-        const snap = await load.call({ kind: 'read', spec: { table: 'snap' } })
-        report.snapshot = {
-          rows: snap.rows,
-          ms: snap.ms,
-          requests: snap.requests,
-          failure:
-            snap.failure ??
-            (snap.rows === CONFIG.snapshotRows
-              ? null
-              : `got ${snap.rows} rows`),
-          baseline: { rows: CONFIG.snapshotRows, ms: decodeMs },
-        }
+        report.cpuPerThousandChanges = await measureShapeCost({
+          load,
+          admin,
+          consumer,
+          windowMs: CONFIG.windowMs,
+          writer: WRITER,
+          spec: teamSpec,
+          log,
+        })
+        report.snapshot = await measureSnapshots({
+          admin,
+          pgUrl: cluster.postgres.url,
+          running,
+          rows: CONFIG.snapshotRows,
+          largeRows: null,
+          log,
+        })
+        // A wrong row count or checksum fails the run, as it does `--only snapshot`.
+        for (const failure of report.snapshot.failures)
+          report.errors.push(`snapshot: ${failure}`)
 
         log(`engine: ${CONFIG.memoryShapes} idle shapes`)
         await load.call({ kind: 'disconnect' })
@@ -456,12 +467,63 @@ async function snapshots(): Promise<boolean> {
   }
 }
 
+/**
+ * `--only shape-cost`: the CPU per change at 1,000 and 10,000 team shapes alone, on its own
+ * Postgres, engine and load process; `--cpu-profile FILE` writes a profile of each step's
+ * window (FILE-1000.cpuprofile, FILE-10000.cpuprofile).
+ */
+async function shapeCost(): Promise<void> {
+  const cluster = await startCluster()
+  const load = new LoadProcess()
+  let running: RunningEngine | null = null
+  try {
+    const { admin } = cluster
+    await admin.query(TABLES_SQL)
+    await load.call({
+      kind: 'init',
+      pgUrl: cluster.postgres.url,
+      writer: WRITER,
+    })
+    running = await startEngine(cluster, DEADLINE)
+    const { database, slot, shapeUrl } = running
+    await load.call({ kind: 'engine', shapeUrl })
+    const report = await measureShapeCost({
+      load,
+      admin,
+      consumer: { slot, position: () => database.globalLsn },
+      windowMs: CONFIG.windowMs,
+      writer: WRITER,
+      spec: teamSpec,
+      log,
+      profile: cpuProfileFile
+        ? async (shapes, run) => {
+            const file = `${cpuProfileFile.replace(/\.cpuprofile$/, '')}-${shapes}.cpuprofile`
+            const profiler = await startProfile(file, false)
+            const result = await run()
+            await stopProfile(profiler)
+            log(`engine: profile written to ${file}`)
+            return result
+          }
+        : undefined,
+    })
+    printShapeCost(report)
+  } finally {
+    await load.close()
+    await running?.stop()
+    await cluster.close()
+  }
+}
+
 const only = flagValue('--only')
-if (only !== undefined && only !== 'snapshot') {
-  console.error(`--only takes snapshot, not ${only}`)
+if (only !== undefined && only !== 'snapshot' && only !== 'shape-cost') {
+  console.error(`--only takes snapshot or shape-cost, not ${only}`)
   process.exit(2)
 }
 if (only === 'snapshot') process.exit((await snapshots()) ? 0 : 1)
+if (only === 'shape-cost') {
+  await shapeCost()
+  process.exit(0)
+}
 if (process.argv.includes('--subqueries')) {
   await subqueries()
   process.exit(0)

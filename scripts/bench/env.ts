@@ -71,7 +71,6 @@ export async function startCluster(): Promise<Cluster> {
 export const TABLES_SQL = `
   create table items (id bigserial primary key, team_id int not null, body text);
   create index on items (team_id);
-  create table snap (id bigserial primary key, team_id int not null, body text);
   create table members (id bigserial primary key, team_id int not null, body text);
   create index on members (team_id);
   create table fan (id bigserial primary key, body text);

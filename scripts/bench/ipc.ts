@@ -10,6 +10,8 @@ import type { LatencyResult, WriteResult, WriterShape } from './workload.ts'
 export type Command =
   | { kind: 'init'; pgUrl: string; writer: WriterShape }
   | { kind: 'engine'; shapeUrl: string }
+  /** What the writers write from now on (teams, update pool, batch). */
+  | { kind: 'writer'; writer: WriterShape }
   | {
       kind: 'latency'
       teams: number
@@ -37,8 +39,6 @@ export type Command =
     }
   /** Waits until the consumer has everything committed so far. */
   | { kind: 'settle'; timeoutMs: number }
-  /** Reads a shape from -1 to up-to-date, then deletes it. */
-  | { kind: 'read'; spec: ShapeSpec }
   /** Creates shapes (read to up-to-date, kept) with some concurrency. */
   | { kind: 'create'; specs: ShapeSpec[]; concurrency: number }
   /** Drops every HTTP socket. */
@@ -58,13 +58,13 @@ export type Command =
 export type Replies = {
   init: null
   engine: null
+  writer: null
   latency: LatencyResult
   follow: { ms: number; failed: number; failure: string | null }
   moves: MovesResult
   unfollow: null
   write: WriteResult
   settle: { ms: number | null }
-  read: { rows: number; ms: number; requests: number; failure: string | null }
   create: { created: number; failure: string | null }
   disconnect: null
   'fanout-follow': { ms: number; failed: number; failure: string | null }

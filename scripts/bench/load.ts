@@ -62,6 +62,9 @@ async function run<C extends Command>(
     case 'engine':
       shapeUrl = command.shapeUrl
       return null
+    case 'writer':
+      for (const writer of db().writers) writer.reshape(command.writer)
+      return null
     case 'latency':
       return measureLatency({ ...command, client: db().single, markers })
     case 'follow': {
@@ -105,11 +108,6 @@ async function run<C extends Command>(
       )
       const at = await seen
       return { ms: at === null ? null : at - sent }
-    }
-    case 'read': {
-      const result = await readShape(http(), command.spec, DEADLINE)
-      if (result.handle) await http().deleteShape(result.handle)
-      return result
     }
     case 'create': {
       let next = 0

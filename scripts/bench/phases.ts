@@ -1,9 +1,8 @@
-// The measurements that need more than one call: a workload's throughput windows, the
-// baseline's decode of a bulk load, and memory per idle shape.
+// The measurements that need more than one call: a workload's throughput windows and memory
+// per idle shape.
 import type pg from 'pg'
 import type { ShapeSpec } from './client.ts'
-import type { Baseline } from './baseline.ts'
-import { findGc, openFiles, seed } from './env.ts'
+import { findGc, openFiles } from './env.ts'
 import type { LoadProcess } from './ipc.ts'
 import type { MemoryReport } from './report.ts'
 import { runWindow, type Consumer, type WindowResult } from './window.ts'
@@ -56,29 +55,6 @@ export async function throughputWindows(
     )
   }
   return results
-}
-
-/**
- * The baseline's figure for a snapshot: with its stream stopped, bulk-insert the rows, then
- * time from starting the stream until every one of them is decoded.
- */
-export async function decodeBulkLoad(
-  baseline: Baseline,
-  admin: pg.Client,
-  rows: number,
-  deadline: number,
-): Promise<number> {
-  await baseline.stop()
-  const before = baseline.handler.perTable.get('snap') ?? 0
-  await seed(admin, 'snap', rows, 1, 1_000)
-  const started = performance.now()
-  await baseline.start()
-  while (
-    (baseline.handler.perTable.get('snap') ?? 0) - before < rows &&
-    performance.now() < deadline
-  )
-    await sleep(1)
-  return performance.now() - started
 }
 
 /** Engine process memory before and after `count` idle shapes, after full GCs. */

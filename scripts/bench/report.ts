@@ -1,5 +1,11 @@
 // What a run measured, the targets it is held to, and the one-line JSON form of it.
 import type { FanoutReport } from './fanout.ts'
+import {
+  RATIO_TARGET as SHAPE_COST_RATIO,
+  shapeCostJson,
+  type ShapeCostReport,
+} from './shape-cost.ts'
+import type { SnapshotFigures } from './snapshot.ts'
 import type { WindowResult } from './window.ts'
 import type { LatencyResult } from './workload.ts'
 
@@ -8,7 +14,8 @@ export const TARGETS = {
   latencyP99Ms: 100,
   eqChangesPerSec: 10_000,
   likeChangesPerSec: 2_000,
-  snapshotRowsPerSec: 50_000,
+  /** Engine CPU per change at 10,000 team shapes against 1,000. */
+  shapeCostRatio: SHAPE_COST_RATIO,
   bytesPerIdleShape: 50 * 1024,
   /** A handful of origin requests per change, not one per client, at 1,000 clients. */
   fanoutOriginPerChange: 5,
@@ -28,14 +35,6 @@ type ThroughputReport = {
   connectMs: number
   engine: WindowResult[]
   baseline: WindowResult[]
-}
-
-type SnapshotReport = {
-  rows: number
-  ms: number
-  requests: number
-  failure: string | null
-  baseline: { rows: number; ms: number }
 }
 
 export type MemoryReport = {
@@ -64,7 +63,8 @@ export type Report = {
   engineCpuSeconds: number
   latency: LatencyReport[]
   throughput: ThroughputReport[]
-  snapshot: SnapshotReport | null
+  cpuPerThousandChanges: ShapeCostReport | null
+  snapshot: SnapshotFigures | null
   memory: MemoryReport | null
   fanout: FanoutReport[]
   errors: string[]
@@ -161,20 +161,8 @@ export function toJson(report: Report) {
         windows: t.baseline.map(windowJson),
       },
     })),
-    snapshot: report.snapshot && {
-      rows: report.snapshot.rows,
-      ms: round(report.snapshot.ms, 1),
-      requests: report.snapshot.requests,
-      rowsPerSec: round(report.snapshot.rows / (report.snapshot.ms / 1000)),
-      failure: report.snapshot.failure,
-      baseline: {
-        rows: report.snapshot.baseline.rows,
-        ms: round(report.snapshot.baseline.ms, 1),
-        rowsPerSec: round(
-          report.snapshot.baseline.rows / (report.snapshot.baseline.ms / 1000),
-        ),
-      },
-    },
+    cpuPerThousandChanges: shapeCostJson(report.cpuPerThousandChanges),
+    snapshot: report.snapshot,
     memory: memory && {
       ...memory,
       rssPerShapeBytes: round(

@@ -17,7 +17,7 @@ import type {
   ReaderTask,
 } from './snapshot-reader.ts'
 
-const SNAPSHOT_TARGETS = {
+export const SNAPSHOT_TARGETS = {
   /** End-to-end rows/s at least this share of the COPY floor's. */
   ratio: 0.6,
   firstRowsMs: 300,

@@ -103,8 +103,12 @@ export class Writer {
   constructor(
     readonly client: pg.Client,
     private readonly parity: number,
-    private readonly shape: WriterShape,
+    private shape: WriterShape,
   ) {}
+
+  reshape(shape: WriterShape): void {
+    this.shape = shape
+  }
 
   get batchSize(): number {
     return this.shape.inserts + this.shape.updates
