@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, expect, it } from 'vitest'
+import { afterEach, expect, it, vi } from 'vitest'
 import { FileShapeLog } from '../../src/engine/storage/log-store.ts'
 import { LogTail } from '../../src/engine/storage/log-tail.ts'
 import { BEFORE_ALL, type Offset } from '../../src/engine/storage/offset.ts'
@@ -206,4 +206,59 @@ it('holds no gap: after a large append keeps only its newest records, a reader b
   expect(readAll(log, { tx: 0n, op: Infinity })).toEqual(
     records.map((r) => r.json),
   )
+})
+
+it('answers a client at the end of a snapshot chunk from memory when it holds what follows, as the file would', async () => {
+  const fromTail = vi.spyOn(LogTail.prototype, 'readFrom')
+  try {
+    // A snapshot of one chunk (its client waits at 0_0), and one of many whose early chunks
+    // the tail no longer holds.
+    for (const rows of [5, 1_000]) {
+      const dir = mkdtempSync(join(tmpdir(), 'sluice-tail-'))
+      dirs.push(dir)
+      const log = FileShapeLog.create(dir)
+      log.appendSnapshotRows(
+        Array.from({ length: rows }, (_, op) => ({
+          offset: { tx: 0n, op },
+          json: JSON.stringify({
+            key: `s${op}`,
+            pad: 'x'.repeat(100 + (op % 7) * 30),
+          }),
+          last: true,
+        })),
+      )
+      log.appendSnapshotEnd('{"headers":{"control":"snapshot-end"}}')
+      for (let t = 1; t <= 4; t++)
+        log.append(
+          [0, 1].map((op) => ({
+            offset: { tx: BigInt(t), op },
+            json: JSON.stringify({ key: `t${t}/${op}` }),
+            last: op === 1,
+          })),
+          2,
+        )
+      log.publish()
+      await log.sync()
+      const reopened = FileShapeLog.open(dir)
+      const threshold = 10_000
+      let at: Offset = BEFORE_ALL
+      for (;;) {
+        const page = log.read(at, threshold)
+        expect(page).toEqual(reopened.read(at, threshold))
+        if (page.atEnd) break
+        at = page.lastOffset
+      }
+      reopened.close()
+      log.close()
+    }
+    // The one-chunk snapshot's client, at 0_0, was answered from memory.
+    expect(fromTail).toHaveBeenCalled()
+    expect(
+      fromTail.mock.results.some(
+        (r) => (r.value as { messages: string[] }).messages.length > 0,
+      ),
+    ).toBe(true)
+  } finally {
+    fromTail.mockRestore()
+  }
 })

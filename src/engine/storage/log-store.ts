@@ -251,7 +251,11 @@ export class FileShapeLog implements ShapeLog {
     const page = compacted
       ? this.readCompacted(resume !== null ? SNAPSHOT_END : after, chunkBytes)
       : resume !== null
-        ? this.readFile({ pos: resume }, cut)
+        ? // A client at a small snapshot's end, waiting for its first change, reads the tail:
+          // at 10,000 shapes, reading the file each time opened and closed a descriptor.
+          this.tail.coversPosition(resume)
+          ? this.tail.readFrom(resume, this.visibleOffset, cut)
+          : this.readFile({ pos: resume }, cut)
         : // Every live request reads here: the tail's answer as it is, no copy.
           this.tail.covers(after)
           ? this.tail.read(after, this.visibleOffset, cut)

@@ -151,11 +151,19 @@ export class LogTail {
   }
 
   /**
+   * Whether a reader going on from file position `pos` (a client at a snapshot chunk's end) is
+   * served from memory: the oldest record held ends there or before, so every record that starts
+   * at or past it is held.
+   */
+  coversPosition(pos: number): boolean {
+    return this.count > 0 && Math.abs(this.ends[this.head] as number) <= pos
+  }
+
+  /**
    * The records after `after`, up to `visible` (published) and the end of their chunk: `cut`
    * says, for the position the answer starts at, where its chunk ends (chunks.ts).
    */
   read(after: Offset, visible: Offset, cut: ChunkCut): TailPage {
-    const messages: string[] = []
     // Found by halving, not by comparing from the start on every request.
     let lo = this.head
     let hi = this.tx.length
@@ -165,6 +173,30 @@ export class LogTail {
       else hi = mid
     }
     // covers() holds: the record at or before `after` is here, and the answer starts past it.
+    return this.page(lo, after, visible, cut)
+  }
+
+  /** As read(), for the records that start at or past file position `pos` (coversPosition). */
+  readFrom(pos: number, visible: Offset, cut: ChunkCut): TailPage {
+    // Record i starts where record i - 1 ends; the head ends at or before `pos`.
+    let lo = this.head + 1
+    let hi = this.tx.length
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (Math.abs(this.ends[mid - 1] as number) < pos) lo = mid + 1
+      else hi = mid
+    }
+    return this.page(lo, this.offsetAt(lo - 1), visible, cut)
+  }
+
+  /** From record `lo` (the one before it is held and read, at offset `before`) on. */
+  private page(
+    lo: number,
+    before: Offset,
+    visible: Offset,
+    cut: ChunkCut,
+  ): TailPage {
+    const messages: string[] = []
     const from = Math.abs(this.ends[lo - 1] as number)
     const boundary = cut(from)
     let last = -1
@@ -180,7 +212,7 @@ export class LogTail {
       // point read exactly, so a transaction larger than the threshold is cut as Electric cuts.
       if (lineEnd >= boundary && (end > 0 || (this.op[i] as number) > 0)) break
     }
-    const lastOffset = last < 0 ? after : this.offsetAt(last)
+    const lastOffset = last < 0 ? before : this.offsetAt(last)
     return {
       messages,
       lastOffset,
