@@ -19,7 +19,7 @@
 // Chrome's DevTools); `--heap-profile` instead samples, over the same windows, what was
 // allocated and outlived a young-generation collection: what the collector copies and promotes.
 // `--only shape-cost` instead measures only the CPU per change at 1,000 and 10,000 team shapes
-// (`--cpu-profile` then writes a profile of each). `--only snapshot` instead measures only the
+// (`--cpu-profile` or `--heap-profile` then writes a profile of each). `--only snapshot` instead measures only the
 // initial snapshot (scripts/bench/snapshot.ts: a
 // 1M-row table to one official client against a COPY floor, first rows, memory, shared
 // snapshots, an indexed where). `--subset-in` instead measures only the event-loop lag of
@@ -472,7 +472,8 @@ async function snapshots(): Promise<boolean> {
 /**
  * `--only shape-cost`: the CPU per change at 1,000 and 10,000 team shapes alone, on its own
  * Postgres, engine and load process; `--cpu-profile FILE` writes a profile of each step's
- * window (FILE-1000.cpuprofile, FILE-10000.cpuprofile).
+ * window (FILE-1000.cpuprofile, FILE-10000.cpuprofile), `--heap-profile FILE` what each
+ * window's allocations left for the old generation (FILE-1000.heapprofile, ...).
  */
 async function shapeCost(): Promise<void> {
   const cluster = await startCluster()
@@ -497,10 +498,11 @@ async function shapeCost(): Promise<void> {
       writer: WRITER,
       spec: teamSpec,
       log,
-      profile: cpuProfileFile
+      profile: profileFile
         ? async (shapes, run) => {
-            const file = `${cpuProfileFile.replace(/\.cpuprofile$/, '')}-${shapes}.cpuprofile`
-            const profiler = await startProfile(file, false)
+            const ext = cpuProfileFile ? '.cpuprofile' : '.heapprofile'
+            const file = `${profileFile.replace(/\.(cpu|heap)profile$/, '')}-${shapes}${ext}`
+            const profiler = await startProfile(file, !cpuProfileFile)
             const result = await run()
             await stopProfile(profiler)
             log(`engine: profile written to ${file}`)

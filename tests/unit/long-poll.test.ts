@@ -84,3 +84,34 @@ it('a poll whose answer throws is failed, and a wake-up goes on to the others', 
   expect(answered).toEqual(['fine'])
   expect(failed).toHaveLength(1)
 })
+
+it('answers polls of different timeouts each at its own, on one clock, and not one removed', async () => {
+  const { shape, waiters } = fakeShape()
+  const { answered, holder } = recorder()
+  const started = Date.now()
+  const at = new Map<string, number>()
+  const timed: Holder<string> = {
+    deliver: (response, answer) => {
+      at.set(answer, Date.now() - started)
+      holder.deliver(response, answer)
+    },
+    fail: holder.fail,
+  }
+  // The later one first: the clock, armed for it, must be armed again for the earlier.
+  new ParkedPoll(shape, END, 300, 'late', (_s, n) => n).hold(
+    fakeResponse(),
+    timed,
+  )
+  new ParkedPoll(shape, END, 30, 'early', (_s, n) => n).hold(
+    fakeResponse(),
+    timed,
+  )
+  const left = fakeResponse()
+  new ParkedPoll(shape, END, 30, 'left', (_s, n) => n).hold(left, timed)
+  left.emit('close')
+  await expect.poll(() => answered).toEqual(['early', 'late'])
+  expect(at.get('early')).toBeGreaterThanOrEqual(30)
+  expect(at.get('early')).toBeLessThan(300)
+  expect(at.get('late')).toBeGreaterThanOrEqual(300)
+  expect(waiters.size).toBe(0)
+})

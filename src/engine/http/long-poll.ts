@@ -8,6 +8,7 @@
 import type { ServerResponse } from 'node:http'
 import { compareOffsets, type Offset } from '../storage/offset.ts'
 import type { Shape, Waiter } from '../shapes/shape.ts'
+import { deadlines } from './poll-deadlines.ts'
 
 /** Where a poll's answer goes (node-listener.ts): written, or a failure answered as one. */
 export type Holder<A> = {
@@ -18,7 +19,8 @@ export type Holder<A> = {
 export class ParkedPoll<C, A> implements Waiter {
   private response: ServerResponse | null = null
   private holder: Holder<A> | null = null
-  private timer: ReturnType<typeof setTimeout> | null = null
+  /** Its place on the deadline clock (poll-deadlines.ts), null when not on it. */
+  private slot: number | null = null
   /** When its timeout answers it (Waiter: one still parked well after is stalled). */
   due = Infinity
 
@@ -49,7 +51,7 @@ export class ParkedPoll<C, A> implements Waiter {
     }
     this.due = Date.now() + this.timeoutMs
     this.shape.park(this)
-    this.timer = setTimeout(expire, this.timeoutMs, this)
+    this.slot = deadlines.add(this, this.due)
     response.on('close', () => this.leave())
   }
 
@@ -81,11 +83,7 @@ export class ParkedPoll<C, A> implements Waiter {
     this.response = null
     this.holder = null
     this.shape.unpark(this)
-    if (this.timer) clearTimeout(this.timer)
-    this.timer = null
+    if (this.slot !== null) deadlines.remove(this, this.slot)
+    this.slot = null
   }
-}
-
-function expire(poll: Waiter): void {
-  poll.wake()
 }
