@@ -35,8 +35,17 @@ export type SnapshotFigures = {
   rereadRowsPerSec: number
   firstRowsMs: number | null
   rssGrowthMb: number
+  /** Of it, at their peaks: the JavaScript heap, and memory outside it (Buffers). */
+  heapGrowthMb: number
+  externalGrowthMb: number
   /** The same read of a table three times as large: flat memory does not grow with it. */
-  large: { rows: number; rowsPerSec: number; rssGrowthMb: number } | null
+  large: {
+    rows: number
+    rowsPerSec: number
+    rssGrowthMb: number
+    heapGrowthMb: number
+    externalGrowthMb: number
+  } | null
   concurrentClients: number
   snapshotQueries: number
   /** Clients joining the shape once it exists, and the snapshot queries they caused. */
@@ -99,19 +108,39 @@ async function readShape(
   return result.reads
 }
 
-/** The engine's peak RSS growth (this process) while `run` runs, in MB. */
+/** What grew in the engine process while `run` ran, at the peak of each, in MB. */
+type Growth = {
+  mb: number
+  /** The JavaScript heap (committed), and memory outside it (Buffers' bytes among it). */
+  heapMb: number
+  externalMb: number
+}
+
+/** The engine's peak RSS growth (this process) while `run` runs, and what it was made of. */
 async function rssGrowth<T>(
   run: () => Promise<T>,
-): Promise<{ result: T; mb: number }> {
-  const before = process.memoryUsage.rss()
-  let peak = before
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage.rss())
-  }, 20)
+): Promise<{ result: T } & Growth> {
+  const before = process.memoryUsage()
+  let rss = before.rss
+  let heap = before.heapTotal
+  let external = before.external
+  const sample = () => {
+    const now = process.memoryUsage()
+    rss = Math.max(rss, now.rss)
+    heap = Math.max(heap, now.heapTotal)
+    external = Math.max(external, now.external)
+  }
+  const timer = setInterval(sample, 20)
+  const mb = (bytes: number) => round(bytes / 2 ** 20, 1)
   try {
     const result = await run()
-    peak = Math.max(peak, process.memoryUsage.rss())
-    return { result, mb: (peak - before) / 2 ** 20 }
+    sample()
+    return {
+      result,
+      mb: mb(rss - before.rss),
+      heapMb: mb(heap - before.heapTotal),
+      externalMb: mb(external - before.external),
+    }
   } finally {
     clearInterval(timer)
   }
@@ -167,9 +196,12 @@ export async function measureSnapshots(ctx: {
   log('snapshot: one official client, to up to date')
   // The engine stamps a snapshot's end with the wall clock.
   const started = Date.now()
-  const { result: reads, mb } = await rssGrowth(() =>
-    readShape(running, { table: 'big' }, 1, true),
-  )
+  const {
+    result: reads,
+    mb,
+    heapMb,
+    externalMb,
+  } = await rssGrowth(() => readShape(running, { table: 'big' }, 1, true))
   const read = reads[0]!
   check('the 1M-row shape', read, ctx.rows, truth)
   const snapshotsOfIt = running.database.snapshotsAfter(started).length
@@ -231,15 +263,16 @@ export async function measureSnapshots(ctx: {
     await admin.query('vacuum analyze large')
     const largeTruth = await truthOf(admin, 'large')
     log(`snapshot: ${ctx.largeRows} rows to one client`)
-    const { result, mb: largeMb } = await rssGrowth(() =>
-      readShape(running, { table: 'large' }),
-    )
+    const grown = await rssGrowth(() => readShape(running, { table: 'large' }))
+    const { result } = grown
     const r = result[0]!
     check('the large shape', r, ctx.largeRows, largeTruth)
     large = {
       rows: r.rows,
       rowsPerSec: round(r.rows / (r.ms / 1000)),
-      rssGrowthMb: round(largeMb, 1),
+      rssGrowthMb: grown.mb,
+      heapGrowthMb: grown.heapMb,
+      externalGrowthMb: grown.externalMb,
     }
   }
 
@@ -250,7 +283,9 @@ export async function measureSnapshots(ctx: {
     ratio: round(rowsPerSec / floorRowsPerSec, 3),
     rereadRowsPerSec: round(rereadRowsPerSec),
     firstRowsMs: read.firstRowsMs === null ? null : round(read.firstRowsMs, 1),
-    rssGrowthMb: round(mb, 1),
+    rssGrowthMb: mb,
+    heapGrowthMb: heapMb,
+    externalGrowthMb: externalMb,
     large,
     concurrentClients: CONCURRENT,
     snapshotQueries,
@@ -299,7 +334,7 @@ export function printSnapshots(figures: SnapshotFigures): void {
     figures.firstRowsMs !== null && figures.firstRowsMs <= t.firstRowsMs,
   )
   line(
-    'engine RSS growth',
+    `engine RSS growth (heap ${figures.heapGrowthMb}, outside ${figures.externalGrowthMb})`,
     `${figures.rssGrowthMb} MB`,
     `<= ${t.rssGrowthMb} MB`,
     figures.rssGrowthMb <= t.rssGrowthMb,

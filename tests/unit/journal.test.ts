@@ -22,6 +22,7 @@ import { Journal, type Frame } from '../../src/engine/storage/journal.ts'
 import { FileShapeLog } from '../../src/engine/storage/log-store.ts'
 import { BEFORE_ALL } from '../../src/engine/storage/offset.ts'
 import type { Shape } from '../../src/engine/shapes/shape.ts'
+import { messageText } from '../../src/engine/http/answer-body.ts'
 
 const roots: string[] = []
 afterEach(() => {
@@ -69,7 +70,7 @@ async function flush(journal: Journal, logs: FileShapeLog[]) {
 const keys = (log: FileShapeLog) =>
   log
     .read(BEFORE_ALL, 1 << 30)
-    .messages.map((m) => (JSON.parse(m) as { key: string }).key)
+    .messages.map((m) => (JSON.parse(messageText(m)) as { key: string }).key)
 
 it('restores appends the log files lost, from the journal alone', async () => {
   const { shapesDir, journalDir } = setup()

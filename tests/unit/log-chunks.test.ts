@@ -11,6 +11,7 @@ import {
   compareOffsets,
   type Offset,
 } from '../../src/engine/storage/offset.ts'
+import { messageText } from '../../src/engine/http/answer-body.ts'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -65,8 +66,9 @@ function pages(log: FileShapeLog, after: Offset, threshold: number): Page[] {
   for (let i = 0; i < 100_000; i++) {
     const page = log.read(at, threshold)
     // The body a client receives: the messages as a JSON array.
-    const bytes = Buffer.byteLength(`[${page.messages.join(',')}]`)
-    out.push({ bytes, end: page.lastOffset, messages: page.messages })
+    const messages = page.messages.map(messageText)
+    const bytes = Buffer.byteLength(`[${messages.join(',')}]`)
+    out.push({ bytes, end: page.lastOffset, messages })
     at = page.lastOffset
     if (page.atEnd) return out
   }
@@ -279,7 +281,11 @@ describe('a snapshot read while it is appended', () => {
         const page = log.readSnapshotSoFar(after, THRESHOLD)
         if (!page) break
         expect(page.atEnd).toBe(false)
-        early.push({ after, messages: page.messages, end: page.lastOffset })
+        early.push({
+          after,
+          messages: page.messages.map(messageText),
+          end: page.lastOffset,
+        })
         after = page.lastOffset
       }
     }
@@ -292,12 +298,15 @@ describe('a snapshot read while it is appended', () => {
     expect(log.readSnapshotSoFar(BEFORE_ALL, THRESHOLD)).toBeNull()
     for (const { after: from, messages, end } of early) {
       const page = log.read(from, THRESHOLD)
-      expect(page.messages).toEqual(messages)
+      expect(page.messages.map(messageText)).toEqual(messages)
       expect(page.lastOffset).toEqual(end)
     }
     // And the rest follows from where the early reader stopped, every row once.
     const rest = log.read(after, THRESHOLD)
-    const seen = [...early.flatMap((p) => p.messages), ...rest.messages]
+    const seen = [
+      ...early.flatMap((p) => p.messages),
+      ...rest.messages.map(messageText),
+    ]
     expect(seen.slice(0, rows.length)).toEqual(rows.map((r) => r.json))
   })
 

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { afterEach, expect, it, vi } from 'vitest'
 import { FileShapeLog } from '../../src/engine/storage/log-store.ts'
 import { BEFORE_ALL, type Offset } from '../../src/engine/storage/offset.ts'
+import { messageText } from '../../src/engine/http/answer-body.ts'
 
 const dirs: string[] = []
 /** Compactions run in the background, one at a time: a loaded machine may take a while. */
@@ -50,7 +51,7 @@ function readAll(log: FileShapeLog, rows: Rows, after: Offset): number {
   let data = 0
   for (let i = 0; i < 100_000; i++) {
     const page = log.read(at, 10_000)
-    data += apply(rows, page.messages)
+    data += apply(rows, page.messages.map(messageText))
     at = page.lastOffset
     if (page.atEnd) return data
   }
@@ -146,7 +147,7 @@ it('takes a client that read part of the log before the compaction to the same r
   for (const [n, holder] of holders.entries()) {
     for (let pages = 0; pages < 5 + n * 20; pages++) {
       const page = log.read(holder.at, 10_000)
-      apply(holder.rows, page.messages)
+      apply(holder.rows, page.messages.map(messageText))
       holder.at = page.lastOffset
       if (page.atEnd) break
     }
@@ -210,7 +211,7 @@ it('answers a reader in the span compacted up to the published end when it fits 
     expect(page.atEnd).toBe(true)
     expect(page.lastOffset).toEqual(log.lastOffset)
     const rows = new Map() as Rows
-    apply(rows, page.messages)
+    apply(rows, page.messages.map(messageText))
     expect(rows.get('k1')).toMatchObject({ b: 1_901, c: 3 })
   }
   // A small chunk still ends there, and reading on reaches the same rows.

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
 import { FileShapeLog } from '../../src/engine/storage/log-store.ts'
 import { BEFORE_ALL, type Offset } from '../../src/engine/storage/offset.ts'
+import { messageText } from '../../src/engine/http/answer-body.ts'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -53,7 +54,7 @@ function readPages(log: FileShapeLog, after: Offset, chunkBytes: number) {
   let at = after
   for (;;) {
     const page = log.read(at, chunkBytes)
-    pages.push(page.messages)
+    pages.push(page.messages.map(messageText))
     at = page.lastOffset
     if (page.atEnd) return pages
   }

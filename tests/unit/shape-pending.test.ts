@@ -11,6 +11,7 @@ import type { Transaction } from '../../src/engine/replication/types.ts'
 import { Shape } from '../../src/engine/shapes/shape.ts'
 import type { TableInfo } from '../../src/engine/shapes/table-info.ts'
 import { fileLogs } from '../../src/engine/storage/log-store.ts'
+import { messageText } from '../../src/engine/http/answer-body.ts'
 
 const info: TableInfo = {
   table: { schema: 'public', name: 'items' },
@@ -97,7 +98,9 @@ describe('a shape completing its snapshot', () => {
     expect(shape.pending).toHaveLength(0)
     const read = shape.log.read({ tx: 0n, op: Infinity }, 1 << 20)
     expect(
-      read.messages.map((m) => (JSON.parse(m) as { key: string }).key),
+      read.messages.map(
+        (m) => (JSON.parse(messageText(m)) as { key: string }).key,
+      ),
     ).toEqual(['"public"."items"/"10"', '"public"."items"/"11"'])
     shape.log.close()
   })

@@ -163,7 +163,10 @@ function writePlain(response: ServerResponse, plain: PlainAnswer): void {
   // header stays the tree of some 60 pieces Node built it from, kept by the response. A
   // long-poll's response is old by the time it is answered, so every piece was promoted: a
   // quarter of what the engine promoted at 10,000 shapes (bench:engine --heap-profile).
-  const body = plain.body === null ? null : Buffer.from(plain.body)
+  const body =
+    plain.body === null || Buffer.isBuffer(plain.body)
+      ? plain.body
+      : Buffer.from(plain.body)
   if (body !== null) headers['content-length'] = String(body.length)
   response.writeHead(plain.status, headers)
   response.end(body ?? undefined)

@@ -11,7 +11,8 @@ import {
 import { DefinitionError, type ShapeDefinition } from '../shapes/definition.ts'
 import { BEFORE_ALL, formatOffset, type Offset } from '../storage/offset.ts'
 import { namesSnapshotChunk } from '../storage/chunks.ts'
-import type { ReadResult } from '../storage/shape-log.ts'
+import type { Message, ReadResult } from '../storage/shape-log.ts'
+import { answerBody } from './answer-body.ts'
 import type { Shape, WaitSignal } from '../shapes/shape.ts'
 import { NotReplicableError, TableNotFoundError } from '../shapes/table-info.ts'
 import { WhereError } from '../where/index.ts'
@@ -102,13 +103,14 @@ async function whenReadable(
 }
 
 /**
- * An answer as status, headers and text: what most shape requests get. The engine's listener
- * writes it to Node's response as it is (node-listener.ts); serveShape makes it a Response.
+ * An answer as status, headers and body (bytes, or a short text): what most shape requests get.
+ * The engine's listener writes it to Node's response as it is (node-listener.ts); serveShape
+ * makes it a Response.
  */
 export type PlainAnswer = {
   status: number
   headers: Record<string, string>
-  body: string | null
+  body: Buffer | string | null
 }
 
 /**
@@ -149,7 +151,9 @@ const asResponse = (answer: Answer): Response => {
   if (answer instanceof Response) return answer
   if (answer instanceof ParkedPoll)
     throw new Error('a parked long-poll is its caller’s to hold')
-  return new Response(answer.body, {
+  // A Buffer is the bytes of an ArrayBuffer (Buffer.concat, Buffer.from), as BodyInit wants.
+  const body = answer.body as Uint8Array<ArrayBuffer> | string | null
+  return new Response(body, {
     status: answer.status,
     headers: answer.headers,
   })
@@ -404,7 +408,7 @@ function answer(
   shape: Shape,
   reply: Reply,
   before: boolean,
-  messages: string[],
+  messages: Message[],
   offset: Offset,
   isUpToDate: boolean,
   live: boolean,
@@ -446,8 +450,8 @@ function answer(
     shape.markRead(0)
     return { status: 304, headers, body: null }
   }
-  const body = `[${messages.join(',')}]`
-  shape.markRead(Buffer.byteLength(body), true, !live)
+  const body = answerBody(messages)
+  shape.markRead(body.length, true, !live)
   return { status: 200, headers, body }
 }
 

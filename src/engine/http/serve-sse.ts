@@ -2,6 +2,7 @@
 // are the log's messages, each a `data:` frame, with an up-to-date after every batch that
 // reaches the tip, `: keep-alive` comments while nothing happens, and an end after the SSE
 // timeout or when the shape is rotated (the client reconnects and then gets its 409).
+import { messageText } from './answer-body.ts'
 import type { ShapeDatabase } from '../database.ts'
 import { compareOffsets, formatOffset, type Offset } from '../storage/offset.ts'
 import type { Shape, WaitSignal } from '../shapes/shape.ts'
@@ -59,7 +60,7 @@ export function serveSse(options: SseOptions): Response {
         const page = shape.log.read(after, options.chunkBytes)
         if (compareOffsets(page.lastOffset, after) > 0) {
           after = page.lastOffset
-          const frames = page.messages.map((m) => `data: ${m}\n\n`)
+          const frames = page.messages.map((m) => `data: ${messageText(m)}\n\n`)
           // Everything up to the global LSN has reached this shape's log by now: the client
           // resumes from `<lsn>_0` (read as past that whole transaction), missing nothing.
           if (page.atEnd) {

@@ -3,6 +3,7 @@
 // the end of an answer that reaches the log's end, none on a first answer), joined and paged.
 // Read only: it never creates, waits on or marks a shape as read, and stops at a number of
 // messages and a time, so one request never holds the event loop for long.
+import { messageText } from './answer-body.ts'
 import type { ShapeDatabase } from '../database.ts'
 import {
   BEFORE_ALL,
@@ -91,7 +92,7 @@ function answerAt(
 ): { messages: string[]; next: Offset; upToDate: boolean } {
   const before = offset.tx < 0n
   const page = shape.log.read(readAfter(offset), chunkBytes)
-  const messages = page.messages.slice()
+  const messages = page.messages.map(messageText)
   // A shared shape's first answer never says up-to-date (serve-shape.ts says why).
   const isUpToDate = !before && page.atEnd
   if (isUpToDate) {

@@ -3,6 +3,7 @@
 // (and the rotation that made this handle, if one did), the snapshot's end, and each
 // transaction since. Read only and bounded like the messages: a walk of the log that stops at
 // a number of points and a time, saying so.
+import { messageText } from './answer-body.ts'
 import type { ShapeDatabase } from '../database.ts'
 import { BEFORE_ALL, formatOffset, type Offset } from '../storage/offset.ts'
 import { CHUNK_BYTES } from './serve-shape.ts'
@@ -70,7 +71,8 @@ export function shapeTimeline(
       return { kind: 'timeline', points, truncated: true }
     const page = shape.log.read(at, CHUNK_BYTES)
     at = page.lastOffset
-    const ended = isSnapshotEnd(page.messages.at(-1))
+    const tail = page.messages.at(-1)
+    const ended = tail !== undefined && isSnapshotEnd(messageText(tail))
     rows += page.messages.length - (ended ? 1 : 0)
     if (ended || page.atEnd || page.messages.length === 0) break
   }
@@ -93,8 +95,10 @@ export function shapeTimeline(
     const page = shape.log.read(at, 1)
     if (page.messages.length === 0) break
     const from = lsn === null ? snapshotEnd : formatOffset(at)
-    for (const text of page.messages) {
-      const headers = (JSON.parse(text) as { headers?: Headers }).headers ?? {}
+    for (const message of page.messages) {
+      const headers =
+        (JSON.parse(messageText(message)) as { headers?: Headers }).headers ??
+        {}
       const last = points[points.length - 1]
       if (headers.lsn && headers.lsn !== lsn) {
         lsn = headers.lsn

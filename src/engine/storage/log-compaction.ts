@@ -106,9 +106,9 @@ export class LogCompaction {
         readAt: (pos, size) => readFileAt(fdCache.use(segment.path), pos, size),
         index: segment.index,
         end: segment.size,
-        endsChunk: (record, lineEnd, boundary) =>
+        endsChunk: (offset, last, lineEnd, boundary) =>
           lineEnd >= segment.size ||
-          (lineEnd >= boundary && (record.last || record.offset.op > 0)),
+          (lineEnd >= boundary && (last || offset.op > 0)),
       },
       { after },
       (from) => chunkBoundary(from, threshold, null),

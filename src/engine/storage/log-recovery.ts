@@ -228,6 +228,31 @@ export function indexLine(point: IndexPoint): string {
   return `${formatOffset(point.offset)}\t${point.pos}\t${point.rows}${rest}\n`
 }
 
+const TAB = 9
+const ONE = 0x31
+
+/**
+ * As parseRecord, for the line at bytes start..end of `data` (its newline excluded): the JSON
+ * as a view of those bytes, not a string.
+ */
+export function parseRecordBytes(
+  data: Buffer,
+  start: number,
+  end: number,
+): { offset: Offset; last: boolean; json: Buffer } | null {
+  const a = data.indexOf(TAB, start)
+  if (a < 0 || a >= end) return null
+  const b = data.indexOf(TAB, a + 1)
+  if (b < 0 || b >= end) return null
+  const offset = parseOffset(data.toString('latin1', start, a))
+  if (!offset) return null
+  return {
+    offset,
+    last: b === a + 2 && data[a + 1] === ONE,
+    json: data.subarray(b + 1, end),
+  }
+}
+
 /** One line of the log, `<offset>\t<last>\t<json>`; null if it is not one (a torn end). */
 export function parseRecord(line: string): LogRecord | null {
   const a = line.indexOf('\t')

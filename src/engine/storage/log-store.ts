@@ -412,8 +412,8 @@ export class FileShapeLog implements ShapeLog {
         index: this.index,
         end,
         // As the tail cuts (log-tail.ts): inside a transaction too, past its first record.
-        endsChunk: (record, lineEnd, boundary) =>
-          lineEnd >= boundary && (record.last || record.offset.op > 0),
+        endsChunk: (offset, last, lineEnd, boundary) =>
+          lineEnd >= boundary && (last || offset.op > 0),
       },
       start,
       cut,

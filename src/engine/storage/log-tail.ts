@@ -19,9 +19,15 @@ export type LogRecord = { offset: Offset; json: string; last: boolean }
 /** For the file position an answer starts at: the position its chunk ends at or past. */
 export type ChunkCut = (from: number) => number
 
+/**
+ * A message of an answer, as JSON: text (from memory), or the bytes of a log file (record-scan.ts,
+ * never decoded on the way to the client).
+ */
+export type Message = string | Buffer
+
 /** Records read: `from`, the file position the first one starts at (null when none was read). */
 export type TailPage = {
-  messages: string[]
+  messages: Message[]
   lastOffset: Offset
   atEnd: boolean
   from: number | null

@@ -1,8 +1,14 @@
 // Reading a shape log's records from a file (the log, or a compacted segment of it): from an
 // index point before where the answer starts, line by line with byte positions, up to the end
 // of the answer's chunk (chunks.ts). log-store.ts answers with it whatever its tail lacks.
-import type { ChunkCut, LogRecord, TailPage } from './log-tail.ts'
-import { parseRecord } from './log-recovery.ts'
+//
+// The records' JSON stays bytes: views of the blocks read, which the answer is joined from
+// (answer-body.ts). Decoded to strings, a 10 MiB snapshot chunk was read into the heap twice
+// (its lines, then the answer's text) and encoded back into bytes to be sent: a third of
+// reading a 1M-row shape from its log, and most of the engine's heap growth meanwhile
+// (bench:engine --only snapshot).
+import type { ChunkCut, TailPage } from './log-tail.ts'
+import { parseRecordBytes } from './log-recovery.ts'
 import { compareOffsets, type Offset } from './offset.ts'
 
 const READ_BLOCK = 256 * 1024
@@ -19,8 +25,16 @@ export type ScanSource = {
   index: Point[]
   /** Where the readable records end. */
   end: number
-  /** Whether `record`, whose line ends at `lineEnd`, ends the answer, the chunk's `boundary` given. */
-  endsChunk(record: LogRecord, lineEnd: number, boundary: number): boolean
+  /**
+   * Whether the record at `offset` (`last`: its transaction's last), whose line ends at
+   * `lineEnd`, ends the answer, the chunk's `boundary` given.
+   */
+  endsChunk(
+    offset: Offset,
+    last: boolean,
+    lineEnd: number,
+    boundary: number,
+  ): boolean
 }
 
 /** The records of `source` from `start` to the end of their chunk; `atEnd`: the source's end. */
@@ -30,7 +44,7 @@ export function scanRecords(
   cut: ChunkCut,
 ): TailPage {
   const point = source.index[pointBefore(source.index, start)] as Point
-  const messages: string[] = []
+  const messages: Buffer[] = []
   let lastOffset = 'after' in start ? start.after : point.offset
   let from: number | null = null
   let boundary = Infinity
@@ -49,7 +63,7 @@ export function scanRecords(
       const newline = data.indexOf(NEWLINE, at)
       if (newline < 0) break
       const lineStart = dataPos + at
-      const record = parseRecord(data.toString('utf8', at, newline))
+      const record = parseRecordBytes(data, at, newline)
       at = newline + 1
       consumed = dataPos + at
       if (!record) continue
@@ -62,9 +76,10 @@ export function scanRecords(
         from = lineStart
         boundary = cut(from)
       }
-      if (record.json) messages.push(record.json)
+      if (record.json.length > 0) messages.push(record.json)
       lastOffset = record.offset
-      if (source.endsChunk(record, consumed, boundary)) break scan
+      if (source.endsChunk(record.offset, record.last, consumed, boundary))
+        break scan
     }
     data = data.subarray(at)
     dataPos += at

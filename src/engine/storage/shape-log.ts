@@ -1,14 +1,14 @@
 // Shape log storage as the rest of the engine sees it: the one interface between the shape model
 // (shapes/), the durability loop and the HTTP answers on one side, and how records sit on disk
 // (log-store.ts and the files beside it) on the other. database.ts picks the implementation.
-import type { LogRecord } from './log-tail.ts'
+import type { LogRecord, Message } from './log-tail.ts'
 import type { JournalTake } from './log-writer.ts'
 import type { Offset } from './offset.ts'
 
-export type { LogRecord }
+export type { LogRecord, Message }
 
 export type ReadResult = {
-  messages: string[]
+  messages: Message[]
   lastOffset: Offset
   atEnd: boolean
 }
