@@ -87,3 +87,32 @@ it('gives the official client every row once, with the writes made while it was 
     follower.stop()
   }
 }, 120_000)
+
+it('reads one snapshot for ten clients asking for a new shape at once, and none for those joining it', async () => {
+  const where = `id <= ${ROWS / 10}`
+  const truth = await truthOf(source.db, 'big', COLUMNS, where)
+  const read = async (clients: number) => {
+    const followers = Array.from({ length: clients }, () =>
+      follow(engine.shapeUrl, 'big', where),
+    )
+    try {
+      for (const follower of followers)
+        await waitUntil(
+          'every client to hold the shape',
+          () => compare(follower, truth, COLUMNS).same,
+          60_000,
+        ).catch(explain(follower))
+      return followers.map((f) => f.handles)
+    } finally {
+      for (const follower of followers) follower.stop()
+    }
+  }
+  const askedAt = Date.now()
+  const asked = await read(10)
+  expect(engine.database.snapshotsAfter(askedAt)).toHaveLength(1)
+  const joinedAt = Date.now()
+  const joined = await read(10)
+  expect(engine.database.snapshotsAfter(joinedAt)).toHaveLength(0)
+  // One shape for them all.
+  expect(new Set([...asked, ...joined].flat()).size).toBe(1)
+}, 120_000)
