@@ -47,10 +47,12 @@ class PollDeadlines {
     if (next === undefined || next >= this.armedFor) return
     if (this.timer) clearTimeout(this.timer)
     this.armedFor = next
+    // Unref'd: a slot whose polls all left stays armed until its time, and a deadline alone must
+    // not keep a process from exiting (the polls' own sockets keep a serving one alive).
     this.timer = setTimeout(
       () => this.fire(),
       Math.max(0, next * SLOT_MS - Date.now()),
-    )
+    ).unref()
   }
 
   private fire(): void {
