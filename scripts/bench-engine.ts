@@ -59,7 +59,8 @@ import type { WriterShape } from './bench/workload.ts'
 import { measureSubqueries, seedSubqueries } from './bench/subqueries.ts'
 import { printSubqueries } from './bench/subqueries-table.ts'
 import { MAX_LIST_ITEMS } from '../src/engine/where/limits.ts'
-import type { WindowResult } from './bench/window.ts'
+import type { Consumer, WindowResult } from './bench/window.ts'
+import type pg from 'pg'
 
 const quick = process.argv.includes('--quick')
 const fanoutOnly = process.argv.includes('--fanout-only')
@@ -168,6 +169,58 @@ async function stopProfile({ session, file, heap }: Profiling): Promise<void> {
     : await session.post('Profiler.stop')
   session.disconnect()
   await writeFile(file, JSON.stringify(profile))
+}
+
+/** `run`, profiled into `file` (a heap profile when `heap`); just run without a file. */
+async function profiled<T>(
+  file: string | undefined,
+  heap: boolean,
+  run: () => Promise<T>,
+): Promise<T> {
+  if (file === undefined) return run()
+  const profiler = await startProfile(file, heap)
+  const result = await run()
+  await stopProfile(profiler)
+  log(`engine: profile written to ${file}`)
+  return result
+}
+
+/**
+ * For a run measuring one thing (`--subqueries`, `--only shape-cost`): its own Postgres with
+ * the bench's tables, seeded by `prepare` (which names what the writers write), the load
+ * process and the engine, all stopped after `run`.
+ */
+async function withOwnRig<P, T>(
+  prepare: (admin: pg.Client) => Promise<P & { writer: WriterShape }>,
+  run: (rig: {
+    load: LoadProcess
+    admin: pg.Client
+    consumer: Consumer
+    prepared: P & { writer: WriterShape }
+  }) => Promise<T>,
+): Promise<T> {
+  const cluster = await startCluster()
+  const load = new LoadProcess()
+  let running: RunningEngine | null = null
+  try {
+    const { admin } = cluster
+    await admin.query(TABLES_SQL)
+    const prepared = await prepare(admin)
+    await load.call({
+      kind: 'init',
+      pgUrl: cluster.postgres.url,
+      writer: prepared.writer,
+    })
+    running = await startEngine(cluster, DEADLINE)
+    const { database, slot, shapeUrl } = running
+    await load.call({ kind: 'engine', shapeUrl })
+    const consumer = { slot, position: () => database.globalLsn }
+    return await run({ load, admin, consumer, prepared })
+  } finally {
+    await load.close()
+    await running?.stop()
+    await cluster.close()
+  }
 }
 
 const log = (line: string) =>
@@ -293,18 +346,12 @@ async function main(): Promise<Report> {
           following = specs.length
           connectMs = follow.ms
         }
-        const profiler =
-          profileFile && workload.name === 'team_id = $1'
-            ? await startProfile(profileFile, !cpuProfileFile)
-            : null
-        const engine = await throughputWindows(workload, 'engine', {
-          ...windowCtx,
-          consumer,
-        })
-        if (profiler) {
-          await stopProfile(profiler)
-          log(`engine: profile written to ${profiler.file}`)
-        }
+        const engine = await profiled(
+          workload.name === 'team_id = $1' ? profileFile : undefined,
+          !cpuProfileFile,
+          () =>
+            throughputWindows(workload, 'engine', { ...windowCtx, consumer }),
+        )
         report.throughput.push({
           workload: workload.name,
           shapes: following,
@@ -401,42 +448,24 @@ async function subqueries(): Promise<void> {
     samples: quick ? 20 : 100,
     changes: quick ? 2_000 : 10_000,
   }
-  const cluster = await startCluster()
-  const load = new LoadProcess()
-  let running: RunningEngine | null = null
-  try {
-    const { admin } = cluster
-    await admin.query(TABLES_SQL)
-    const { writer, membership } = await seedSubqueries(admin, config)
-    await load.call({ kind: 'init', pgUrl: cluster.postgres.url, writer })
-    running = await startEngine(cluster, DEADLINE)
-    const { database, slot, shapeUrl } = running
-    await load.call({ kind: 'engine', shapeUrl })
-    const profile = cpuProfileFile
-      ? async <T>(run: () => Promise<T>) => {
-          const profiler = await startProfile(cpuProfileFile, false)
-          const result = await run()
-          await stopProfile(profiler)
-          log(`engine: profile written to ${profiler.file}`)
-          return result
-        }
-      : null
-    printSubqueries(
-      await measureSubqueries({
-        load,
-        admin,
-        consumer: { slot, position: () => database.globalLsn },
-        config,
-        membership,
-        log,
-        profile,
-      }),
-    )
-  } finally {
-    await load.close()
-    await running?.stop()
-    await cluster.close()
-  }
+  await withOwnRig(
+    (admin) => seedSubqueries(admin, config),
+    async ({ load, admin, consumer, prepared }) =>
+      printSubqueries(
+        await measureSubqueries({
+          load,
+          admin,
+          consumer,
+          config,
+          membership: prepared.membership,
+          log,
+          // `--cpu-profile`: the subquery shapes' burst.
+          profile: cpuProfileFile
+            ? (run) => profiled(cpuProfileFile, false, run)
+            : null,
+        }),
+      ),
+  )
 }
 
 /** `--only snapshot`: the initial-snapshot figures alone, on their own Postgres and engine. */
@@ -445,22 +474,18 @@ async function snapshots(): Promise<boolean> {
   let running: RunningEngine | null = null
   try {
     running = await startEngine(cluster, DEADLINE)
+    const engine = running
     // `--cpu-profile`: the whole of it, the large reads most of it.
-    const profiler = cpuProfileFile
-      ? await startProfile(cpuProfileFile, false)
-      : null
-    const figures = await measureSnapshots({
-      admin: cluster.admin,
-      pgUrl: cluster.postgres.url,
-      running,
-      rows: quick ? 100_000 : 1_000_000,
-      largeRows: quick ? null : 3_000_000,
-      log,
-    })
-    if (profiler) {
-      await stopProfile(profiler)
-      log(`engine: profile written to ${profiler.file}`)
-    }
+    const figures = await profiled(cpuProfileFile, false, () =>
+      measureSnapshots({
+        admin: cluster.admin,
+        pgUrl: cluster.postgres.url,
+        running: engine,
+        rows: quick ? 100_000 : 1_000_000,
+        largeRows: quick ? null : 3_000_000,
+        log,
+      }),
+    )
     printSnapshots(figures)
     return figures.failures.length === 0
   } finally {
@@ -476,46 +501,29 @@ async function snapshots(): Promise<boolean> {
  * window's allocations left for the old generation (FILE-1000.heapprofile, ...).
  */
 async function shapeCost(): Promise<void> {
-  const cluster = await startCluster()
-  const load = new LoadProcess()
-  let running: RunningEngine | null = null
-  try {
-    const { admin } = cluster
-    await admin.query(TABLES_SQL)
-    await load.call({
-      kind: 'init',
-      pgUrl: cluster.postgres.url,
-      writer: WRITER,
-    })
-    running = await startEngine(cluster, DEADLINE)
-    const { database, slot, shapeUrl } = running
-    await load.call({ kind: 'engine', shapeUrl })
-    const report = await measureShapeCost({
-      load,
-      admin,
-      consumer: { slot, position: () => database.globalLsn },
-      windowMs: CONFIG.costWindowMs,
-      writer: WRITER,
-      spec: teamSpec,
-      log,
-      profile: profileFile
-        ? async (shapes, run) => {
-            const ext = cpuProfileFile ? '.cpuprofile' : '.heapprofile'
-            const file = `${profileFile.replace(/\.(cpu|heap)profile$/, '')}-${shapes}${ext}`
-            const profiler = await startProfile(file, !cpuProfileFile)
-            const result = await run()
-            await stopProfile(profiler)
-            log(`engine: profile written to ${file}`)
-            return result
-          }
-        : undefined,
-    })
-    printShapeCost(report)
-  } finally {
-    await load.close()
-    await running?.stop()
-    await cluster.close()
-  }
+  await withOwnRig(
+    async () => ({ writer: WRITER }),
+    async ({ load, admin, consumer }) =>
+      printShapeCost(
+        await measureShapeCost({
+          load,
+          admin,
+          consumer,
+          windowMs: CONFIG.costWindowMs,
+          writer: WRITER,
+          spec: teamSpec,
+          log,
+          profile: profileFile
+            ? (shapes, run) =>
+                profiled(
+                  `${profileFile.replace(/\.(cpu|heap)profile$/, '')}-${shapes}${cpuProfileFile ? '.cpuprofile' : '.heapprofile'}`,
+                  !cpuProfileFile,
+                  run,
+                )
+            : undefined,
+        }),
+      ),
+  )
 }
 
 const only = flagValue('--only')
