@@ -16,7 +16,7 @@ function quoteIdentifier(name: string): string {
 }
 
 // E'' with doubled backslashes reads the same whatever standard_conforming_strings says.
-function quoteLiteral(text: string): string {
+export function quoteLiteral(text: string): string {
   const quoted = text.replace(/'/g, "''")
   return text.includes('\\')
     ? `E'${quoted.replace(/\\/g, '\\\\')}'`

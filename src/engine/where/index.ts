@@ -4,7 +4,7 @@ import { flat } from '../flat.ts'
 import { analyze, createContext, toBool } from './analyze/analyze.ts'
 import { fail } from './analyze/context.ts'
 import { resetBudget } from './budget.ts'
-import { toSql } from './compile-sql.ts'
+import { quoteLiteral, toSql } from './compile-sql.ts'
 import { extractEqualities } from './equalities.ts'
 import { EvalError, WhereError } from './errors.ts'
 import { compile, matcher } from './evaluate.ts'
@@ -120,11 +120,16 @@ function compileParsed(
     return { expr, evaluate: compile(expr), used: ctx.columnsUsed, drafts }
   })
   const sql = flat(checked(() => toSql(expr, paramBase)))
+  // `'…'::type` is what binding the text to `$n::type` does: the type's input function.
+  const inlineSql = flat(
+    checked(() => toSql(expr, (n) => quoteLiteral(params[n - 1] as string))),
+  )
   const equalities = checked(() => extractEqualities(expr))
   return {
     source: where,
     sql,
     params: [...params],
+    inlineSql,
     columns: used,
     equalities,
     matches: equalityTest(expr, equalities) ?? matcher(evaluate),

@@ -54,6 +54,8 @@ export type CompiledWhere = {
   sql: string
   /** Values bound to $1..$n of `sql`, in order (the clause's params, as text). */
   params: string[]
+  /** `sql` with each param written in as its typed literal: for COPY, which binds none. */
+  inlineSql: string
   /** Columns the clause reads. */
   columns: Set<string>
   /**
