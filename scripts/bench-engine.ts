@@ -22,7 +22,7 @@
 // (`--cpu-profile` or `--heap-profile` then writes a profile of each). `--only snapshot` instead measures only the
 // initial snapshot (scripts/bench/snapshot.ts: a
 // 1M-row table to one official client against a COPY floor, first rows, memory, shared
-// snapshots, an indexed where). `--subset-in` instead measures only the event-loop lag of
+// snapshots, an indexed where; `--cpu-profile` or `--heap-profile` covers all of it). `--subset-in` instead measures only the event-loop lag of
 // subsets with huge IN lists (scripts/bench/subset-in.ts). `--subqueries` instead measures only subquery shapes
 // (scripts/bench/subqueries.ts): membership change to client, and the CPU an `items` change
 // costs with 1,000 (or `--shapes`) subquery shapes against as many `team_id = $1` ones;
@@ -475,8 +475,8 @@ async function snapshots(): Promise<boolean> {
   try {
     running = await startEngine(cluster, DEADLINE)
     const engine = running
-    // `--cpu-profile`: the whole of it, the large reads most of it.
-    const figures = await profiled(cpuProfileFile, false, () =>
+    // `--cpu-profile` or `--heap-profile`: the whole of it, the large reads most of it.
+    const figures = await profiled(profileFile, !cpuProfileFile, () =>
       measureSnapshots({
         admin: cluster.admin,
         pgUrl: cluster.postgres.url,

@@ -3,20 +3,28 @@
 // live answer's few messages from memory are text, joined and encoded once.
 import type { Message } from '../storage/shape-log.ts'
 
-const OPEN = Buffer.from('[')
-const COMMA = Buffer.from(',')
-const CLOSE = Buffer.from(']')
+const OPEN = 0x5b // [
+const COMMA = 0x2c
+const CLOSE = 0x5d // ]
 
 export function answerBody(messages: Message[]): Buffer {
   if (messages.every((m) => typeof m === 'string'))
     return Buffer.from(`[${messages.join(',')}]`)
-  const parts: Buffer[] = [OPEN]
-  for (const [i, m] of messages.entries()) {
-    if (i > 0) parts.push(COMMA)
-    parts.push(typeof m === 'string' ? Buffer.from(m) : m)
+  // Copied straight into a buffer of the body's size: a snapshot chunk has tens of thousands
+  // of messages, and a list of them and their commas to join was as many entries again.
+  let size = messages.length + 1
+  for (const m of messages)
+    size += typeof m === 'string' ? Buffer.byteLength(m) : m.length
+  const body = Buffer.allocUnsafe(size)
+  let at = 0
+  body[at++] = OPEN
+  for (let i = 0; i < messages.length; i++) {
+    if (i > 0) body[at++] = COMMA
+    const m = messages[i] as Message
+    at += typeof m === 'string' ? body.write(m, at) : m.copy(body, at)
   }
-  parts.push(CLOSE)
-  return Buffer.concat(parts)
+  body[at] = CLOSE
+  return body
 }
 
 /** A message as text, for what reads it rather than sending it (the Inspector, SSE frames). */

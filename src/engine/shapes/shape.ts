@@ -389,6 +389,16 @@ export class Shape implements MoverHost {
     if (this.waiters.size > 0) wakeSoon(this)
   }
 
+  /**
+   * Snapshot rows the COPY read wrote as log lines (snapshot-copy.ts): numbered from 0, as
+   * addSnapshotRows numbers its rows (a shape's snapshot takes one of the two).
+   */
+  addSnapshotLines(lines: Buffer, rows: number): void {
+    this.snapshotIndex += rows
+    this.log.appendSnapshotLines(lines, rows, this.snapshotIndex - 1)
+    if (this.waiters.size > 0) wakeSoon(this)
+  }
+
   /** The snapshot is in the log: apply what arrived meanwhile, persist, open for reads. */
   async completeSnapshot(visibility: Visibility): Promise<void> {
     this.visibility = visibility

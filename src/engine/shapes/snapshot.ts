@@ -1,6 +1,8 @@
 // The initial snapshot of a shape: one REPEATABLE READ transaction whose first statement fixes
-// the snapshot (pg_current_snapshot), then the rows through a cursor, in batches. A
-// changes-only shape takes the snapshot point alone: its log starts there, with no rows.
+// the snapshot (pg_current_snapshot), then the rows: by COPY, as the log's bytes
+// (snapshot-copy.ts); or, for a shape with subqueries, whose rows' tags are computed here,
+// through a cursor, in batches. A changes-only shape takes the snapshot point alone: its log
+// starts there, with no rows.
 import type pg from 'pg'
 import { TableBusyError } from '../replication/publication.ts'
 import { sqlState } from '../pg/sql.ts'
@@ -12,6 +14,7 @@ import { parseSnapshot, type Visibility } from './visibility.ts'
 import type { CompiledWhere } from '../where/types.ts'
 import type { SubqueryMoves } from './subqueries/moves.ts'
 import { loadDependencies } from './subqueries/queries.ts'
+import { copySnapshot, snapshotCopySql } from './snapshot-copy.ts'
 
 const BATCH = 5000
 // The first batch is small: it fills a client's first answer (the smallest chunk of the ramp,
@@ -29,21 +32,28 @@ export async function snapshotShape(
   // Clients read a failure's message (503): a socket error would name addresses and ports.
   if (!client) throw new UnavailableError('The database is unreachable')
   try {
-    const visibility = await takeSnapshot(
-      client,
-      {
-        table: shape.definition.table,
-        columns: shape.readColumns,
-        where,
-        changesOnly: shape.definition.log === 'changes_only',
-        subqueries: shape.mover?.subqueries ?? null,
-      },
-      async (rows) => {
-        shape.addSnapshotRows(rows)
-        // Read no faster than the log is written: memory stays flat whatever the table's size.
-        await shape.log.writesCaughtUp()
-      },
-    )
+    // Read no faster than the log is written: memory stays flat whatever the table's size. A
+    // shape rotated or deleted meanwhile (or the engine stopping) stops the read there.
+    const caughtUp = async () => {
+      if (shape.closed)
+        throw shape.failure ?? new Error('the shape closed during its snapshot')
+      await shape.log.writesCaughtUp()
+    }
+    const visibility = await takeSnapshot(client, {
+      table: shape.definition.table,
+      columns: shape.readColumns,
+      where,
+      changesOnly: shape.definition.log === 'changes_only',
+      subqueries: shape.mover?.subqueries ?? null,
+      // Rows with tags are computed here (their subqueries' values); the others are COPY's.
+      read: shape.view.tagged
+        ? { rows: (rows) => shape.addSnapshotRows(rows), caughtUp }
+        : {
+            copySql: snapshotCopySql(shape.view, shape.definition.table, where),
+            lines: (lines, rows) => shape.addSnapshotLines(lines, rows),
+            caughtUp,
+          },
+    })
     await shape.completeSnapshot(visibility)
   } catch (error) {
     // Its table locked by the app past LOCK_WAIT_MS (SESSION_OPTIONS): said so, tried later.
@@ -55,8 +65,14 @@ export async function snapshotShape(
   }
 }
 
+/** How the rows are read: through a cursor, as row objects; or by COPY, as log lines. */
+type SnapshotRead = { caughtUp: () => Promise<void> } & (
+  | { rows: (rows: Row[]) => void }
+  | { copySql: string; lines: (lines: Buffer, rows: number) => void }
+)
+
 async function takeSnapshot(
-  client: pg.ClientBase,
+  client: pg.PoolClient,
   query: {
     table: TableName
     columns: string[]
@@ -64,8 +80,8 @@ async function takeSnapshot(
     changesOnly?: boolean
     /** Subqueries whose rows are read in the same snapshot as the shape's own. */
     subqueries?: SubqueryMoves | null
+    read: SnapshotRead
   },
-  onBatch: (rows: Row[]) => Promise<void>,
 ): Promise<Visibility> {
   const columns = query.columns.map(quoteIdent).join(', ')
   const where = query.where ? ` WHERE (${query.where.sql})` : ''
@@ -84,14 +100,24 @@ async function takeSnapshot(
       await client.query('COMMIT')
       return visibility
     }
-    await client.query(
-      `DECLARE shape_snapshot NO SCROLL CURSOR FOR SELECT ${columns} FROM ${qualifiedName(query.table)}${where}`,
-      query.where?.params ?? [],
-    )
-    for (let size = FIRST_BATCH; ; size = BATCH) {
-      const batch = await client.query<Row>(`FETCH ${size} FROM shape_snapshot`)
-      if (batch.rows.length > 0) await onBatch(batch.rows)
-      if (batch.rows.length < size) break
+    const read = query.read
+    if ('copySql' in read)
+      await copySnapshot(client, read.copySql, read.lines, read.caughtUp)
+    else {
+      await client.query(
+        `DECLARE shape_snapshot NO SCROLL CURSOR FOR SELECT ${columns} FROM ${qualifiedName(query.table)}${where}`,
+        query.where?.params ?? [],
+      )
+      for (let size = FIRST_BATCH; ; size = BATCH) {
+        const batch = await client.query<Row>(
+          `FETCH ${size} FROM shape_snapshot`,
+        )
+        if (batch.rows.length > 0) {
+          read.rows(batch.rows)
+          await read.caughtUp()
+        }
+        if (batch.rows.length < size) break
+      }
     }
     await client.query('COMMIT')
     return visibility

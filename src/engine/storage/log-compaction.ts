@@ -106,9 +106,8 @@ export class LogCompaction {
         readAt: (pos, size) => readFileAt(fdCache.use(segment.path), pos, size),
         index: segment.index,
         end: segment.size,
-        endsChunk: (offset, last, lineEnd, boundary) =>
-          lineEnd >= segment.size ||
-          (lineEnd >= boundary && (last || offset.op > 0)),
+        endsChunk: (op, last, lineEnd, boundary) =>
+          lineEnd >= segment.size || (lineEnd >= boundary && (last || op > 0)),
       },
       { after },
       (from) => chunkBoundary(from, threshold, null),

@@ -166,31 +166,60 @@ export class FileShapeLog implements ShapeLog {
       .map((r) => `${formatOffset(r.offset)}\t${r.last ? 1 : 0}\t${r.json}\n`)
       .join('')
     const buffer = Buffer.from(text)
-    this.writer.append(buffer)
+    const base = this.grow(buffer, rowDelta, records.length)
+    const lastRecord = records[records.length - 1] as LogRecord
+    this.endOffset = lastRecord.offset
+    this.tail.push(records, buffer, base)
+    // Never inside at op 0: a client's `<lsn>_0` means past that whole transaction (serve-shape).
+    if (lastRecord.last || lastRecord.offset.op > 0)
+      this.indexIfDue(!lastRecord.last)
+  }
+
+  /**
+   * Snapshot rows already written as log lines, `<op>\t1\t<json>\n` each, `rows` of them,
+   * the last at `lastOp` (shapes/snapshot-copy.ts): the COPY read's bytes, never a record
+   * object or string per row. Appended whole, so the caller sends pieces of about one index
+   * step; and copied, so the caller reuses its buffer.
+   */
+  appendSnapshotLines(lines: Buffer, rows: number, lastOp: number): void {
+    if (rows === 0) return
+    const base = this.grow(lines, rows, rows, true)
+    this.endOffset = { tx: 0n, op: lastOp }
+    this.tail.pushSnapshotLines(lines, base, rows, this.endOffset)
+    this.indexIfDue(false)
+  }
+
+  /**
+   * Appends the bytes of `entries` records (`copy`: the caller reuses the buffer); answers the
+   * file position they start at.
+   */
+  private grow(
+    buffer: Buffer,
+    rowDelta: number,
+    entries: number,
+    copy = false,
+  ): number {
+    this.writer.append(buffer, copy)
     const base = this.endPos
     this.endPos += buffer.length
     this.endRows += rowDelta
-    this.endEntries += records.length
+    this.endEntries += entries
     this.sinceIndex += buffer.length
-    const lastRecord = records[records.length - 1]
-    if (lastRecord) this.endOffset = lastRecord.offset
-    this.tail.push(records, buffer, base)
-    // Never inside at op 0: a client's `<lsn>_0` means past that whole transaction (serve-shape).
-    if (
-      lastRecord &&
-      (lastRecord.last || lastRecord.offset.op > 0) &&
-      this.sinceIndex >= INDEX_EVERY_BYTES
-    ) {
-      this.addIndexPoint({
-        offset: this.endOffset,
-        pos: this.endPos,
-        rows: this.endRows,
-        entries: this.endEntries,
-        inside: !lastRecord.last,
-      })
-      this.sinceIndex = 0
-    }
     this.dirty = true
+    return base
+  }
+
+  /** An index point at the end, once an index step was appended since the last. */
+  private indexIfDue(inside: boolean): void {
+    if (this.sinceIndex < INDEX_EVERY_BYTES) return
+    this.addIndexPoint({
+      offset: this.endOffset,
+      pos: this.endPos,
+      rows: this.endRows,
+      entries: this.endEntries,
+      inside,
+    })
+    this.sinceIndex = 0
   }
 
   /** Waits while the writes of appends fall far behind (log-writer.ts drained()). */
@@ -412,8 +441,8 @@ export class FileShapeLog implements ShapeLog {
         index: this.index,
         end,
         // As the tail cuts (log-tail.ts): inside a transaction too, past its first record.
-        endsChunk: (offset, last, lineEnd, boundary) =>
-          lineEnd >= boundary && (last || offset.op > 0),
+        endsChunk: (op, last, lineEnd, boundary) =>
+          lineEnd >= boundary && (last || op > 0),
       },
       start,
       cut,

@@ -51,6 +51,9 @@ const shareBytes = () =>
 const TAB = 9
 const NEWLINE = 10
 const EMPTY = Buffer.alloc(0)
+/** Where the JSON of the line starting at `pos` starts: past `<offset>\t<last>\t`. */
+const jsonStart = (lines: Buffer, pos: number) =>
+  lines.indexOf(TAB, lines.indexOf(TAB, pos) + 1) + 1
 
 export class LogTail {
   // Record i of the tail (0 <= i < count) is at index head + i of each array: its offset as
@@ -113,39 +116,98 @@ export class LogTail {
    */
   push(records: LogRecord[], lines: Buffer, base: number): void {
     if (records.length === 0) return
-    // Of a large append, only its newest records that fit the share are copied: a snapshot's
-    // piece or a spilled transaction's chunk can hold far more than the tail keeps.
-    const limit = shareBytes()
-    const ranges: number[] = []
+    const jsonStarts: number[] = []
     const lineEnds: number[] = []
     let pos = 0
     for (let i = 0; i < records.length; i++) {
       const lineEnd = lines.indexOf(NEWLINE, pos)
-      ranges.push(lines.indexOf(TAB, lines.indexOf(TAB, pos) + 1) + 1, lineEnd)
+      jsonStarts.push(jsonStart(lines, pos))
       lineEnds.push(lineEnd)
       pos = lineEnd + 1
     }
-    let from = records.length - 1
-    let adding = (ranges[2 * from + 1] as number) - (ranges[2 * from] as number)
-    while (from > 0 && records.length - from < MAX_RECORDS) {
-      const size =
-        (ranges[2 * from - 1] as number) - (ranges[2 * from - 2] as number)
-      if (adding + size > limit) break
-      adding += size
+    this.keep(lines, base, records.length, jsonStarts, lineEnds, (i) => {
+      const { offset, last } = records[i] as LogRecord
+      return { tx: offset.tx, op: offset.op, last }
+    })
+    this.newest = (records[records.length - 1] as LogRecord).offset
+  }
+
+  /**
+   * Snapshot rows appended as lines alone (shapes/snapshot-copy.ts), `rows` of them, each a
+   * record of its own, the newest at `newest`: only the newest lines the tail can keep are
+   * scanned, from the end, and no record object is made for the others.
+   */
+  pushSnapshotLines(
+    lines: Buffer,
+    base: number,
+    rows: number,
+    newest: Offset,
+  ): void {
+    if (rows === 0) return
+    const limit = shareBytes()
+    const jsonStarts: number[] = []
+    const lineEnds: number[] = []
+    let lineEnd = lines.length - 1
+    let bytes = 0
+    while (jsonStarts.length < Math.min(rows, MAX_RECORDS)) {
+      const start = lines.lastIndexOf(NEWLINE, lineEnd - 1) + 1
+      const from = jsonStart(lines, start)
+      bytes += lineEnd - from
+      // The newest is always kept (keep()); past the share, no older one would be.
+      if (jsonStarts.length > 0 && bytes > limit) break
+      jsonStarts.push(from)
+      lineEnds.push(lineEnd)
+      lineEnd = start - 1
+    }
+    jsonStarts.reverse()
+    lineEnds.reverse()
+    const first = newest.op - rows + 1
+    this.keep(lines, base, rows, jsonStarts, lineEnds, (i) => ({
+      tx: newest.tx,
+      op: first + i,
+      last: true,
+    }))
+    this.newest = newest
+  }
+
+  /**
+   * Keeps the newest of an append's `count` records that fit the share. The arrays describe
+   * the newest of them (all, or a suffix): where each one's JSON starts in `lines`, and where
+   * its line ends; `record(i)` says record i's offset (i counts from the append's first).
+   */
+  private keep(
+    lines: Buffer,
+    base: number,
+    count: number,
+    jsonStarts: number[],
+    lineEnds: number[],
+    record: (i: number) => { tx: bigint; op: number; last: boolean },
+  ): void {
+    // Of a large append, only its newest records that fit the share are copied: a snapshot's
+    // piece or a spilled transaction's chunk can hold far more than the tail keeps.
+    const limit = shareBytes()
+    const n = jsonStarts.length
+    const size = (k: number) =>
+      (lineEnds[k] as number) - (jsonStarts[k] as number)
+    let from = n - 1
+    let adding = size(from)
+    while (from > 0 && n - from < MAX_RECORDS) {
+      if (adding + size(from - 1) > limit) break
+      adding += size(from - 1)
       from--
     }
     // The tail is always the log's newest records without a gap: when only part of this
     // append is kept, nothing older stays.
-    if (from > 0) this.trim(-1, 0)
-    else this.trim(limit - adding, MAX_RECORDS - records.length)
+    if (from > 0 || n < count) this.trim(-1, 0)
+    else this.trim(limit - adding, MAX_RECORDS - count)
     this.reserve(adding)
-    for (let i = from; i < records.length; i++) {
-      const s = ranges[2 * i] as number
-      const e = ranges[2 * i + 1] as number
-      const { offset, last } = records[i] as LogRecord
-      this.tx.push(offset.tx)
-      this.op.push(offset.op)
-      const lineEnd = base + (lineEnds[i] as number) + 1
+    for (let k = from; k < n; k++) {
+      const s = jsonStarts[k] as number
+      const e = lineEnds[k] as number
+      const { tx, op, last } = record(count - n + k)
+      this.tx.push(tx)
+      this.op.push(op)
+      const lineEnd = base + e + 1
       this.ends.push(last ? lineEnd : -lineEnd)
       this.start.push(this.used)
       lines.copy(this.arena, this.used, s, e)
@@ -153,7 +215,6 @@ export class LogTail {
       this.end.push(this.used)
     }
     this.bytes += adding
-    this.newest = (records[records.length - 1] as LogRecord).offset
   }
 
   /**

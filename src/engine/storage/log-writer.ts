@@ -69,13 +69,14 @@ export class LogWriter {
   }
 
   /**
-   * Queues the bytes at the end. Throws while the last write failed (a full disk): the caller's
+   * Queues the bytes at the end; `copy`: always copied, so the caller may reuse the buffer (a
+   * large append is otherwise kept as it is). Throws while the last write failed (a full disk): the caller's
    * transaction is then not applied, and replication retries it, as a failed synchronous write
    * did before.
    */
-  append(buffer: Buffer): void {
+  append(buffer: Buffer, copy = false): void {
     if (this.failure) throw this.failure
-    if (buffer.length > LAST_BLOCK_BYTES) this.keep(buffer)
+    if (buffer.length > LAST_BLOCK_BYTES && !copy) this.keep(buffer)
     else
       for (let copied = 0; copied < buffer.length;) {
         const block = this.room()

@@ -37,6 +37,12 @@ export interface ShapeLog {
   append(records: LogRecord[], rowDelta?: number): void
   /** Snapshot rows, each one record and one row. */
   appendSnapshotRows(records: LogRecord[]): void
+  /**
+   * Snapshot rows as the log's lines (`<op>\t1\t<json>\n`), `rows` of them, the last at
+   * `lastOp`: the rows of a COPY read, never parsed (shapes/snapshot-copy.ts). Copied: the
+   * caller may reuse `lines`.
+   */
+  appendSnapshotLines(lines: Buffer, rows: number, lastOp: number): void
   /** The snapshot is complete; `json` is the snapshot-end message clients read there. */
   appendSnapshotEnd(json: string): void
   publish(): void
