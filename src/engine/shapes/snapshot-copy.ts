@@ -48,8 +48,9 @@ export function snapshotCopySql(
   where: CompiledWhere | null,
 ): string {
   const [schema, name] = view.relation
-  const quote = (v: string) => `"${v.replace(/"/g, '""')}"`
-  const key = `to_json(${quoteLiteral(`${quote(schema)}.${quote(name)}`)} || ${view.primaryKey.map(keyPart).join(' || ')})::text`
+  // rowKey() quotes the relation's names as identifiers are quoted.
+  const relation = quoteLiteral(`${quoteIdent(schema)}.${quoteIdent(name)}`)
+  const key = `to_json(${[relation, ...view.primaryKey.map(keyPart)].join(' || ')})::text`
   const parts: string[] = [quoteLiteral('{"key":'), key]
   view.columns.forEach((column, i) => {
     const label = `${i === 0 ? ',"value":{' : ','}${JSON.stringify(column)}:`
