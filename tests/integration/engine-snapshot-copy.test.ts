@@ -163,4 +163,28 @@ describe('the COPY snapshot', () => {
     expect(rows).toHaveLength(200_000)
     expect(new Set(rows.map((r) => r.id)).size).toBe(200_000)
   }, 60_000)
+
+  it("reads a snapshot longer than the database's statement_timeout whole", async () => {
+    // What a role or database may set for the app's own queries: the whole COPY is one
+    // statement, and must not be cut by it.
+    await source.db.query(
+      `alter database "${new URL(source.url).pathname.slice(1)}" set statement_timeout = '50ms'`,
+    )
+    const timed = await startTestEngine(source.url)
+    try {
+      const stream = new ShapeStream<{ id: number }>({
+        url: timed.shapeUrl,
+        params: { table: 'big', where: 'id > 0' },
+      })
+      const shape = new Shape(stream)
+      const rows = await shape.rows
+      stream.unsubscribeAll()
+      expect(rows).toHaveLength(200_000)
+    } finally {
+      await timed.destroy()
+      await source.db.query(
+        `alter database "${new URL(source.url).pathname.slice(1)}" reset statement_timeout`,
+      )
+    }
+  }, 60_000)
 })

@@ -101,9 +101,12 @@ async function takeSnapshot(
       return visibility
     }
     const read = query.read
-    if ('copySql' in read)
+    if ('copySql' in read) {
+      // The whole table is one statement now, not a FETCH per batch: a statement_timeout the
+      // database or role sets for the app's own queries would end a large snapshot midway.
+      await client.query('SET LOCAL statement_timeout = 0')
       await copySnapshot(client, read.copySql, read.lines, read.caughtUp)
-    else {
+    } else {
       await client.query(
         `DECLARE shape_snapshot NO SCROLL CURSOR FOR SELECT ${columns} FROM ${qualifiedName(query.table)}${where}`,
         query.where?.params ?? [],
