@@ -18,7 +18,7 @@ export class CopyBinaryRows {
   private need = 0
   private headerRead = false
   /** The trailer arrived: every row was read. */
-  ended = false
+  private ended = false
   rows = 0
 
   push(chunk: Buffer, onField: OnField): void {
